@@ -1,0 +1,35 @@
+import type { DataSource } from 'typeorm';
+import { Campaign, Lead } from '../../db/entities';
+import { scoped } from '../../db/scoped-repository';
+import type { EnrollmentRef } from '.';
+
+export type Eligibility =
+  | { eligible: true }
+  | { eligible: false; reason: 'lead_deleted' | 'converted' | 'unsubscribed' | 'bounced' | 'campaign_paused' | 'campaign_completed' };
+
+/**
+ * Checked before every send and action: a lead that converted, unsubscribed or bounced leaves the
+ * sequence. The campaign's status is read too, so a pause or completion whose signal was lost
+ * still holds or ends the enrollment.
+ */
+export function checkLeadEligibility(db: DataSource) {
+  return async (ref: EnrollmentRef): Promise<Eligibility> => {
+    const campaign = await scoped(db.manager, Campaign, ref).findById(ref.campaignId);
+    if (!campaign || campaign.status === 'completed') return { eligible: false, reason: 'campaign_completed' };
+    if (campaign.status === 'paused') return { eligible: false, reason: 'campaign_paused' };
+    const lead = await scoped(db.manager, Lead, ref).findById(ref.leadId);
+    if (!lead) return { eligible: false, reason: 'lead_deleted' };
+    if (lead.convertedAt) return { eligible: false, reason: 'converted' };
+    if (lead.unsubscribedAt) return { eligible: false, reason: 'unsubscribed' };
+    if (lead.bouncedAt) return { eligible: false, reason: 'bounced' };
+    return { eligible: true };
+  };
+}
+
+/** For `lead_status` conditions: decided at once from the lead's current status. */
+export function leadHasStatus(db: DataSource) {
+  return async (ref: EnrollmentRef & { status: string }): Promise<boolean> => {
+    const lead = await scoped(db.manager, Lead, ref).findById(ref.leadId);
+    return lead?.status === ref.status;
+  };
+}

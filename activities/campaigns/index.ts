@@ -1,0 +1,25 @@
+import type { DataSource } from 'typeorm';
+import type { ScopeRef } from '../../workflows/types';
+import { checkLeadEligibility, leadHasStatus } from './check-lead';
+import { finishEnrollment } from './finish-enrollment';
+import { prepareCampaignMessage } from './prepare-campaign-message';
+import { runCampaignAction } from './run-campaign-action';
+
+/** Database keys of one enrollment, passed to every campaign activity. */
+export interface EnrollmentRef extends ScopeRef {
+  campaignId: string;
+  leadId: string;
+  enrollmentId: string;
+}
+
+export function createCampaignActivities(db: DataSource) {
+  return {
+    checkLeadEligibility: checkLeadEligibility(db),
+    leadHasStatus: leadHasStatus(db),
+    prepareCampaignMessage: prepareCampaignMessage(db),
+    runCampaignAction: runCampaignAction(db),
+    finishEnrollment: finishEnrollment(db),
+  };
+}
+
+export type CampaignActivities = ReturnType<typeof createCampaignActivities>;

@@ -1,0 +1,62 @@
+import type { DataSource } from 'typeorm';
+import type { WorkflowNode } from '../../api/schemas/workflow-definition';
+import { EmailTemplate, Lead } from '../../db/entities';
+import { scoped } from '../../db/scoped-repository';
+import { leadVariables } from '../../domain/communications/lead-variables';
+import { looksLikeHtml, renderTemplate } from '../../domain/communications/render-template';
+import { storeMessageOnce } from '../../domain/communications/store-message';
+import { decodeId } from '../../lib/ids';
+import type { EnrollmentRef } from '.';
+
+type EmailData = Extract<WorkflowNode, { type: 'email' }>['data'];
+type SmsData = Extract<WorkflowNode, { type: 'sms' }>['data'];
+export type CampaignMessageInput = EnrollmentRef & { nodeId: string } & (
+    { channel: 'email'; data: EmailData } | { channel: 'sms'; data: SmsData }
+  );
+
+export interface PreparedMessage {
+  messageId: string | null;
+  status: 'queued' | 'sent' | 'failed' | 'skipped';
+  reason?: string;
+}
+
+/**
+ * Renders the node for the lead and stores the message under the key `enrollment/<id>/node/<nodeId>`:
+ * whatever happens afterwards (retries, replays, a worker crash), the node has one message.
+ */
+export function prepareCampaignMessage(db: DataSource) {
+  return async (input: CampaignMessageInput): Promise<PreparedMessage> => {
+    const lead = await scoped(db.manager, Lead, input).findById(input.leadId);
+    if (!lead) return { messageId: null, status: 'skipped', reason: 'lead_deleted' };
+    const vars = leadVariables(lead);
+    const common = {
+      idempotencyKey: `enrollment/${input.enrollmentId}/node/${input.nodeId}`,
+      leadId: lead.id,
+      campaignId: input.campaignId,
+      marketing: true,
+    };
+    if (input.channel === 'sms') {
+      if (!lead.phone) return { messageId: null, status: 'skipped', reason: 'no_phone' };
+      const body = renderTemplate(input.data.message, vars, { html: false });
+      const message = await storeMessageOnce(db.manager, input, { ...common, channel: 'sms', to: lead.phone, body });
+      return { messageId: message.id, status: message.status };
+    }
+    let subject = input.data.subjectLine;
+    let source = input.data.body ?? '';
+    if (input.data.templateId) {
+      const templateKey = decodeId('emailTemplate', input.data.templateId);
+      const template = templateKey ? await scoped(db.manager, EmailTemplate, input).findById(templateKey) : null;
+      if (!template) return { messageId: null, status: 'skipped', reason: 'template_not_found' };
+      source = template.body;
+      subject = input.data.subjectLine || template.subject;
+    }
+    const message = await storeMessageOnce(db.manager, input, {
+      ...common,
+      channel: 'email',
+      to: lead.email,
+      subject: renderTemplate(subject, vars, { html: false }),
+      body: renderTemplate(source, vars, { html: looksLikeHtml(source) }),
+    });
+    return { messageId: message.id, status: message.status };
+  };
+}

@@ -1,0 +1,79 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { DataSource } from 'typeorm';
+import { IsNull } from 'typeorm';
+import { Message } from '../../db/entities';
+import { scoped, type ScopedRepository } from '../../db/scoped-repository';
+import { composeEmail } from '../../domain/communications/compose-email';
+import { encodeId } from '../../lib/ids';
+import type { ScopeRef } from '../../workflows/types';
+import { senderDomain, smtpSender, type EmailSender } from './email-transport';
+import type { MessagingSettings } from './settings';
+import { twilioSender, type SmsSender } from './sms-transport';
+
+export type MessageRef = ScopeRef & { messageId: string };
+
+const markSent = (repo: ScopedRepository<Message>, id: string, set: Partial<Message>) =>
+  repo.updateWhere({ id, status: 'queued' }, { status: 'sent', sentAt: new Date(), ...set });
+
+/**
+ * Sends one stored message at most once, however often Temporal runs this:
+ * 1. a message that is no longer queued is done: return its status;
+ * 2. sandbox, or no provider configured: the capture transport marks it sent (sandbox: true);
+ * 3. otherwise the provider-attempt marker is written BEFORE the provider call and the message is
+ *    marked sent right after. A provider error clears the marker (the retry sends again); finding
+ *    the marker set means an earlier attempt stopped between the call and the mark, so the provider
+ *    may have accepted it: the message is marked sent without calling again. The residual window is
+ *    a process dying during the provider call: that message may be lost (at most once, never twice).
+ *    Email carries a deterministic Message-ID, so even a duplicate would be recognisable.
+ */
+export function deliverMessage(db: DataSource, settings: MessagingSettings) {
+  const sendEmail: EmailSender | null = settings.smtpUrl ? smtpSender(settings.smtpUrl) : null;
+  const sendSms: SmsSender | null = settings.twilio ? twilioSender(settings.twilio) : null;
+  return async ({ tenantId, environment, messageId }: MessageRef): Promise<{ status: 'sent' | 'failed' }> => {
+    const repo = scoped(db.manager, Message, { tenantId, environment });
+    const message = await repo.findById(messageId);
+    if (!message) throw ApplicationFailure.nonRetryable(`Message ${messageId} not found`, 'MessageMissing');
+    if (message.status !== 'queued') return { status: message.status };
+    if (message.providerAttemptedAt) {
+      await markSent(repo, message.id, {});
+      return { status: 'sent' };
+    }
+    const provider = message.channel === 'email' ? sendEmail : sendSms;
+    if (environment === 'sandbox' || !provider) {
+      await markSent(repo, message.id, { sandbox: true, providerMessageId: `capture-${encodeId('message', message.id)}` });
+      return { status: 'sent' };
+    }
+    const emailMessageId = `<${encodeId('message', message.id)}@${senderDomain(settings.emailFrom)}>`;
+    const claimed = await repo.updateWhere(
+      { id: message.id, status: 'queued', providerAttemptedAt: IsNull() },
+      { providerAttemptedAt: new Date(), providerMessageId: message.channel === 'email' ? emailMessageId : null },
+    );
+    if (!claimed) throw new Error('Another attempt claimed this message; the next attempt will settle it');
+    let providerMessageId = emailMessageId;
+    try {
+      if (message.channel === 'email') {
+        const composed = composeEmail(
+          {
+            subject: message.subject ?? '',
+            body: message.body,
+            tenantId: encodeId('tenant', tenantId),
+            environment,
+            messageId: encodeId('message', message.id),
+            track: message.leadId !== null,
+            unsubscribe: message.marketing && message.leadId !== null,
+          },
+          settings.tracking,
+        );
+        await (provider as EmailSender)({ ...composed, to: message.to, from: settings.emailFrom, messageId: emailMessageId });
+      } else {
+        providerMessageId = await (provider as SmsSender)({ to: message.to, body: message.body });
+      }
+    } catch (err) {
+      await repo.updateWhere({ id: message.id }, { providerAttemptedAt: null });
+      throw err;
+    }
+    await settings.afterProviderAccept?.(message);
+    await markSent(repo, message.id, { providerMessageId });
+    return { status: 'sent' };
+  };
+}

@@ -1,0 +1,36 @@
+import type { TrackingSettings } from '../../domain/communications/compose-email';
+import type { Config } from '../../lib/config';
+import type { Message } from '../../db/entities';
+
+export interface TwilioSettings {
+  accountSid: string;
+  authToken: string;
+  from: string;
+  /** Replaces https://<product>.twilio.com; tests point it at a local server. */
+  apiBaseUrl?: string;
+}
+
+export interface MessagingSettings {
+  /** Unset: email is recorded by the capture transport, never delivered. */
+  smtpUrl?: string;
+  emailFrom: string;
+  /** Unset: SMS is recorded by the capture transport. */
+  twilio?: TwilioSettings;
+  tracking: TrackingSettings;
+  /** Test hook: runs after the provider accepted a message and before it is marked sent (crash injection). */
+  afterProviderAccept?: (message: Message) => void | Promise<void>;
+}
+
+export function trackingSettingsFromConfig(config: Config): TrackingSettings {
+  return { secret: config.TRACKING_SECRET, baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}` };
+}
+
+export function messagingSettingsFromConfig(config: Config): MessagingSettings {
+  const { TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM: from } = config;
+  return {
+    smtpUrl: config.SMTP_URL,
+    emailFrom: config.EMAIL_FROM,
+    twilio: accountSid && authToken && from ? { accountSid, authToken, from, apiBaseUrl: config.TWILIO_API_BASE_URL } : undefined,
+    tracking: trackingSettingsFromConfig(config),
+  };
+}

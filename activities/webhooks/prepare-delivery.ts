@@ -1,0 +1,39 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { DataSource } from 'typeorm';
+import { OutboxEvent, WebhookDelivery } from '../../db/entities';
+import { scoped } from '../../db/scoped-repository';
+import type { WebhookDeliveryRef } from '../../workflows/types';
+
+export interface PreparedDelivery {
+  deliveryId: string;
+  status: string;
+  /** True when this (event, endpoint) was already delivered or given up on: never send twice. */
+  skip: boolean;
+}
+
+/**
+ * Creates the delivery row keyed by (event, endpoint), or finds it. A second start of the same
+ * delivery (relay and sweep racing, a re-run after completion) finds a finished row and skips; a
+ * manual retry resets it to pending instead.
+ */
+export function prepareWebhookDelivery(db: DataSource) {
+  return async ({ tenantId, environment, eventId, endpointId, manual }: WebhookDeliveryRef): Promise<PreparedDelivery> => {
+    const scope = { tenantId, environment };
+    const event = await scoped(db.manager, OutboxEvent, scope).findById(eventId);
+    if (!event) throw ApplicationFailure.nonRetryable(`Event ${eventId} not found`, 'WebhookEventMissing');
+    await db.query(
+      `INSERT INTO webhook_deliveries (tenant_id, environment, event_id, endpoint_id, event_type, status, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, 'pending', now())
+       ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
+      [tenantId, environment, eventId, endpointId, event.type],
+    );
+    const deliveries = scoped(db.manager, WebhookDelivery, scope);
+    const delivery = await deliveries.findOne({ eventId, endpointId });
+    if (!delivery) throw ApplicationFailure.nonRetryable('Delivery row missing after upsert', 'WebhookDeliveryMissing');
+    if (delivery.status === 'pending') return { deliveryId: delivery.id, status: delivery.status, skip: false };
+    if (!manual) return { deliveryId: delivery.id, status: delivery.status, skip: true };
+    Object.assign(delivery, { status: 'pending', completedAt: null, nextAttemptAt: new Date() });
+    await deliveries.save(delivery);
+    return { deliveryId: delivery.id, status: 'pending', skip: false };
+  };
+}

@@ -1,0 +1,67 @@
+import express, { type Express } from 'express';
+import { config, temporalUiUrl } from '../lib/config';
+import { PgCounterStore, type CounterStore } from '../lib/rate-limit/counter-store';
+import { RedisCounterStore } from '../lib/rate-limit/redis-counter-store';
+import { ApiKeyCache } from './auth/key-cache';
+import { RateLimiter, type LimiterOptions } from '../lib/rate-limit/limiter';
+import type { AppDeps } from './http/domain-context';
+import { mountRoutes } from './http/mount';
+import { accessLog } from './middleware/access-log';
+import { errorHandler, notFoundHandler } from './middleware/error-handler';
+import { jsonBody } from './middleware/json-body';
+import { MULTIPART_PATHS } from './routes/files';
+import { recordMetrics } from './middleware/metrics';
+import { requestId } from './middleware/request-id';
+import { dashboardRoutes } from './routes/dashboard';
+import { docsRoutes } from './routes/docs';
+import { apiRoutes } from './routes';
+import { publicPageRoutes } from './routes/public-pages';
+import { systemRoutes } from './routes/system';
+import { trackingRoutes } from './routes/tracking';
+
+export interface AppOptions {
+  publicBaseUrl?: string;
+  bodyLimit?: string;
+  limits?: Partial<LimiterOptions>;
+  /** Where rate-limit and usage counters live; default Redis when REDIS_URL is set, else PostgreSQL. */
+  counterStore?: CounterStore;
+  trustProxy?: number;
+  /** For the dashboard's links into the Temporal UI; default from config (TEMPORAL_UI_URL). */
+  temporalUiUrl?: string;
+}
+
+export function createApp(services: Omit<AppDeps, 'limiter' | 'keyCache'>, opts: AppOptions = {}): Express {
+  const counterStore = opts.counterStore ?? (config.REDIS_URL ? new RedisCounterStore(config.REDIS_URL) : new PgCounterStore(services.db));
+  const limiter = new RateLimiter(counterStore, {
+    ipPerMinute: opts.limits?.ipPerMinute ?? config.IP_RATE_LIMIT_PER_MINUTE,
+    authFailuresPerMinute: opts.limits?.authFailuresPerMinute ?? config.AUTH_FAILURE_LIMIT_PER_MINUTE,
+  });
+  const deps: AppDeps = { ...services, limiter, keyCache: new ApiKeyCache() };
+  const app = express();
+  // Server entry points start the key cache's revocation listener (app.locals.keyCache.listen).
+  app.locals.keyCache = deps.keyCache;
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.set('trust proxy', opts.trustProxy ?? config.TRUST_PROXY);
+
+  app.use(requestId, accessLog, recordMetrics);
+  // Public form posts come from browsers as urlencoded bodies as well as JSON; uploads are multipart;
+  // one-click unsubscribe (RFC 8058) posts a form body to a tracking URL.
+  const isPublicForm = (path: string) => path.startsWith('/v1/public/forms/');
+  const skipJsonCheck = (path: string) => isPublicForm(path) || MULTIPART_PATHS.has(path) || path.startsWith('/v1/t/');
+  app.use(jsonBody(opts.bodyLimit ?? config.BODY_LIMIT, skipJsonCheck));
+  app.use('/v1/public/forms', express.urlencoded({ extended: false, limit: '64kb' }));
+
+  const routes = apiRoutes(deps);
+  app.use(systemRoutes(deps));
+  app.use(docsRoutes(routes, opts.publicBaseUrl));
+  app.use(dashboardRoutes({ temporalUiUrl: opts.temporalUiUrl ?? temporalUiUrl(), temporalNamespace: config.TEMPORAL_NAMESPACE }));
+  app.use(mountRoutes(routes, deps));
+  app.use(publicPageRoutes(deps));
+  app.use(trackingRoutes(deps));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

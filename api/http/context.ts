@@ -1,0 +1,30 @@
+import type { CustomLimits } from '../../db/entities/tenant';
+import type { Environment } from '../../db/entities/tenant-owned';
+import type { TenantScope } from '../../db/scoped-repository';
+
+export interface AuthContext extends TenantScope {
+  tenantId: string;
+  environment: Environment;
+  method: 'api_key' | 'jwt';
+  apiKeyId: string | null;
+  /** The key's owner (or the JWT's user): always recorded in the audit log. */
+  ownerUserId: string;
+  /** The user the request acts as: the owner, or the X-On-Behalf-Of user. */
+  actorUserId: string;
+  scopes: string[];
+  limits: CustomLimits;
+}
+
+export interface RequestContext {
+  requestId: string;
+  auth?: AuthContext;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      ctx: RequestContext;
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import type { DataSource } from 'typeorm';
+import type { TrackingSettings } from '../../domain/communications/compose-email';
+import type { DomainContext, WebhookDomainOptions } from '../../domain/context';
+import type { RateLimiter } from '../../lib/rate-limit/limiter';
+import type { ApiKeyCache } from '../auth/key-cache';
+import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
+import type { AuthContext } from './context';
+
+export interface AppDeps {
+  db: DataSource;
+  workflows: WorkflowStarter;
+  limiter: RateLimiter;
+  keyCache: ApiKeyCache;
+  /** Webhook settings from config (absent: private targets refused); relay hooks are for tests. */
+  webhooks?: WebhookDomainOptions;
+  /** How long AI generation endpoints wait for their workflow before answering with a template (default AI_RESPONSE_TIMEOUT_MS). */
+  aiResponseTimeoutMs?: number;
+  /** Signs and checks open/click/unsubscribe tokens (default from config: TRACKING_SECRET, PUBLIC_BASE_URL). */
+  tracking?: TrackingSettings;
+}
+
+export function domainContext(deps: AppDeps, auth: AuthContext): DomainContext {
+  return {
+    db: deps.db,
+    workflows: deps.workflows,
+    scope: { tenantId: auth.tenantId, environment: auth.environment },
+    actorUserId: auth.actorUserId,
+    webhooks: deps.webhooks,
+  };
+}

@@ -1,0 +1,39 @@
+import { Router, type RequestHandler } from 'express';
+import { recordAudit, resourceTypeOf } from '../../domain/audit';
+import { authenticate, requireScope } from '../middleware/authenticate';
+import { idempotency } from '../middleware/idempotency';
+import { onBehalfOf } from '../middleware/on-behalf-of';
+import { rateLimit } from '../middleware/rate-limit';
+import type { AppDeps } from './domain-context';
+import { toHandler, type AnyRoute, type SuccessHook } from './route';
+
+const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * Mounts route specs with the middleware their auth mode needs, in one fixed order:
+ * authenticate -> rate limit (counts even calls refused later) -> X-On-Behalf-Of -> scope ->
+ * idempotency -> handler (which records the audit entry of a successful mutation).
+ */
+export function mountRoutes(routes: AnyRoute[], deps: AppDeps): Router {
+  const router = Router();
+  const tenantChain: RequestHandler[] = [authenticate(deps.db, deps.limiter, deps.keyCache), rateLimit(deps.limiter), onBehalfOf(deps.db)];
+  const idempotent = idempotency(deps.db);
+  const audit: SuccessHook = async (req, route, status, data) => {
+    if (!MUTATING.has(route.method) || !req.ctx.auth) return;
+    const id = (req.params as Record<string, string>).id ?? (data as { id?: unknown } | null)?.id;
+    await recordAudit(deps.db, {
+      auth: req.ctx.auth,
+      action: `${route.method.toUpperCase()} ${route.path}`,
+      resourceType: resourceTypeOf(route.path),
+      resourceId: typeof id === 'string' ? id.slice(0, 40) : null,
+      statusCode: status,
+      requestId: req.ctx.requestId,
+      ip: req.ip ?? null,
+    });
+  };
+  for (const route of routes) {
+    const chain = route.auth === 'tenant' ? [...tenantChain, requireScope(route.scope), idempotent] : [];
+    router[route.method](route.path, ...chain, toHandler(route, audit));
+  }
+  return router;
+}

@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import type { Request, Response } from 'express';
+import multer from 'multer';
+import { config } from '../../lib/config';
+import { AppError } from '../../lib/errors';
+import { ALLOWED_UPLOAD_TYPES } from '../../lib/files/allowed-types';
+import { uploadTempDir } from '../../lib/files/storage';
+
+export interface ReceivedUpload {
+  tempPath: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  fields: Record<string, unknown>;
+}
+
+/** Only the part named `file`, one of it, and a few short text fields. */
+function uploader() {
+  const dir = uploadTempDir();
+  mkdirSync(dir, { recursive: true });
+  return multer({
+    dest: dir,
+    defParamCharset: 'utf8',
+    limits: { fileSize: config.FILE_UPLOAD_MAX_BYTES, files: 1, fields: 5, fieldSize: 200, parts: 6 },
+    fileFilter: (_req, file, cb) =>
+      ALLOWED_UPLOAD_TYPES.has(file.mimetype)
+        ? cb(null, true)
+        : cb(new AppError('unsupported_media_type', `Files of type ${file.mimetype} are not accepted`)),
+  }).single('file');
+}
+
+function toAppError(err: unknown): unknown {
+  if (!(err instanceof multer.MulterError)) return err;
+  if (err.code === 'LIMIT_FILE_SIZE')
+    return new AppError('payload_too_large', `File exceeds the ${config.FILE_UPLOAD_MAX_BYTES}-byte limit`);
+  const field = err.code === 'LIMIT_UNEXPECTED_FILE' || err.code === 'LIMIT_FILE_COUNT' ? 'file' : (err.field ?? 'form');
+  return new AppError('validation_failed', 'Validation failed', [{ field, message: err.message }]);
+}
+
+/** No path, control or quote characters in a stored name; the client's name is only a label. */
+const safeName = (name: string) =>
+  [...name.replace(/^.*[\\/]/, '')]
+    .map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f || c === '"' ? '_' : c))
+    .join('')
+    .slice(0, 255) || 'file';
+
+/** Streams a multipart request's file to a temporary file; the caller moves or removes it. */
+export async function receiveUpload(req: Request, res: Response): Promise<ReceivedUpload> {
+  if (!req.is('multipart/form-data')) throw new AppError('unsupported_media_type', 'Content-Type must be multipart/form-data');
+  await new Promise<void>((resolve, reject) => uploader()(req, res, (err?: unknown) => (err ? reject(toAppError(err)) : resolve())));
+  if (!req.file) throw new AppError('validation_failed', 'Validation failed', [{ field: 'file', message: 'Required' }]);
+  return {
+    tempPath: req.file.path,
+    filename: safeName(req.file.originalname),
+    contentType: req.file.mimetype,
+    size: req.file.size,
+    fields: { ...(req.body as Record<string, unknown>) },
+  };
+}

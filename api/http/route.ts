@@ -1,0 +1,119 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { z } from 'zod';
+import { AppError } from '../../lib/errors';
+import type { AuthContext } from './context';
+import { bareBody, successBody, type Pagination } from './envelope';
+import { toFieldErrors } from './zod-errors';
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
+export type AuthMode = 'tenant' | 'public';
+
+type AnySchema = z.ZodType;
+type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HandlerInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  auth: AuthContext;
+  req: Request;
+  res: Response;
+}
+
+export interface HandlerResult<D> {
+  data: D;
+  message?: string;
+  status?: number;
+  pagination?: Pagination;
+  /** For browser-facing public routes (an HTML form post): answer with a 303 or a page instead of JSON. */
+  browser?: { redirectTo: string } | { html: string };
+}
+
+export interface RouteSpec<
+  P extends AnySchema | undefined,
+  Q extends AnySchema | undefined,
+  B extends AnySchema | undefined,
+  R extends AnySchema,
+> {
+  method: HttpMethod;
+  /** Express path, e.g. /v1/leads/:id */
+  path: string;
+  summary: string;
+  tag: string;
+  /** `tenant` routes need an API key (or JWT) with `scope`; `public` routes need nothing. */
+  auth: AuthMode;
+  scope?: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Schema of `data`: documents the response and types the handler's return value. */
+  response: R;
+  list?: boolean;
+  status?: number;
+  /** `bare`: the body is exactly {success, data, message} (the AI endpoints, spec 2.1); errors keep the full envelope. */
+  envelope?: 'standard' | 'bare';
+  /** multipart/form-data routes: the form's fields, for the docs (the handler parses the stream). */
+  multipart?: AnySchema;
+  /** Routes that answer bytes instead of the envelope send the handler's `data` themselves. */
+  send?: (res: Response, data: z.output<R>) => Promise<void>;
+  handler: (input: HandlerInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<HandlerResult<z.output<R>>>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteSpec<any, any, any, any>;
+
+export function defineRoute<
+  P extends AnySchema | undefined = undefined,
+  Q extends AnySchema | undefined = undefined,
+  B extends AnySchema | undefined = undefined,
+  R extends AnySchema = AnySchema,
+>(spec: RouteSpec<P, Q, B, R>): RouteSpec<P, Q, B, R> {
+  return spec;
+}
+
+/** Path params carry IDs: anything that does not decode is "not found", never a validation error. */
+function parseParams(schema: AnySchema | undefined, raw: unknown) {
+  if (!schema) return undefined;
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const message = result.error.issues[0]?.message.replace(/^Must be a valid (.*) ID$/, '$1 not found') ?? 'Not found';
+  throw new AppError('not_found', message);
+}
+
+function parseQuery(schema: AnySchema | undefined, raw: unknown) {
+  if (!schema) return undefined;
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  throw new AppError('bad_request', 'Invalid query parameters', toFieldErrors(result.error));
+}
+
+function parseBody(schema: AnySchema | undefined, raw: unknown) {
+  if (!schema) return undefined;
+  const result = schema.safeParse(raw ?? {});
+  if (result.success) return result.data;
+  throw new AppError('validation_failed', 'Validation failed', toFieldErrors(result.error));
+}
+
+/** Runs after a handler succeeded and before the response is sent (the audit log). */
+export type SuccessHook = (req: Request, route: AnyRoute, status: number, data: unknown) => Promise<void>;
+
+/** The Express handler for a route: parse, call, wrap in the envelope. Errors go to the error middleware. */
+export function toHandler(route: AnyRoute, onSuccess?: SuccessHook): RequestHandler {
+  return async (req, res) => {
+    const params = parseParams(route.params, req.params);
+    const query = parseQuery(route.query, req.query);
+    const body = parseBody(route.body, req.body);
+    const result = await route.handler({ params, query, body, auth: req.ctx.auth as AuthContext, req, res });
+    const status = result.status ?? route.status ?? (route.method === 'post' ? 201 : 200);
+    await onSuccess?.(req, route, status, result.data);
+    const message = result.message ?? 'OK';
+    if (result.browser) {
+      if ('redirectTo' in result.browser) return res.redirect(303, result.browser.redirectTo);
+      return res.status(status).type('html').send(result.browser.html);
+    }
+    if (route.send) return route.send(res.status(status), result.data);
+    res
+      .status(status)
+      .json(route.envelope === 'bare' ? bareBody(message, result.data) : successBody(status, message, result.data, result.pagination));
+  };
+}

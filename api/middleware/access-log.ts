@@ -1,0 +1,22 @@
+import type { RequestHandler } from 'express';
+import { encodeId } from '../../lib/ids';
+import { logger } from '../../lib/logger';
+
+export const accessLog: RequestHandler = (req, res, next) => {
+  const started = process.hrtime.bigint();
+  res.on('finish', () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    logger.info(
+      {
+        requestId: req.ctx?.requestId,
+        tenantId: req.ctx?.auth ? encodeId('tenant', req.ctx.auth.tenantId) : undefined,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+      },
+      'request',
+    );
+  });
+  next();
+};

@@ -1,0 +1,51 @@
+import type { RequestHandler } from 'express';
+import type { DataSource } from 'typeorm';
+import { hasScope } from '../../lib/auth/scopes';
+import { AppError } from '../../lib/errors';
+import type { RateLimiter } from '../../lib/rate-limit/limiter';
+import type { ApiKeyCache } from '../auth/key-cache';
+import { resolveApiKey } from '../auth/resolve-api-key';
+import { resolveBearer } from '../auth/resolve-bearer';
+
+export const INVALID_KEY_MESSAGE = 'Invalid or missing API key';
+
+/**
+ * X-API-Key (integrations) or Bearer JWT + X-Tenant-Id (platform UI). Missing, malformed, unknown,
+ * revoked and expired credentials all get the same 401. Every failure counts against the caller's
+ * IP, and an IP that keeps failing gets 429 (key guessing).
+ */
+export function authenticate(db: DataSource, limiter: RateLimiter, keyCache: ApiKeyCache): RequestHandler {
+  return async (req, _res, next) => {
+    const apiKey = req.get('x-api-key');
+    const resolved = apiKey !== undefined ? await resolveApiKey(db, keyCache, apiKey) : await resolveBearer(db, req);
+    if (!resolved) {
+      const { blocked, retryAfterSeconds } = await limiter.authFailure(req.ip ?? 'unknown');
+      if (blocked) {
+        return next(
+          new AppError('rate_limited', 'Too many failed authentication attempts; retry later', undefined, {
+            'Retry-After': String(retryAfterSeconds),
+          }),
+        );
+      }
+      return next(new AppError('unauthorized', INVALID_KEY_MESSAGE));
+    }
+    req.ctx.auth = {
+      tenantId: resolved.tenantId,
+      environment: resolved.environment,
+      method: 'keyId' in resolved ? 'api_key' : 'jwt',
+      apiKeyId: 'keyId' in resolved ? (resolved.keyId as string) : null,
+      ownerUserId: resolved.ownerUserId,
+      actorUserId: resolved.ownerUserId,
+      scopes: resolved.scopes,
+      limits: resolved.limits,
+    };
+    next();
+  };
+}
+
+export function requireScope(scope: string | undefined): RequestHandler {
+  return (req, _res, next) => {
+    if (!hasScope(req.ctx.auth?.scopes ?? [], scope)) return next(new AppError('forbidden', 'Insufficient permissions'));
+    next();
+  };
+}

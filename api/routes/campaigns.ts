@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { createCampaign, deleteCampaign, getCampaign, listCampaigns, updateCampaign } from '../../domain/campaigns/campaigns';
+import { campaignStats } from '../../domain/campaigns/stats';
+import { activateCampaign, completeCampaign, pauseCampaign, resumeCampaign } from '../../domain/campaigns/transitions';
+import type { DomainContext } from '../../domain/context';
+import type { Campaign as CampaignEntity } from '../../db/entities';
+import { domainContext, type AppDeps } from '../http/domain-context';
+import { paginate } from '../http/envelope';
+import { defineRoute } from '../http/route';
+import { serializeCampaign } from '../serializers/campaign';
+import { Campaign, CampaignCreate, CampaignIdParams, CampaignListQuery, CampaignStats, CampaignUpdate } from '../schemas/campaign';
+
+const tag = 'Campaigns';
+
+const TRANSITIONS = {
+  activate: { run: activateCampaign, summary: 'Activate a draft campaign (pins its workflow version)', message: 'Campaign activated' },
+  pause: { run: pauseCampaign, summary: 'Pause an active campaign (enrollments hold their sends)', message: 'Campaign paused' },
+  resume: { run: resumeCampaign, summary: 'Resume a paused campaign', message: 'Campaign resumed' },
+  complete: { run: completeCampaign, summary: 'Complete a campaign (ends every enrollment)', message: 'Campaign completed' },
+} satisfies Record<string, { run: (ctx: DomainContext, id: string) => Promise<CampaignEntity>; summary: string; message: string }>;
+
+/** Campaigns (spec 2.12, 4.7): CRUD, status transitions and stats. Enrollments are in campaign-enrollments.ts. */
+export function campaignRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/campaigns',
+      summary: 'Create a campaign',
+      tag,
+      auth: 'tenant',
+      scope: 'campaigns:write',
+      body: CampaignCreate,
+      response: Campaign,
+      handler: async ({ body, auth }) => ({
+        data: serializeCampaign(await createCampaign(domainContext(deps, auth), body)),
+        message: 'Campaign created',
+      }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/campaigns',
+      summary: 'List campaigns',
+      tag,
+      auth: 'tenant',
+      scope: 'campaigns:read',
+      query: CampaignListQuery,
+      response: z.array(Campaign),
+      list: true,
+      handler: async ({ query, auth }) => {
+        const { rows, total } = await listCampaigns(domainContext(deps, auth), query);
+        return { data: rows.map(serializeCampaign), pagination: paginate(query.page, query.limit, total), message: 'Campaigns retrieved' };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/campaigns/:id',
+      summary: 'Get a campaign',
+      tag,
+      auth: 'tenant',
+      scope: 'campaigns:read',
+      params: CampaignIdParams,
+      response: Campaign,
+      handler: async ({ params, auth }) => ({
+        data: serializeCampaign(await getCampaign(domainContext(deps, auth), params.id)),
+        message: 'Campaign retrieved',
+      }),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/v1/campaigns/:id',
+      summary: 'Update a campaign (a status change follows the same transitions as the action endpoints)',
+      tag,
+      auth: 'tenant',
+      scope: 'campaigns:write',
+      params: CampaignIdParams,
+      body: CampaignUpdate,
+      response: Campaign,
+      handler: async ({ params, body, auth }) => ({
+        data: serializeCampaign(await updateCampaign(domainContext(deps, auth), params.id, body)),
+        message: 'Campaign updated',
+      }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/v1/campaigns/:id',
+      summary: 'Delete a draft or completed campaign',
+      tag,
+      auth: 'tenant',
+      scope: 'campaigns:write',
+      params: CampaignIdParams,
+      response: Campaign,
+      handler: async ({ params, auth }) => ({
+        data: serializeCampaign(await deleteCampaign(domainContext(deps, auth), params.id)),
+        message: 'Campaign deleted',
+      }),
+    }),
+    ...Object.entries(TRANSITIONS).map(([action, t]) =>
+      defineRoute({
+        method: 'post',
+        path: `/v1/campaigns/:id/${action}`,
+        summary: t.summary,
+        tag,
+        auth: 'tenant',
+        scope: 'campaigns:write',
+        params: CampaignIdParams,
+        response: Campaign,
+        status: 200,
+        handler: async ({ params, auth }) => ({
+          data: serializeCampaign(await t.run(domainContext(deps, auth), params.id)),
+          message: t.message,
+        }),
+      }),
+    ),
+    defineRoute({
+      method: 'get',
+      path: '/v1/campaigns/:id/stats',
+      summary: 'Campaign statistics (counts and rates as fractions)',
+      tag,
+      auth: 'tenant',
+      scope: 'campaigns:read',
+      params: CampaignIdParams,
+      response: CampaignStats,
+      handler: async ({ params, auth }) => ({
+        data: await campaignStats(domainContext(deps, auth), params.id),
+        message: 'Campaign statistics retrieved',
+      }),
+    }),
+  ];
+}

@@ -1,0 +1,99 @@
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { z } from 'zod';
+import { deleteFile, fileContentPath, getFile, listFiles, storeUpload } from '../../domain/files';
+import { validationFailed } from '../../lib/errors';
+import { removeBytes } from '../../lib/files/storage';
+import { domainContext, type AppDeps } from '../http/domain-context';
+import { paginate } from '../http/envelope';
+import { receiveUpload } from '../http/receive-upload';
+import { defineRoute } from '../http/route';
+import { toFieldErrors } from '../http/zod-errors';
+import { serializeFile } from '../serializers/file';
+import { FileIdParams, FileListQuery, FileUploadFields, FileUploadForm, StoredFileSchema } from '../schemas/file';
+
+/** Paths whose bodies are multipart: the JSON body parser leaves them to the upload handler. */
+export const MULTIPART_PATHS = new Set(['/v1/files/upload']);
+
+export function fileRoutes(deps: AppDeps) {
+  const base = { tag: 'Files', auth: 'tenant', scope: 'files:write' } as const;
+  const read = { ...base, scope: 'files:read' } as const;
+  return [
+    defineRoute({
+      ...base,
+      method: 'post',
+      path: '/v1/files/upload',
+      summary: 'Upload one file (multipart/form-data: file, entityType, entityId); 413 over the size limit, 415 for refused types',
+      multipart: FileUploadForm,
+      response: StoredFileSchema,
+      handler: async ({ req, res, auth }) => {
+        const upload = await receiveUpload(req, res);
+        const fields = FileUploadFields.safeParse(upload.fields);
+        if (!fields.success) {
+          await removeBytes(upload.tempPath);
+          throw validationFailed(toFieldErrors(fields.error));
+        }
+        return { data: serializeFile(await storeUpload(domainContext(deps, auth), upload, fields.data)), message: 'File uploaded' };
+      },
+    }),
+    defineRoute({
+      ...read,
+      method: 'get',
+      path: '/v1/files',
+      summary: 'List files, optionally of one owning record (entityType and entityId)',
+      query: FileListQuery,
+      response: z.array(StoredFileSchema),
+      list: true,
+      handler: async ({ query, auth }) => {
+        const { rows, total } = await listFiles(domainContext(deps, auth), query);
+        return { data: rows.map(serializeFile), pagination: paginate(query.page, query.limit, total), message: 'Files retrieved' };
+      },
+    }),
+    defineRoute({
+      ...read,
+      method: 'get',
+      path: '/v1/files/:id',
+      summary: "Get a file's metadata",
+      params: FileIdParams,
+      response: StoredFileSchema,
+      handler: async ({ params, auth }) => ({
+        data: serializeFile(await getFile(domainContext(deps, auth), params.id)),
+        message: 'File retrieved',
+      }),
+    }),
+    defineRoute({
+      ...read,
+      method: 'get',
+      path: '/v1/files/:id/content',
+      summary: "Download a file's bytes (as an attachment, with its stored content type)",
+      params: FileIdParams,
+      response: z.object({ file: StoredFileSchema, path: z.string() }),
+      handler: async ({ params, auth }) => {
+        const ctx = domainContext(deps, auth);
+        const file = await getFile(ctx, params.id);
+        await access(fileContentPath(ctx, file)); // missing bytes are a 500 before any header is sent
+        return { data: { file: serializeFile(file), path: fileContentPath(ctx, file) } };
+      },
+      send: async (res, { file, path }) => {
+        res.setHeader('Content-Type', file.contentType);
+        res.setHeader('Content-Length', String(file.size));
+        res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        await pipeline(createReadStream(path), res);
+      },
+    }),
+    defineRoute({
+      ...base,
+      method: 'delete',
+      path: '/v1/files/:id',
+      summary: 'Delete a file and its bytes',
+      params: FileIdParams,
+      response: StoredFileSchema,
+      handler: async ({ params, auth }) => ({
+        data: serializeFile(await deleteFile(domainContext(deps, auth), params.id)),
+        message: 'File deleted',
+      }),
+    }),
+  ];
+}

@@ -1,0 +1,62 @@
+import type { AppDeps } from '../http/domain-context';
+import type { AnyRoute } from '../http/route';
+import { accountRoutes } from './account';
+import { addonRoutes } from './addons';
+import { agentRoutes } from './agents';
+import { aiGenerationRoutes } from './ai-generation';
+import { analyticsRoutes } from './analytics';
+import { apiKeyRoutes } from './api-keys';
+import { authRoutes } from './auth';
+import { campaignEnrollmentRoutes } from './campaign-enrollments';
+import { campaignRoutes } from './campaigns';
+import { commissionRoutes } from './commissions';
+import { communicationRoutes } from './communications';
+import { courseRoutes } from './courses';
+import { emailTemplateRoutes } from './email-templates';
+import { fileRoutes } from './files';
+import { formRoutes } from './forms';
+import { landingPageRoutes } from './landing-pages';
+import { leadRoutes } from './leads';
+import { opportunityRoutes } from './opportunities';
+import { partnerRoutes } from './partners';
+import { searchRoutes } from './search';
+import { statusDefinitionRoutes } from './status-definitions';
+import { taskRoutes } from './tasks';
+import { teamRoutes } from './teams';
+import { userRoutes } from './users';
+import { webhookDeliveryRoutes } from './webhook-deliveries';
+import { webhookRoutes } from './webhooks';
+import { workflowDefinitionRoutes } from './workflow-definitions';
+
+/** Every /v1 route. The OpenAPI document and the tenant-isolation tests walk this same list. */
+export function apiRoutes(deps: AppDeps): AnyRoute[] {
+  return [
+    ...authRoutes(deps),
+    ...apiKeyRoutes(deps),
+    ...userRoutes(deps),
+    ...teamRoutes(deps),
+    ...accountRoutes(deps),
+    ...leadRoutes(deps),
+    ...opportunityRoutes(deps),
+    ...formRoutes(deps),
+    ...webhookRoutes(deps),
+    ...webhookDeliveryRoutes(deps),
+    ...statusDefinitionRoutes(deps),
+    ...workflowDefinitionRoutes(deps),
+    ...aiGenerationRoutes(deps),
+    ...landingPageRoutes(deps),
+    ...taskRoutes(deps),
+    ...partnerRoutes(deps),
+    ...commissionRoutes(deps),
+    ...searchRoutes(deps),
+    ...courseRoutes(deps),
+    ...addonRoutes(deps),
+    ...agentRoutes(deps),
+    ...fileRoutes(deps),
+    ...campaignRoutes(deps),
+    ...campaignEnrollmentRoutes(deps),
+    ...analyticsRoutes(deps),
+    ...communicationRoutes(deps),
+    ...emailTemplateRoutes(deps),
+  ];
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { createLandingPage, deleteLandingPage, getLandingPage, listLandingPages } from '../../domain/landing-pages/store';
+import { domainContext, type AppDeps } from '../http/domain-context';
+import { paginate } from '../http/envelope';
+import { defineRoute } from '../http/route';
+import { serializeLandingPage as serialize } from '../serializers/landing-page';
+import { LandingPageDefinition, LandingPageIdParams, LandingPageListQuery, LandingPageRecord } from '../schemas/landing-page';
+
+const tag = 'Landing pages';
+
+/** Stored landing pages (spec 2.14); each is served publicly at its `publicPath` (api/routes/public-pages.ts). */
+export function landingPageRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/landing-pages',
+      summary: 'Store a landing page (e.g. the output of generate-landing-page)',
+      tag,
+      auth: 'tenant',
+      scope: 'landing-pages:write',
+      body: LandingPageDefinition,
+      response: LandingPageRecord,
+      handler: async ({ body, auth }) => ({
+        data: serialize(await createLandingPage(domainContext(deps, auth), body)),
+        message: 'Landing page created',
+      }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/landing-pages',
+      summary: 'List landing pages',
+      tag,
+      auth: 'tenant',
+      scope: 'landing-pages:read',
+      query: LandingPageListQuery,
+      response: z.array(LandingPageRecord),
+      list: true,
+      handler: async ({ query, auth }) => {
+        const { rows, total } = await listLandingPages(domainContext(deps, auth), query);
+        return { data: rows.map(serialize), pagination: paginate(query.page, query.limit, total), message: 'Landing pages retrieved' };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/landing-pages/:id',
+      summary: 'Get a landing page',
+      tag,
+      auth: 'tenant',
+      scope: 'landing-pages:read',
+      params: LandingPageIdParams,
+      response: LandingPageRecord,
+      handler: async ({ params, auth }) => ({
+        data: serialize(await getLandingPage(domainContext(deps, auth), params.id)),
+        message: 'Landing page retrieved',
+      }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/v1/landing-pages/:id',
+      summary: 'Delete a landing page (its public URL then answers 404)',
+      tag,
+      auth: 'tenant',
+      scope: 'landing-pages:write',
+      params: LandingPageIdParams,
+      response: LandingPageRecord,
+      handler: async ({ params, auth }) => ({
+        data: serialize(await deleteLandingPage(domainContext(deps, auth), params.id)),
+        message: 'Landing page deleted',
+      }),
+    }),
+  ];
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { mergeLeads } from '../../domain/lead-merge';
+import { createLead, deleteLead, getLead, listDuplicates, listLeads, updateLead } from '../../domain/leads';
+import { domainContext, type AppDeps } from '../http/domain-context';
+import { paginate } from '../http/envelope';
+import { defineRoute } from '../http/route';
+import { serializeLead } from '../serializers/lead';
+import { customFieldFilters, Lead, LeadCreate, LeadDuplicate, LeadIdParams, LeadListQuery, LeadMerge, LeadUpdate } from '../schemas/lead';
+
+export function leadRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/leads',
+      summary: 'Create a lead',
+      tag: 'Leads',
+      auth: 'tenant',
+      scope: 'leads:write',
+      body: LeadCreate,
+      response: Lead,
+      handler: async ({ body, auth }) => ({
+        data: serializeLead(await createLead(domainContext(deps, auth), body)),
+        message: 'Lead created',
+      }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/leads',
+      summary: 'List leads (also filter by custom fields: ?customFields.<key>=<value>)',
+      tag: 'Leads',
+      auth: 'tenant',
+      scope: 'leads:read',
+      query: LeadListQuery,
+      response: z.array(Lead),
+      list: true,
+      handler: async ({ query, auth, req }) => {
+        const filters = { ...query, customFields: customFieldFilters(req.query as Record<string, unknown>) };
+        const { rows, total } = await listLeads(domainContext(deps, auth), filters);
+        return { data: rows.map(serializeLead), pagination: paginate(query.page, query.limit, total), message: 'Leads retrieved' };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/leads/:id',
+      summary: 'Get a lead',
+      tag: 'Leads',
+      auth: 'tenant',
+      scope: 'leads:read',
+      params: LeadIdParams,
+      response: Lead,
+      handler: async ({ params, auth }) => ({
+        data: serializeLead(await getLead(domainContext(deps, auth), params.id)),
+        message: 'Lead retrieved',
+      }),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/v1/leads/:id',
+      summary: 'Update a lead',
+      tag: 'Leads',
+      auth: 'tenant',
+      scope: 'leads:write',
+      params: LeadIdParams,
+      body: LeadUpdate,
+      response: Lead,
+      handler: async ({ params, body, auth }) => ({
+        data: serializeLead(await updateLead(domainContext(deps, auth), params.id, body)),
+        message: 'Lead updated',
+      }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/v1/leads/:id',
+      summary: 'Delete a lead',
+      tag: 'Leads',
+      auth: 'tenant',
+      scope: 'leads:write',
+      params: LeadIdParams,
+      response: Lead,
+      handler: async ({ params, auth }) => ({
+        data: serializeLead(await deleteLead(domainContext(deps, auth), params.id)),
+        message: 'Lead deleted',
+      }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/leads/:id/duplicates',
+      summary: 'List leads detected as duplicates of this lead (same normalised email or phone)',
+      tag: 'Leads',
+      auth: 'tenant',
+      scope: 'leads:read',
+      params: LeadIdParams,
+      response: z.array(LeadDuplicate),
+      handler: async ({ params, auth }) => {
+        const dupes = await listDuplicates(domainContext(deps, auth), params.id);
+        return {
+          data: dupes.map((d) => ({ lead: serializeLead(d.lead), reasons: d.reasons as ('email' | 'phone')[] })),
+          message: 'Duplicates retrieved',
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/leads/:id/merge',
+      summary: 'Merge a duplicate into this lead: its tasks, opportunities, files and events move here, then it is deleted',
+      tag: 'Leads',
+      auth: 'tenant',
+      scope: 'leads:write',
+      params: LeadIdParams,
+      body: LeadMerge,
+      response: Lead,
+      status: 200,
+      handler: async ({ params, body, auth }) => ({
+        data: serializeLead(await mergeLeads(domainContext(deps, auth), params.id, body.duplicateId)),
+        message: 'Leads merged',
+      }),
+    }),
+  ];
+}

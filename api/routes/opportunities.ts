@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import {
+  createOpportunity,
+  deleteOpportunity,
+  getOpportunity,
+  listOpportunities,
+  updateOpportunity,
+} from '../../domain/opportunities/opportunities';
+import { requestConversion } from '../../domain/opportunities/request-conversion';
+import { domainContext, type AppDeps } from '../http/domain-context';
+import { paginate } from '../http/envelope';
+import { defineRoute } from '../http/route';
+import {
+  ConvertLead,
+  Opportunity,
+  OpportunityCreate,
+  OpportunityIdParams,
+  OpportunityListQuery,
+  OpportunityUpdate,
+} from '../schemas/opportunity';
+import { serializeOpportunity } from '../serializers/opportunity';
+
+export function opportunityRoutes(deps: AppDeps) {
+  const base = { tag: 'Opportunities', auth: 'tenant' as const };
+  return [
+    defineRoute({
+      ...base,
+      method: 'post',
+      path: '/v1/opportunities/convert',
+      summary: 'Convert a lead into an opportunity (a second conversion of the lead is 409 with the existing opportunityId)',
+      scope: 'opportunities:write',
+      body: ConvertLead,
+      response: Opportunity,
+      handler: async ({ body, auth }) => {
+        const ctx = domainContext(deps, auth);
+        const id = await requestConversion(ctx, body);
+        return { data: serializeOpportunity(await getOpportunity(ctx, id)), message: 'Lead converted to an opportunity' };
+      },
+    }),
+    defineRoute({
+      ...base,
+      method: 'post',
+      path: '/v1/opportunities',
+      summary: 'Create an opportunity',
+      scope: 'opportunities:write',
+      body: OpportunityCreate,
+      response: Opportunity,
+      handler: async ({ body, auth }) => ({
+        data: serializeOpportunity(await createOpportunity(domainContext(deps, auth), body)),
+        message: 'Opportunity created',
+      }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'get',
+      path: '/v1/opportunities',
+      summary: 'List opportunities',
+      scope: 'opportunities:read',
+      query: OpportunityListQuery,
+      response: z.array(Opportunity),
+      list: true,
+      handler: async ({ query, auth }) => {
+        const { rows, total } = await listOpportunities(domainContext(deps, auth), query);
+        return {
+          data: rows.map(serializeOpportunity),
+          pagination: paginate(query.page, query.limit, total),
+          message: 'Opportunities retrieved',
+        };
+      },
+    }),
+    defineRoute({
+      ...base,
+      method: 'get',
+      path: '/v1/opportunities/:id',
+      summary: 'Get an opportunity',
+      scope: 'opportunities:read',
+      params: OpportunityIdParams,
+      response: Opportunity,
+      handler: async ({ params, auth }) => ({
+        data: serializeOpportunity(await getOpportunity(domainContext(deps, auth), params.id)),
+        message: 'Opportunity retrieved',
+      }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'patch',
+      path: '/v1/opportunities/:id',
+      summary:
+        'Update an opportunity; a stage change emits opportunity.stage_changed and, for closed stages, opportunity.won or opportunity.lost',
+      scope: 'opportunities:write',
+      params: OpportunityIdParams,
+      body: OpportunityUpdate,
+      response: Opportunity,
+      handler: async ({ params, body, auth }) => ({
+        data: serializeOpportunity(await updateOpportunity(domainContext(deps, auth), params.id, body)),
+        message: 'Opportunity updated',
+      }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'delete',
+      path: '/v1/opportunities/:id',
+      summary: 'Delete an opportunity',
+      scope: 'opportunities:write',
+      params: OpportunityIdParams,
+      response: Opportunity,
+      handler: async ({ params, auth }) => ({
+        data: serializeOpportunity(await deleteOpportunity(domainContext(deps, auth), params.id)),
+        message: 'Opportunity deleted',
+      }),
+    }),
+  ];
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import {
+  addTeamMembers,
+  createTeam,
+  deleteTeam,
+  getTeam,
+  listTeams,
+  removeTeamMember,
+  updateTeam,
+  type TeamWithMembers,
+} from '../../domain/teams';
+import { domainContext, type AppDeps } from '../http/domain-context';
+import { paginate } from '../http/envelope';
+import { defineRoute } from '../http/route';
+import { Team, TeamCreate, TeamIdParams, TeamListQuery, TeamMemberParams, TeamMembersAdd, TeamUpdate } from '../schemas/team';
+import { serializeTeam } from '../serializers/user';
+
+const out = (t: TeamWithMembers) => serializeTeam(t.team, t.memberIds);
+
+export function teamRoutes(deps: AppDeps) {
+  const base = { tag: 'Teams', auth: 'tenant' as const };
+  return [
+    defineRoute({
+      ...base,
+      method: 'post',
+      path: '/v1/teams',
+      summary: 'Create a team',
+      scope: 'teams:write',
+      body: TeamCreate,
+      response: Team,
+      handler: async ({ body, auth }) => ({ data: out(await createTeam(domainContext(deps, auth), body)), message: 'Team created' }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'get',
+      path: '/v1/teams',
+      summary: 'List teams',
+      scope: 'teams:read',
+      query: TeamListQuery,
+      response: z.array(Team),
+      list: true,
+      handler: async ({ query, auth }) => {
+        const { rows, total } = await listTeams(domainContext(deps, auth), query);
+        return { data: rows.map(out), pagination: paginate(query.page, query.limit, total), message: 'Teams retrieved' };
+      },
+    }),
+    defineRoute({
+      ...base,
+      method: 'get',
+      path: '/v1/teams/:id',
+      summary: 'Get a team with its members',
+      scope: 'teams:read',
+      params: TeamIdParams,
+      response: Team,
+      handler: async ({ params, auth }) => ({ data: out(await getTeam(domainContext(deps, auth), params.id)), message: 'Team retrieved' }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'patch',
+      path: '/v1/teams/:id',
+      summary: 'Update a team (memberIds replaces the members)',
+      scope: 'teams:write',
+      params: TeamIdParams,
+      body: TeamUpdate,
+      response: Team,
+      handler: async ({ params, body, auth }) => ({
+        data: out(await updateTeam(domainContext(deps, auth), params.id, body)),
+        message: 'Team updated',
+      }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'delete',
+      path: '/v1/teams/:id',
+      summary: 'Delete a team (its users stay)',
+      scope: 'teams:write',
+      params: TeamIdParams,
+      response: Team,
+      handler: async ({ params, auth }) => ({ data: out(await deleteTeam(domainContext(deps, auth), params.id)), message: 'Team deleted' }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'post',
+      path: '/v1/teams/:id/members',
+      summary: 'Add members to a team',
+      scope: 'teams:write',
+      params: TeamIdParams,
+      body: TeamMembersAdd,
+      response: Team,
+      status: 200,
+      handler: async ({ params, body, auth }) => ({
+        data: out(await addTeamMembers(domainContext(deps, auth), params.id, body.userIds)),
+        message: 'Members added',
+      }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'delete',
+      path: '/v1/teams/:id/members/:userId',
+      summary: 'Remove a member from a team',
+      scope: 'teams:write',
+      params: TeamMemberParams,
+      response: Team,
+      handler: async ({ params, auth }) => ({
+        data: out(await removeTeamMember(domainContext(deps, auth), params.id, params.userId)),
+        message: 'Member removed',
+      }),
+    }),
+  ];
+}

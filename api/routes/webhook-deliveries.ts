@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { getDelivery, listDeliveries, recoverFailedDeliveries, retryDelivery } from '../../domain/webhooks/deliveries';
+import { encodeId } from '../../lib/ids';
+import { domainContext, type AppDeps } from '../http/domain-context';
+import { paginate } from '../http/envelope';
+import { defineRoute } from '../http/route';
+import { serializeDelivery, serializeDeliveryDetail } from '../serializers/webhook';
+import {
+  DeliveryIdParams,
+  DeliveryListQuery,
+  RecoverBody,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookIdParams,
+} from '../schemas/webhook';
+
+const TAG = 'Webhooks';
+const BASE = '/v1/integrations/webhooks';
+
+const Redelivery = z.object({ deliveryIds: z.array(z.string()), workflowIds: z.array(z.string()) });
+
+export function webhookDeliveryRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      method: 'get',
+      path: `${BASE}/:id/deliveries`,
+      summary: 'The delivery log of a webhook endpoint',
+      tag: TAG,
+      auth: 'tenant',
+      scope: 'webhooks:read',
+      params: WebhookIdParams,
+      query: DeliveryListQuery,
+      response: z.array(WebhookDelivery),
+      list: true,
+      handler: async ({ params, query, auth }) => {
+        const { rows, total } = await listDeliveries(domainContext(deps, auth), params.id, query);
+        return { data: rows.map(serializeDelivery), pagination: paginate(query.page, query.limit, total), message: 'Deliveries retrieved' };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${BASE}/deliveries/:deliveryId`,
+      summary: 'One delivery with its payload and every attempt',
+      tag: TAG,
+      auth: 'tenant',
+      scope: 'webhooks:read',
+      params: DeliveryIdParams,
+      response: WebhookDeliveryDetail,
+      handler: async ({ params, auth }) => {
+        const { delivery, event, attempts } = await getDelivery(domainContext(deps, auth), params.deliveryId);
+        return { data: serializeDeliveryDetail(delivery, event, attempts), message: 'Delivery retrieved' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/deliveries/:deliveryId/retry`,
+      summary: 'Send a delivery again (a new run of its delivery workflow)',
+      tag: TAG,
+      auth: 'tenant',
+      scope: 'webhooks:write',
+      params: DeliveryIdParams,
+      response: Redelivery,
+      status: 202,
+      handler: async ({ params, auth }) => {
+        const { delivery, workflowId } = await retryDelivery(domainContext(deps, auth), params.deliveryId);
+        return { data: { deliveryIds: [encodeId('delivery', delivery.id)], workflowIds: [workflowId] }, message: 'Delivery retry started' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/:id/recover`,
+      summary: 'Re-send every failed delivery of this endpoint created since a time',
+      tag: TAG,
+      auth: 'tenant',
+      scope: 'webhooks:write',
+      params: WebhookIdParams,
+      body: RecoverBody,
+      response: Redelivery,
+      status: 202,
+      handler: async ({ params, body, auth }) => {
+        const runs = await recoverFailedDeliveries(domainContext(deps, auth), params.id, body.since);
+        return {
+          data: { deliveryIds: runs.map((r) => encodeId('delivery', r.delivery.id)), workflowIds: runs.map((r) => r.workflowId) },
+          message: `${runs.length} failed deliveries re-sent`,
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { decodeId, type IdType } from '../../lib/ids';
+
+const LABELS: Partial<Record<IdType, string>> = {
+  apiKey: 'API key',
+  auditLog: 'Audit log entry',
+  landingPage: 'Landing page',
+  agentExecution: 'Agent execution',
+  emailTemplate: 'Email template',
+};
+export const idLabel = (type: IdType) => LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1);
+
+/**
+ * An encoded ID in a request, decoded to the database key. In a path a failure is a 404 (the
+ * route wrapper turns the issue into "<Type> not found"); in a body or query it is a field error.
+ */
+export function encodedId(type: IdType) {
+  return z
+    .string()
+    .transform((value, ctx) => {
+      const decoded = decodeId(type, value);
+      if (decoded === null) {
+        ctx.addIssue({ code: 'custom', message: `Must be a valid ${idLabel(type)} ID` });
+        return z.NEVER;
+      }
+      return decoded;
+    })
+    .meta({ description: `${idLabel(type)} ID (opaque, 16-17 alphanumeric characters)`, 'x-id-type': type });
+}
+
+export const isoDateTime = z.iso.datetime({ offset: true });
+
+export const PaginationQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** `sort=field:asc|desc` restricted to the given fields. */
+export function sortQuery<const F extends readonly [string, ...string[]]>(fields: F, fallback: `${F[number]}:${'asc' | 'desc'}`) {
+  return z
+    .string()
+    .regex(new RegExp(`^(${fields.join('|')}):(asc|desc)$`), `Must be one of ${fields.join(', ')} followed by :asc or :desc`)
+    .default(fallback)
+    .transform((v) => {
+      const [field, dir] = v.split(':');
+      return { field: field as F[number], direction: dir.toUpperCase() as 'ASC' | 'DESC' };
+    });
+}
+
+export const PaginationSchema = z
+  .object({
+    page: z.number().int(),
+    limit: z.number().int(),
+    total: z.number().int(),
+    totalPages: z.number().int(),
+    hasNext: z.boolean(),
+    hasPrev: z.boolean(),
+  })
+  .meta({ id: 'Pagination' });
+
+/** Contact fields shared by leads, partners, users and logins. */
+export const emailField = z.string().trim().max(320).pipe(z.email('Must be a valid email address'));
+export const phoneField = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 ()./-]{5,30}$/, 'Must be a phone number with country code');
+export const personName = z.string().trim().min(1).max(100);

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { PaginationQuery, encodedId } from './common';
+import { checkWorkflowGraph } from './workflow-graph-rules';
+
+export const NODE_TYPES = ['trigger', 'email', 'sms', 'wait', 'condition', 'action', 'end'] as const;
+export const TRIGGER_TYPES = ['lead_created', 'form_submitted', 'lead_status_changed', 'manual'] as const;
+export const DURATION_UNITS = ['minutes', 'hours', 'days'] as const;
+export const CONDITION_FIELDS = [
+  'email_opened',
+  'link_clicked',
+  'email_replied',
+  'email_bounced',
+  'form_submitted',
+  'lead_status',
+] as const;
+export const ACTION_TYPES = ['update_lead_status', 'update_lead_score', 'create_task'] as const;
+
+const key = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1-64 letters, digits, _ or -');
+const label = z.string().max(200).optional();
+const duration = z.number().positive('Must be a positive number').max(100_000);
+
+const TriggerData = z.object({ label, triggerType: z.enum(TRIGGER_TYPES) }).strict();
+/** Body and subject may use Handlebars lead variables ({{firstName}}); rendering comes with campaigns. */
+const EmailData = z
+  .object({
+    label,
+    subjectLine: z.string().trim().min(1).max(200),
+    body: z.string().max(20_000).optional(),
+    templateId: z.string().max(64).optional(),
+  })
+  .strict()
+  .refine((d) => d.body !== undefined || d.templateId !== undefined, { message: 'An email needs a body or a templateId', path: ['body'] });
+const SmsData = z.object({ label, message: z.string().trim().min(1).max(1600) }).strict();
+const WaitData = z.object({ label, duration, durationUnit: z.enum(DURATION_UNITS) }).strict();
+const ConditionData = z
+  .object({
+    label,
+    conditionField: z.enum(CONDITION_FIELDS),
+    /** For lead_status: the status code to compare with. */
+    value: z.string().max(40).optional(),
+    /** How long to wait for the event before taking the false branch. */
+    window: z
+      .object({ duration, durationUnit: z.enum(DURATION_UNITS) })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .refine((d) => d.conditionField !== 'lead_status' || d.value, { message: 'lead_status conditions need a value', path: ['value'] });
+const ActionData = z
+  .object({
+    label,
+    actionType: z.enum(ACTION_TYPES),
+    status: z.string().max(40).optional(),
+    scoreDelta: z.number().int().min(-100).max(100).optional(),
+    taskTitle: z.string().max(200).optional(),
+  })
+  .strict()
+  .superRefine((d, ctx) => {
+    const need = { update_lead_status: 'status', update_lead_score: 'scoreDelta', create_task: 'taskTitle' } as const;
+    const field = need[d.actionType];
+    if (d[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${d.actionType} needs ${field}` });
+  });
+const EndData = z.object({ label }).strict();
+
+const position = z.object({ x: z.number().finite(), y: z.number().finite() }).strict();
+const node = <T extends (typeof NODE_TYPES)[number], D extends z.ZodType>(type: T, data: D) =>
+  z.object({ nodeId: key, type: z.literal(type), position, data }).strict();
+
+export const WorkflowNode = z
+  .discriminatedUnion('type', [
+    node('trigger', TriggerData),
+    node('email', EmailData),
+    node('sms', SmsData),
+    node('wait', WaitData),
+    node('condition', ConditionData),
+    node('action', ActionData),
+    node('end', EndData),
+  ])
+  .meta({ id: 'WorkflowNode' });
+export type WorkflowNode = z.output<typeof WorkflowNode>;
+
+export const WorkflowEdge = z
+  .object({ edgeId: key, source: key, target: key, branch: z.enum(['true', 'false']).optional() })
+  .strict()
+  .meta({ id: 'WorkflowEdge' });
+
+const fields = {
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(2000).default(''),
+  nodes: z.array(WorkflowNode).min(1).max(200),
+  edges: z.array(WorkflowEdge).max(400),
+};
+
+/**
+ * A campaign sequence (spec 2.13): the body of POST /v1/workflows and the output of
+ * generate-sequence, checked by the same graph rules.
+ */
+export const WorkflowDefinition = z.object(fields).strict().superRefine(checkWorkflowGraph).meta({ id: 'WorkflowDefinition' });
+export type WorkflowDefinition = z.output<typeof WorkflowDefinition>;
+
+/** PATCH replaces whole fields; the merged definition is re-checked with WorkflowDefinition. */
+export const WorkflowDefinitionUpdate = z
+  .object({ ...fields, description: z.string().max(2000) })
+  .partial()
+  .strict()
+  .meta({ id: 'WorkflowDefinitionUpdate' });
+export type WorkflowDefinitionUpdate = z.output<typeof WorkflowDefinitionUpdate>;
+
+export const WorkflowDefinitionRecord = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    nodes: z.array(WorkflowNode),
+    edges: z.array(WorkflowEdge),
+    version: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'WorkflowDefinitionRecord' });
+export type WorkflowDefinitionRecord = z.output<typeof WorkflowDefinitionRecord>;
+
+export const WorkflowListQuery = PaginationQuery;
+export const WorkflowIdParams = z.object({ id: encodedId('workflow') });

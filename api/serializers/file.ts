@@ -1,0 +1,16 @@
+import type { StoredFile } from '../../db/entities';
+import { encodeId } from '../../lib/ids';
+import type { StoredFileSchema } from '../schemas/file';
+
+export function serializeFile(f: StoredFile): StoredFileSchema {
+  return {
+    id: encodeId('file', f.id),
+    filename: f.filename,
+    contentType: f.contentType,
+    size: f.size,
+    entityType: f.entityType,
+    entityId: f.entityType && f.entityId ? encodeId(f.entityType, f.entityId) : null,
+    sha256: f.sha256,
+    createdAt: f.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import type { EmailTemplate, Message } from '../../db/entities';
+import { encodeId } from '../../lib/ids';
+import type { EmailTemplateRecord, MessageRecord } from '../schemas/communication';
+
+export function serializeMessage(m: Message): z.output<typeof MessageRecord> {
+  return {
+    id: encodeId('message', m.id),
+    channel: m.channel,
+    to: m.to,
+    subject: m.subject,
+    body: m.body,
+    status: m.status,
+    sandbox: m.sandbox,
+    leadId: m.leadId ? encodeId('lead', m.leadId) : null,
+    campaignId: m.campaignId ? encodeId('campaign', m.campaignId) : null,
+    opportunityId: m.opportunityId ? encodeId('opportunity', m.opportunityId) : null,
+    providerMessageId: m.providerMessageId,
+    error: m.error,
+    sentAt: m.sentAt?.toISOString() ?? null,
+    createdAt: m.createdAt.toISOString(),
+  };
+}
+
+export const serializeSentMessage = (m: Message) => ({
+  id: encodeId('message', m.id),
+  to: m.to,
+  status: m.status,
+  createdAt: m.createdAt.toISOString(),
+});
+
+export function serializeEmailTemplate(t: EmailTemplate): z.output<typeof EmailTemplateRecord> {
+  return {
+    id: encodeId('emailTemplate', t.id),
+    name: t.name,
+    subject: t.subject,
+    body: t.body,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  };
+}

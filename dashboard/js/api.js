@@ -1,0 +1,86 @@
+/**
+ * The one door to the server: the public /v1 API with the platform UI's auth (Bearer token,
+ * X-Tenant-Id, X-Environment). The session lives in sessionStorage only: it ends with the tab, and
+ * nothing secret ever goes into a URL.
+ */
+const SESSION_KEY = 'dashboard.session';
+const ENV_KEY = 'dashboard.environment';
+
+export class ApiError extends Error {
+  constructor(status, message, errors = []) {
+    super(message);
+    this.status = status;
+    this.errors = Array.isArray(errors) ? errors : [];
+  }
+}
+
+export const session = {
+  get() {
+    try {
+      const s = JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? 'null');
+      if (!s || typeof s.token !== 'string' || Date.now() >= s.expiresAt) return null;
+      return s;
+    } catch {
+      return null;
+    }
+  },
+  set(s) {
+    sessionStorage.setItem(SESSION_KEY, JSON.stringify(s));
+  },
+  clear() {
+    sessionStorage.removeItem(SESSION_KEY);
+  },
+  environment() {
+    return sessionStorage.getItem(ENV_KEY) === 'sandbox' ? 'sandbox' : 'live';
+  },
+  setEnvironment(env) {
+    sessionStorage.setItem(ENV_KEY, env === 'sandbox' ? 'sandbox' : 'live');
+  },
+};
+
+let onUnauthorized = () => {};
+/** Called when the server answers 401 to a signed-in request (expired token, deactivated user). */
+export function setUnauthorizedHandler(fn) {
+  onUnauthorized = fn;
+}
+
+/** Sends one request; resolves to the envelope ({data, message, pagination}) or throws ApiError. */
+export async function api(method, path, body) {
+  const s = session.get();
+  const headers = { Accept: 'application/json' };
+  if (s) {
+    headers.Authorization = `Bearer ${s.token}`;
+    headers['X-Tenant-Id'] = s.tenantId;
+    headers['X-Environment'] = session.environment();
+  }
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.');
+  }
+  // A proxy's HTML error page is not JSON: fall back to the status code.
+  const payload = await res.json().catch(() => null);
+  if (!res.ok || payload?.success === false) {
+    const message = typeof payload?.message === 'string' ? payload.message : `The server answered ${res.status}`;
+    const err = new ApiError(res.status, message, payload?.errors);
+    if (res.status === 401 && s) onUnauthorized(err);
+    throw err;
+  }
+  return payload ?? {};
+}
+
+/** `?a=1&b=x` from an object, leaving out empty values. */
+export function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}

@@ -1,0 +1,40 @@
+import { Column, Entity, Index } from 'typeorm';
+import { TenantOwned } from './tenant-owned';
+
+/**
+ * active: the workflow runs. completed: it reached an end. exited: the lead left (converted,
+ * unsubscribed, bounced, deleted). unenrolled: removed by a caller. stopped: the campaign completed.
+ */
+export const ENROLLMENT_STATUSES = ['active', 'completed', 'exited', 'unenrolled', 'stopped'] as const;
+export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+
+/** One per campaign and lead, like its workflow (`campaign/<campaignId>/lead/<leadId>`). */
+@Entity({ name: 'campaign_enrollments' })
+@Index('uq_campaign_enrollments_lead', ['campaignId', 'leadId'], { unique: true })
+@Index('ix_campaign_enrollments_lead', ['tenantId', 'environment', 'leadId'])
+export class CampaignEnrollment extends TenantOwned {
+  @Column({ name: 'campaign_id', type: 'bigint' })
+  campaignId: string;
+
+  @Column({ name: 'lead_id', type: 'bigint' })
+  leadId: string;
+
+  @Column({ name: 'workflow_id', type: 'varchar', length: 200 })
+  workflowId: string;
+
+  @Column({ name: 'workflow_version', type: 'integer' })
+  workflowVersion: number;
+
+  @Column({ type: 'varchar', length: 12, default: 'active' })
+  status: EnrollmentStatus;
+
+  @Column({ name: 'exit_reason', type: 'varchar', length: 40, nullable: true })
+  exitReason: string | null;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt: Date | null;
+
+  /** Action nodes already applied (their node IDs), so a retried score change is not applied twice. */
+  @Column({ name: 'applied_actions', type: 'jsonb', default: () => "'[]'" })
+  appliedActions: string[];
+}

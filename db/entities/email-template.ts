@@ -1,0 +1,15 @@
+import { Column, Entity } from 'typeorm';
+import { TenantOwned } from './tenant-owned';
+
+/** Subject and body with {{variable}} placeholders, rendered with HTML escaping at send time. */
+@Entity({ name: 'email_templates' })
+export class EmailTemplate extends TenantOwned {
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 300 })
+  subject: string;
+
+  @Column({ type: 'text' })
+  body: string;
+}

@@ -1,0 +1,55 @@
+import { Addon, AddonInstallation } from './addon';
+import { AgentExecution } from './agent-execution';
+import { ApiKey } from './api-key';
+import { AuditLog } from './audit-log';
+import { Campaign } from './campaign';
+import { CampaignEnrollment } from './campaign-enrollment';
+import { Commission } from './commission';
+import { TrainingCourse } from './course';
+import { EmailTemplate } from './email-template';
+import { EngagementEvent } from './engagement-event';
+import { Form, FormSubmission } from './form';
+import { IdempotencyKey } from './idempotency-key';
+import { LandingPage } from './landing-page';
+import { Lead } from './lead';
+import { LeadDuplicate } from './lead-duplicate';
+import { Message } from './message';
+import { Opportunity } from './opportunity';
+import { OutboxEvent } from './outbox-event';
+import { Partner, PartnerReferralCode } from './partner';
+import { RateCounter } from './rate-counter';
+import { SearchDocument } from './search-document';
+import { StatusDefinition } from './status-definition';
+import { StoredFile } from './stored-file';
+import { Task } from './task';
+import { Team, TeamMember } from './team';
+import { Tenant } from './tenant';
+import { User } from './user';
+import { WebhookDelivery } from './webhook-delivery';
+import { WebhookDeliveryAttempt } from './webhook-delivery-attempt';
+import { WebhookEndpoint } from './webhook-endpoint';
+import { WorkflowDefinition } from './workflow-definition';
+import { WorkflowDefinitionVersion } from './workflow-definition-version';
+
+export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDuplicate, RateCounter, Team, TeamMember, Tenant, User };
+export { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint };
+export { LandingPage, StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion };
+export { Form, FormSubmission, Opportunity };
+export { Commission, Partner, PartnerReferralCode, SearchDocument, Task };
+export { Addon, AddonInstallation, AgentExecution, StoredFile, TrainingCourse };
+export { Campaign, CampaignEnrollment, EmailTemplate, EngagementEvent, Message };
+export * from './tenant-owned';
+
+export const entities = [
+  // tenancy and access
+  ...[Tenant, User, Team, TeamMember, ApiKey, AuditLog, IdempotencyKey, RateCounter],
+  // records
+  ...[Lead, LeadDuplicate, Opportunity, Form, FormSubmission, Task, Partner, PartnerReferralCode, Commission, SearchDocument],
+  ...[TrainingCourse, Addon, AddonInstallation, AgentExecution, StoredFile],
+  // webhooks and the events outbox
+  ...[OutboxEvent, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt],
+  // definitions (AI generation round-trips through these)
+  ...[StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion, LandingPage],
+  // campaigns, communications and engagement
+  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EngagementEvent],
+];

@@ -1,0 +1,68 @@
+import { Column, Entity, Index } from 'typeorm';
+import { TenantOwned } from './tenant-owned';
+
+export const LEAD_SOURCES = ['web', 'referral', 'api', 'import', 'manual'] as const;
+export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'unqualified'] as const;
+
+@Entity({ name: 'leads' })
+@Index('ix_leads_scope_email', ['tenantId', 'environment', 'emailNormalized'])
+@Index('ix_leads_scope_phone', ['tenantId', 'environment', 'phoneNormalized'])
+@Index('ix_leads_scope_created', ['tenantId', 'environment', 'createdAt'])
+export class Lead extends TenantOwned {
+  @Column({ type: 'varchar', length: 320 })
+  email: string;
+
+  /** Lower-cased, trimmed; duplicate detection compares this. */
+  @Column({ name: 'email_normalized', type: 'varchar', length: 320 })
+  emailNormalized: string;
+
+  @Column({ name: 'first_name', type: 'varchar', length: 100 })
+  firstName: string;
+
+  @Column({ name: 'last_name', type: 'varchar', length: 100 })
+  lastName: string;
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  phone: string | null;
+
+  /** Digits only with the country code; null when no phone. */
+  @Column({ name: 'phone_normalized', type: 'varchar', length: 20, nullable: true })
+  phoneNormalized: string | null;
+
+  @Column({ type: 'varchar', length: 20, default: 'api' })
+  source: string;
+
+  @Column({ type: 'varchar', length: 40, default: 'new' })
+  status: string;
+
+  @Column({ type: 'integer', default: 0 })
+  score: number;
+
+  @Column({ name: 'assigned_to', type: 'bigint', nullable: true })
+  assignedTo: string | null;
+
+  @Column({ name: 'created_by', type: 'bigint', nullable: true })
+  createdBy: string | null;
+
+  @Column({ name: 'custom_fields', type: 'jsonb', default: () => "'{}'" })
+  customFields: Record<string, unknown>;
+
+  /** Set when the lead is converted into an opportunity (campaign sequences stop for it). */
+  @Column({ name: 'converted_at', type: 'timestamptz', nullable: true })
+  convertedAt: Date | null;
+
+  /** The partner whose referral code brought this lead (commission attribution). */
+  @Column({ name: 'partner_id', type: 'bigint', nullable: true })
+  partnerId: string | null;
+
+  /** Set by the duplicate-detection workflow when it has looked at this lead. */
+  @Column({ name: 'duplicates_checked_at', type: 'timestamptz', nullable: true })
+  duplicatesCheckedAt: Date | null;
+
+  /** Campaign communication stops for good once set: unsubscribe link, bounce, conversion. */
+  @Column({ name: 'unsubscribed_at', type: 'timestamptz', nullable: true })
+  unsubscribedAt: Date | null;
+
+  @Column({ name: 'bounced_at', type: 'timestamptz', nullable: true })
+  bouncedAt: Date | null;
+}

@@ -1,0 +1,66 @@
+import { Column, Entity, Index } from 'typeorm';
+import { TenantOwned } from './tenant-owned';
+
+export const MESSAGE_CHANNELS = ['email', 'sms'] as const;
+export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/**
+ * One outgoing email or SMS. `idempotency_key` (enrollment + node for campaign sends) makes a
+ * retried or replayed send find the same row instead of sending again.
+ */
+@Entity({ name: 'messages' })
+@Index('uq_messages_idempotency', ['tenantId', 'idempotencyKey'], { unique: true })
+@Index('ix_messages_scope_campaign', ['tenantId', 'environment', 'campaignId'])
+@Index('ix_messages_scope_lead', ['tenantId', 'environment', 'leadId'])
+export class Message extends TenantOwned {
+  @Column({ type: 'varchar', length: 8 })
+  channel: MessageChannel;
+
+  @Column({ name: 'to_address', type: 'varchar', length: 320 })
+  to: string;
+
+  @Column({ type: 'varchar', length: 300, nullable: true })
+  subject: string | null;
+
+  /** The rendered body as written (before tracking links are added at delivery). */
+  @Column({ type: 'text' })
+  body: string;
+
+  @Column({ type: 'varchar', length: 8, default: 'queued' })
+  status: MessageStatus;
+
+  /** Recorded by the capture transport, never handed to a provider. */
+  @Column({ type: 'boolean', default: false })
+  sandbox: boolean;
+
+  /** Campaign emails carry an unsubscribe link and List-Unsubscribe. */
+  @Column({ type: 'boolean', default: false })
+  marketing: boolean;
+
+  @Column({ name: 'lead_id', type: 'bigint', nullable: true })
+  leadId: string | null;
+
+  @Column({ name: 'campaign_id', type: 'bigint', nullable: true })
+  campaignId: string | null;
+
+  @Column({ name: 'opportunity_id', type: 'bigint', nullable: true })
+  opportunityId: string | null;
+
+  @Column({ name: 'idempotency_key', type: 'varchar', length: 200 })
+  idempotencyKey: string;
+
+  @Column({ name: 'provider_message_id', type: 'varchar', length: 300, nullable: true })
+  providerMessageId: string | null;
+
+  /** Written just before the provider is called: a retry that finds it set never calls again. */
+  @Column({ name: 'provider_attempted_at', type: 'timestamptz', nullable: true })
+  providerAttemptedAt: Date | null;
+
+  @Column({ name: 'sent_at', type: 'timestamptz', nullable: true })
+  sentAt: Date | null;
+
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  error: string | null;
+}

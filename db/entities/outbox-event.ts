@@ -1,0 +1,24 @@
+import { Column, Entity, Index } from 'typeorm';
+import { TenantOwned } from './tenant-owned';
+
+/**
+ * The transactional outbox: a row is written in the same transaction as the change it reports,
+ * so an event exists exactly when its change committed. `dispatched_at` is set once the delivery
+ * workflows are started; the sweep picks up rows a crash left undispatched.
+ */
+@Entity({ name: 'events' })
+@Index('ix_events_undispatched', ['createdAt'], { where: 'dispatched_at IS NULL' })
+export class OutboxEvent extends TenantOwned {
+  @Column({ type: 'varchar', length: 60 })
+  type: string;
+
+  @Column({ type: 'jsonb' })
+  data: Record<string, unknown>;
+
+  /** Set for events meant for one endpoint only (test events); null means every subscriber. */
+  @Column({ name: 'target_endpoint_id', type: 'bigint', nullable: true })
+  targetEndpointId: string | null;
+
+  @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true })
+  dispatchedAt: Date | null;
+}

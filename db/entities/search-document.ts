@@ -1,0 +1,37 @@
+import { Column, Entity, Index } from 'typeorm';
+import { TenantOwned } from './tenant-owned';
+
+export const SEARCH_TYPES = ['lead', 'opportunity', 'partner'] as const;
+export type SearchType = (typeof SEARCH_TYPES)[number];
+
+/**
+ * One searchable document per (type, id). `tsv` is maintained by a trigger from `title` (weight A)
+ * and `body` (weight B), so every writer gets the same vector; the GIN index on it is created by
+ * the migration (TypeORM cannot declare GIN indexes, hence synchronize: false).
+ */
+@Entity({ name: 'search_documents' })
+@Index('uq_search_documents_doc', ['tenantId', 'environment', 'docType', 'docId'], { unique: true })
+@Index('ix_search_documents_tsv', { synchronize: false })
+export class SearchDocument extends TenantOwned {
+  @Column({ name: 'doc_type', type: 'varchar', length: 20 })
+  docType: SearchType;
+
+  /** The public (encoded) ID: documents may describe records this service does not store. */
+  @Column({ name: 'doc_id', type: 'varchar', length: 40 })
+  docId: string;
+
+  @Column({ type: 'jsonb' })
+  data: Record<string, unknown>;
+
+  @Column({ type: 'text' })
+  title: string;
+
+  @Column({ type: 'text' })
+  body: string;
+
+  @Column({ type: 'tsvector', nullable: true, select: false, insert: false, update: false })
+  tsv: string | null;
+
+  @Column({ name: 'indexed_at', type: 'timestamptz' })
+  indexedAt: Date;
+}

@@ -1,0 +1,21 @@
+import path from 'node:path';
+import { config } from '../lib/config';
+import { startEmbeddedPostgres } from './embedded';
+
+export interface LocalDatabase {
+  url: string;
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+/** DATABASE_URL when set; otherwise a persistent embedded PostgreSQL under DATA_DIR. */
+export async function resolveDatabase(onLog?: (line: string) => void): Promise<LocalDatabase> {
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL, embedded: false, stop: async () => {} };
+  const db = await startEmbeddedPostgres({
+    dataDir: path.join(config.DATA_DIR, 'postgres'),
+    port: config.EMBEDDED_PG_PORT,
+    database: 'lead_engagement',
+    onLog,
+  });
+  return { ...db, embedded: true };
+}

@@ -1,0 +1,25 @@
+import type { MigrationInterface } from 'typeorm';
+import { Initial1795306585251 } from './1795306585251-Initial';
+import { AddAccessControl1795308613341 } from './1795308613341-AddAccessControl';
+import { AddWebhooks1795308626680 } from './1795308626680-AddWebhooks';
+import { AddDefinitions1795308695208 } from './1795308695208-AddDefinitions';
+import { AddRecords1795309879039 } from './1795309879039-AddRecords';
+import { AddOpportunities1795309954564 } from './1795309954564-AddOpportunities';
+import { AddTrainingAddonsAgents1795310032435 } from './1795310032435-AddTrainingAddonsAgents';
+import { AddCampaigns1795310471324 } from './1795310471324-AddCampaigns';
+import { AddForms1795310504912 } from './1795310504912-AddForms';
+import { AddFiles1795310569723 } from './1795310569723-AddFiles';
+
+/** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
+export const migrations: (new () => MigrationInterface)[] = [
+  Initial1795306585251,
+  AddAccessControl1795308613341,
+  AddWebhooks1795308626680,
+  AddDefinitions1795308695208,
+  AddRecords1795309879039,
+  AddOpportunities1795309954564,
+  AddTrainingAddonsAgents1795310032435,
+  AddCampaigns1795310471324,
+  AddForms1795310504912,
+  AddFiles1795310569723,
+];

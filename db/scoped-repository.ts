@@ -1,0 +1,105 @@
+import type { DeepPartial, EntityManager, EntityTarget, FindManyOptions, FindOptionsWhere, Repository, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { Environment } from './entities/tenant-owned';
+
+export interface TenantScope {
+  tenantId: string;
+  environment: Environment;
+}
+
+/** Any row owned by a tenant; rows with an `environment` column are also split live/sandbox. */
+export interface TenantRow {
+  id: string;
+  tenantId: string;
+  environment?: Environment;
+}
+
+/**
+ * The one data-access path to tenant-owned rows. Every method adds the scope's tenant (and, for
+ * partitioned entities, its environment) to the query, so a handler cannot forget it; another
+ * tenant's IDs simply find nothing. Tenant-wide entities (users, teams, API keys) have no
+ * environment column and are shared by both environments.
+ */
+export class ScopedRepository<T extends TenantRow> {
+  private readonly repo: Repository<T>;
+  private readonly partitioned: boolean;
+
+  constructor(
+    manager: EntityManager,
+    entity: EntityTarget<T>,
+    readonly scope: TenantScope,
+  ) {
+    this.repo = manager.getRepository(entity);
+    this.partitioned = !!this.repo.metadata.findColumnWithPropertyName('environment');
+  }
+
+  private scopeColumns(): Partial<TenantRow> {
+    return this.partitioned ? { tenantId: this.scope.tenantId, environment: this.scope.environment } : { tenantId: this.scope.tenantId };
+  }
+
+  private where(where: FindOptionsWhere<T> = {}): FindOptionsWhere<T> {
+    return { ...where, ...this.scopeColumns() } as FindOptionsWhere<T>;
+  }
+
+  findById(id: string): Promise<T | null> {
+    return this.repo.findOne({ where: this.where({ id } as FindOptionsWhere<T>) });
+  }
+
+  /**
+   * The row locked FOR UPDATE until the transaction ends: read-modify-write updates use it so a
+   * concurrent writer waits instead of having its change overwritten. Only inside a transaction.
+   */
+  findByIdForUpdate(id: string): Promise<T | null> {
+    return this.repo.findOne({ where: this.where({ id } as FindOptionsWhere<T>), lock: { mode: 'pessimistic_write' } });
+  }
+
+  findOne(where: FindOptionsWhere<T>): Promise<T | null> {
+    return this.repo.findOne({ where: this.where(where) });
+  }
+
+  find(options: Omit<FindManyOptions<T>, 'where'> & { where?: FindOptionsWhere<T> } = {}): Promise<T[]> {
+    return this.repo.find({ ...options, where: this.where(options.where) });
+  }
+
+  count(where?: FindOptionsWhere<T>): Promise<number> {
+    return this.repo.count({ where: this.where(where) });
+  }
+
+  /** A query builder already restricted to the scope; add conditions with andWhere. */
+  query(alias: string): SelectQueryBuilder<T> {
+    const qb = this.repo.createQueryBuilder(alias).where(`${alias}.tenant_id = :scopeTenantId`, { scopeTenantId: this.scope.tenantId });
+    return this.partitioned ? qb.andWhere(`${alias}.environment = :scopeEnvironment`, { scopeEnvironment: this.scope.environment }) : qb;
+  }
+
+  async insert(data: DeepPartial<T>): Promise<T> {
+    const entity = this.repo.create({ ...data, ...this.scopeColumns() } as DeepPartial<T>);
+    return this.repo.save(entity);
+  }
+
+  /** Saves changes to an entity loaded through this repository (scope columns cannot move). */
+  save(entity: T): Promise<T> {
+    Object.assign(entity, this.scopeColumns());
+    return this.repo.save(entity);
+  }
+
+  /** Bulk update of the scope's rows matching `where`; returns the number of rows changed. */
+  async updateWhere(where: FindOptionsWhere<T>, set: QueryDeepPartialEntity<T>): Promise<number> {
+    const result = await this.repo.update(this.where(where), set);
+    return result.affected ?? 0;
+  }
+
+  /** Bulk delete of the scope's rows matching `where`. */
+  async deleteWhere(where: FindOptionsWhere<T>): Promise<number> {
+    const result = await this.repo.delete(this.where(where));
+    return result.affected ?? 0;
+  }
+
+  async deleteById(id: string): Promise<boolean> {
+    const result = await this.repo.delete(this.where({ id } as FindOptionsWhere<T>));
+    return (result.affected ?? 0) > 0;
+  }
+}
+
+export function scoped<T extends TenantRow>(manager: EntityManager, entity: EntityTarget<T>, scope: TenantScope): ScopedRepository<T> {
+  return new ScopedRepository(manager, entity, scope);
+}

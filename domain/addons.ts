@@ -1,0 +1,89 @@
+import { In } from 'typeorm';
+import { Addon, AddonInstallation } from '../db/entities';
+import type { AddonInstallStatus } from '../db/entities/addon';
+import { scoped } from '../db/scoped-repository';
+import { AppError, notFound } from '../lib/errors';
+import type { AddonCatalogQuery, InstalledAddonsQuery } from '../api/schemas/addon';
+import type { DomainContext } from './context';
+import { pageOf } from './scoped-lookups';
+import { nextState, type Transitions } from './transitions';
+
+/** install creates (or revives an uninstalled) installation; the rest move it. */
+export const ADDON_ACTIONS = {
+  activate: { from: ['installed', 'suspended'], to: 'active' },
+  suspend: { from: ['active'], to: 'suspended' },
+  uninstall: { from: ['installed', 'active', 'suspended'], to: 'uninstalled' },
+} as const satisfies Transitions<AddonInstallStatus, string>;
+export type AddonAction = keyof typeof ADDON_ACTIONS;
+
+export interface InstalledAddon {
+  installation: AddonInstallation;
+  addon: Addon;
+}
+
+/** The catalog is global: the same for every tenant and environment. */
+export async function listCatalog(ctx: DomainContext, f: AddonCatalogQuery) {
+  const qb = ctx.db.getRepository(Addon).createQueryBuilder('a');
+  if (f.category) qb.andWhere('lower(a.category) = lower(:category)', { category: f.category });
+  if (f.search) {
+    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    qb.andWhere('(a.name ILIKE :like OR a.description ILIKE :like)', { like });
+  }
+  qb.orderBy('a.name', 'ASC').addOrderBy('a.id', 'ASC');
+  return pageOf(qb, f.page, f.limit);
+}
+
+async function catalogAddon(ctx: DomainContext, addonId: string): Promise<Addon> {
+  const addon = await ctx.db.getRepository(Addon).findOneBy({ id: addonId });
+  if (!addon) throw notFound('Addon');
+  return addon;
+}
+
+export async function installAddon(ctx: DomainContext, addonId: string): Promise<InstalledAddon> {
+  const addon = await catalogAddon(ctx, addonId);
+  const installation = await ctx.db.transaction(async (manager) => {
+    const installs = scoped(manager, AddonInstallation, ctx.scope);
+    const existing = await installs.query('i').andWhere('i.addon_id = :addonId', { addonId }).setLock('pessimistic_write').getOne();
+    if (!existing) return installs.insert({ addonId, status: 'installed', config: {}, installedAt: new Date() });
+    if (existing.status !== 'uninstalled') throw new AppError('conflict', `Cannot install an addon that is ${existing.status}`);
+    Object.assign(existing, { status: 'installed', config: {}, installedAt: new Date() });
+    return installs.save(existing);
+  });
+  return { installation, addon };
+}
+
+/** Runs `change` on the scope's installation of the addon (404 when it was never installed here). */
+async function changeInstallation(ctx: DomainContext, addonId: string, change: (i: AddonInstallation) => void): Promise<InstalledAddon> {
+  const addon = await catalogAddon(ctx, addonId);
+  const installation = await ctx.db.transaction(async (manager) => {
+    const installs = scoped(manager, AddonInstallation, ctx.scope);
+    const found = await installs.query('i').andWhere('i.addon_id = :addonId', { addonId }).setLock('pessimistic_write').getOne();
+    if (!found) throw notFound('Addon installation');
+    change(found);
+    return installs.save(found);
+  });
+  return { installation, addon };
+}
+
+export const transitionAddon = (ctx: DomainContext, addonId: string, action: AddonAction) =>
+  changeInstallation(ctx, addonId, (i) => {
+    i.status = nextState('addon', ADDON_ACTIONS, i.status, action);
+  });
+
+/** Configuration replaces the whole object; an uninstalled addon has none to change. */
+export const configureAddon = (ctx: DomainContext, addonId: string, config: Record<string, unknown>) =>
+  changeInstallation(ctx, addonId, (i) => {
+    if (i.status === 'uninstalled') throw new AppError('conflict', 'Cannot configure an addon that is uninstalled');
+    i.config = config;
+  });
+
+export async function listInstalled(ctx: DomainContext, f: InstalledAddonsQuery) {
+  const qb = scoped(ctx.db.manager, AddonInstallation, ctx.scope).query('i');
+  if (f.status) qb.andWhere('i.status = :status', { status: f.status });
+  else qb.andWhere("i.status <> 'uninstalled'");
+  qb.orderBy('i.installed_at', 'DESC').addOrderBy('i.id', 'DESC');
+  const { rows, total } = await pageOf(qb, f.page, f.limit);
+  const addons = rows.length ? await ctx.db.getRepository(Addon).findBy({ id: In(rows.map((r) => r.addonId)) }) : [];
+  const byId = new Map(addons.map((a) => [a.id, a]));
+  return { rows: rows.map((installation) => ({ installation, addon: byId.get(installation.addonId) as Addon })), total };
+}

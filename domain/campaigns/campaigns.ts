@@ -1,0 +1,74 @@
+import type { CampaignCreate, CampaignUpdate } from '../../api/schemas/campaign';
+import { Campaign, CampaignEnrollment, WorkflowDefinition } from '../../db/entities';
+import { scoped } from '../../db/scoped-repository';
+import { AppError, notFound, validationFailed } from '../../lib/errors';
+import type { DomainContext } from '../context';
+import { activateCampaign, transitionCampaign } from './transitions';
+
+async function assertWorkflowExists(ctx: DomainContext, workflowId: string) {
+  if (!(await scoped(ctx.db.manager, WorkflowDefinition, ctx.scope).findById(workflowId))) {
+    throw validationFailed([{ field: 'workflowId', message: 'Workflow not found' }]);
+  }
+}
+
+/** A campaign starts as a draft, or active when created with `status: active` (which activates it). */
+export async function createCampaign(ctx: DomainContext, input: CampaignCreate): Promise<Campaign> {
+  if (input.workflowId) await assertWorkflowExists(ctx, input.workflowId);
+  const campaign = await scoped(ctx.db.manager, Campaign, ctx.scope).insert({
+    name: input.name,
+    description: input.description ?? '',
+    type: input.type ?? 'email',
+    status: 'draft',
+    workflowDefinitionId: input.workflowId ?? null,
+  });
+  return input.status === 'active' ? activateCampaign(ctx, campaign.id) : campaign;
+}
+
+export async function getCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
+  const campaign = await scoped(ctx.db.manager, Campaign, ctx.scope).findById(id);
+  if (!campaign) throw notFound('Campaign');
+  return campaign;
+}
+
+export async function listCampaigns(ctx: DomainContext, f: { page: number; limit: number; status?: string; type?: string }) {
+  const qb = scoped(ctx.db.manager, Campaign, ctx.scope).query('c');
+  if (f.status) qb.andWhere('c.status = :status', { status: f.status });
+  if (f.type) qb.andWhere('c.type = :type', { type: f.type });
+  const [rows, total] = await qb
+    .orderBy('c.created_at', 'DESC')
+    .addOrderBy('c.id', 'DESC')
+    .skip((f.page - 1) * f.limit)
+    .take(f.limit)
+    .getManyAndCount();
+  return { rows, total };
+}
+
+/** Fields change freely; the workflow only while draft (later it is pinned); `status` is a transition. */
+export async function updateCampaign(ctx: DomainContext, id: string, patch: CampaignUpdate): Promise<Campaign> {
+  const repo = scoped(ctx.db.manager, Campaign, ctx.scope);
+  const campaign = await getCampaign(ctx, id);
+  const { status, workflowId, ...fields } = patch;
+  if (workflowId !== undefined && workflowId !== campaign.workflowDefinitionId) {
+    if (campaign.status !== 'draft') throw new AppError('conflict', 'The workflow of a campaign is pinned once it is activated');
+    if (workflowId) await assertWorkflowExists(ctx, workflowId);
+    campaign.workflowDefinitionId = workflowId;
+  }
+  Object.assign(campaign, fields);
+  await repo.save(campaign);
+  return status && status !== campaign.status ? transitionCampaign(ctx, id, status) : campaign;
+}
+
+/** Only drafts and completed campaigns can be deleted (running enrollments are completed first). */
+export async function deleteCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
+  return ctx.db.transaction(async (m) => {
+    const repo = scoped(m, Campaign, ctx.scope);
+    const campaign = await repo.findById(id);
+    if (!campaign) throw notFound('Campaign');
+    if (campaign.status === 'active' || campaign.status === 'paused') {
+      throw new AppError('conflict', `Cannot delete a ${campaign.status} campaign; complete it first`);
+    }
+    await scoped(m, CampaignEnrollment, ctx.scope).deleteWhere({ campaignId: id });
+    await repo.deleteById(id);
+    return campaign;
+  });
+}

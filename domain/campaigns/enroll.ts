@@ -1,0 +1,104 @@
+import { In } from 'typeorm';
+import { Campaign, CampaignEnrollment, Lead } from '../../db/entities';
+import { scoped } from '../../db/scoped-repository';
+import { AppError, notFound } from '../../lib/errors';
+import { decodeId } from '../../lib/ids';
+import { logger } from '../../lib/logger';
+import { stopSignal } from '../../workflows/campaign-signals';
+import type { DomainContext } from '../context';
+import { getCampaign } from './campaigns';
+import { signalWorkflows } from './signal-enrollments';
+import { enrollmentWorkflowId, pinnedGraph, startEnrollmentWorkflow } from './start-enrollment';
+
+export type EnrollmentOutcome = 'enrolled' | 'already_enrolled' | 'not_found' | 'unsubscribed';
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Enrolls leads (given as public IDs) into an active or paused campaign. Each lead gets one row and
+ * one workflow; a lead already enrolled (even one that finished) is reported, not restarted. When
+ * Temporal refuses a start, the rows that did not start are removed and the call is a 503, so a
+ * retry of the same request enrolls exactly the rest.
+ */
+export async function enrollLeads(
+  ctx: DomainContext,
+  campaignId: string,
+  publicLeadIds: string[],
+): Promise<{ leadId: string; status: EnrollmentOutcome }[]> {
+  const campaign = await getCampaign(ctx, campaignId);
+  if (campaign.status !== 'active' && campaign.status !== 'paused') {
+    throw new AppError('conflict', `Leads can only be enrolled into an active or paused campaign (this one is ${campaign.status})`);
+  }
+  const graph = await pinnedGraph(ctx, campaign);
+  const unique = [...new Set(publicLeadIds)];
+  const keys = unique.map((id) => decodeId('lead', id));
+  const found = await scoped(ctx.db.manager, Lead, ctx.scope).find({ where: { id: In(keys.filter((k): k is string => k !== null)) } });
+  const leads = new Map(found.map((l) => [l.id, l]));
+  const results: { leadId: string; status: EnrollmentOutcome }[] = [];
+  const started: { lead: Lead; enrollment: CampaignEnrollment }[] = [];
+  for (const [i, publicId] of unique.entries()) {
+    const lead = keys[i] ? leads.get(keys[i]) : undefined;
+    if (!lead) results.push({ leadId: publicId, status: 'not_found' });
+    else if (lead.unsubscribedAt) results.push({ leadId: publicId, status: 'unsubscribed' });
+    else {
+      const enrollment = await insertEnrollment(ctx, campaign, lead);
+      results.push({ leadId: publicId, status: enrollment ? 'enrolled' : 'already_enrolled' });
+      if (enrollment) started.push({ lead, enrollment });
+    }
+  }
+  await startAll(ctx, campaign, graph, started);
+  return results;
+}
+
+async function insertEnrollment(ctx: DomainContext, campaign: Campaign, lead: Lead): Promise<CampaignEnrollment | null> {
+  try {
+    return await scoped(ctx.db.manager, CampaignEnrollment, ctx.scope).insert({
+      campaignId: campaign.id,
+      leadId: lead.id,
+      workflowId: enrollmentWorkflowId(campaign.id, lead.id),
+      workflowVersion: campaign.workflowVersion ?? 0,
+      status: 'active',
+    });
+  } catch (err) {
+    if ((err as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) return null;
+    throw err;
+  }
+}
+
+async function startAll(
+  ctx: DomainContext,
+  campaign: Campaign,
+  graph: Awaited<ReturnType<typeof pinnedGraph>>,
+  items: { lead: Lead; enrollment: CampaignEnrollment }[],
+) {
+  const failed: CampaignEnrollment[] = [];
+  for (const { lead, enrollment } of items) {
+    try {
+      await startEnrollmentWorkflow(ctx.workflows, ctx.scope, campaign, lead, enrollment, graph);
+    } catch (err) {
+      logger.warn({ err, workflowId: enrollment.workflowId }, 'could not start enrollment workflow');
+      failed.push(enrollment);
+    }
+  }
+  if (failed.length) {
+    await scoped(ctx.db.manager, CampaignEnrollment, ctx.scope).deleteWhere({ id: In(failed.map((e) => e.id)) });
+    throw new AppError(
+      'service_unavailable',
+      `${failed.length} lead(s) could not be enrolled (workflow engine unavailable); retry the request`,
+    );
+  }
+}
+
+/** Removes a lead from the campaign: recorded as unenrolled, and its workflow told to stop. */
+export async function unenrollLead(ctx: DomainContext, campaignId: string, leadId: string): Promise<CampaignEnrollment> {
+  await getCampaign(ctx, campaignId);
+  const repo = scoped(ctx.db.manager, CampaignEnrollment, ctx.scope);
+  const enrollment = await repo.findOne({ campaignId, leadId });
+  if (!enrollment) throw notFound('Enrollment');
+  if (enrollment.status === 'active') {
+    Object.assign(enrollment, { status: 'unenrolled', exitReason: 'unenrolled', finishedAt: new Date() });
+    await repo.save(enrollment);
+    await signalWorkflows(ctx.workflows.client, [enrollment.workflowId], stopSignal, { reason: 'unenrolled' });
+  }
+  return enrollment;
+}

@@ -1,0 +1,45 @@
+import type { Client } from '@temporalio/client';
+import { CampaignEnrollment } from '../../db/entities';
+import { scoped } from '../../db/scoped-repository';
+import { progressQuery, type SequenceProgress } from '../../workflows/campaign-signals';
+import type { DomainContext } from '../context';
+import { getCampaign } from './campaigns';
+
+const QUERY_CONCURRENCY = 10;
+
+export interface EnrollmentWithProgress {
+  enrollment: CampaignEnrollment;
+  /** From the workflow's `progress` query; null when the workflow cannot be asked. */
+  progress: SequenceProgress | null;
+}
+
+async function queryProgress(client: Client, workflowId: string): Promise<SequenceProgress | null> {
+  try {
+    return await client.workflow.getHandle(workflowId).query(progressQuery);
+  } catch {
+    return null;
+  }
+}
+
+export async function listEnrollments(
+  ctx: DomainContext,
+  campaignId: string,
+  f: { page: number; limit: number; status?: string },
+): Promise<{ rows: EnrollmentWithProgress[]; total: number }> {
+  await getCampaign(ctx, campaignId);
+  const qb = scoped(ctx.db.manager, CampaignEnrollment, ctx.scope).query('e').andWhere('e.campaign_id = :campaignId', { campaignId });
+  if (f.status) qb.andWhere('e.status = :status', { status: f.status });
+  const [enrollments, total] = await qb
+    .orderBy('e.id', 'ASC')
+    .skip((f.page - 1) * f.limit)
+    .take(f.limit)
+    .getManyAndCount();
+  const rows: EnrollmentWithProgress[] = enrollments.map((enrollment) => ({ enrollment, progress: null }));
+  const queue = [...rows];
+  const worker = async () => {
+    for (let row = queue.shift(); row; row = queue.shift())
+      row.progress = await queryProgress(ctx.workflows.client, row.enrollment.workflowId);
+  };
+  await Promise.all(Array.from({ length: Math.min(QUERY_CONCURRENCY, queue.length) }, worker));
+  return { rows, total };
+}

@@ -1,0 +1,30 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { SignalDefinition } from '@temporalio/common';
+import { logger } from '../../lib/logger';
+
+const CONCURRENCY = 10;
+
+/**
+ * Signals each workflow, a few at a time. A workflow that already finished is skipped; any other
+ * failure is logged, not raised: the database already holds the new state, and the sequence
+ * re-checks the campaign's status before every send, so a lost pause or stop still takes effect.
+ */
+export async function signalWorkflows<Args extends unknown[]>(
+  client: Client,
+  workflowIds: string[],
+  signal: SignalDefinition<Args>,
+  ...args: Args
+): Promise<void> {
+  const queue = [...workflowIds];
+  const worker = async () => {
+    for (let id = queue.shift(); id; id = queue.shift()) {
+      try {
+        await client.workflow.getHandle(id).signal(signal, ...args);
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError))
+          logger.warn({ err, workflowId: id, signal: signal.name }, 'could not signal enrollment');
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+}

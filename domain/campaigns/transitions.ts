@@ -1,0 +1,97 @@
+import type { EntityManager } from 'typeorm';
+import { toFieldErrors } from '../../api/http/zod-errors';
+import { WorkflowDefinition as DefinitionSchema } from '../../api/schemas/workflow-definition';
+import { Campaign, CampaignEnrollment, WorkflowDefinition } from '../../db/entities';
+import type { CampaignStatus } from '../../db/entities/campaign';
+import { scoped } from '../../db/scoped-repository';
+import { AppError, notFound, validationFailed } from '../../lib/errors';
+import { pauseSignal, resumeSignal, stopSignal } from '../../workflows/campaign-signals';
+import type { DomainContext } from '../context';
+import { signalWorkflows } from './signal-enrollments';
+
+/** Legal moves (DESIGN 7): draft -> active, active <-> paused, active | paused -> completed. */
+const TRANSITIONS: Record<CampaignStatus, CampaignStatus[]> = {
+  draft: ['active'],
+  active: ['paused', 'completed'],
+  paused: ['active', 'completed'],
+  completed: [],
+};
+
+/** Locks the campaign row, checks the move and applies `change`; signals are sent after commit. */
+async function move(ctx: DomainContext, id: string, to: CampaignStatus, change?: (c: Campaign, m: EntityManager) => Promise<void>) {
+  return ctx.db.transaction(async (m) => {
+    const campaign = await scoped(m, Campaign, ctx.scope).query('c').andWhere('c.id = :id', { id }).setLock('pessimistic_write').getOne();
+    if (!campaign) throw notFound('Campaign');
+    const from = campaign.status;
+    if (!TRANSITIONS[from].includes(to)) throw new AppError('conflict', `A ${from} campaign cannot become ${to}`);
+    const active = await scoped(m, CampaignEnrollment, ctx.scope).find({ where: { campaignId: id, status: 'active' } });
+    await change?.(campaign, m);
+    campaign.status = to;
+    const saved = await scoped(m, Campaign, ctx.scope).save(campaign);
+    return { campaign: saved, from, workflowIds: active.map((e) => e.workflowId) };
+  });
+}
+
+/**
+ * Pins the definition's current version. The stored definition is validated again (it may predate
+ * today's rules): an invalid one is a 422 with its errors, a missing one a 409.
+ */
+export function activateCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
+  return move(ctx, id, 'active', async (campaign) => {
+    if (!campaign.workflowDefinitionId) throw new AppError('conflict', 'A campaign needs a workflowId before it can be activated');
+    const definition = await scoped(ctx.db.manager, WorkflowDefinition, ctx.scope).findById(campaign.workflowDefinitionId);
+    if (!definition) throw new AppError('conflict', 'The campaign workflow no longer exists');
+    const parsed = DefinitionSchema.safeParse({
+      name: definition.name,
+      description: definition.description,
+      nodes: definition.nodes,
+      edges: definition.edges,
+    });
+    if (!parsed.success) throw validationFailed(toFieldErrors(parsed.error));
+    const trigger = parsed.data.nodes.find((n) => n.type === 'trigger');
+    campaign.workflowVersion = definition.version;
+    campaign.triggerType = trigger?.type === 'trigger' ? trigger.data.triggerType : null;
+    campaign.activatedAt = new Date();
+  }).then((r) => r.campaign);
+}
+
+export async function pauseCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
+  const { campaign, workflowIds } = await move(ctx, id, 'paused');
+  await signalWorkflows(ctx.workflows.client, workflowIds, pauseSignal);
+  return campaign;
+}
+
+export async function resumeCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
+  const { campaign, workflowIds } = await move(ctx, id, 'active', async (c) => {
+    if (c.status !== 'paused') throw new AppError('conflict', `A ${c.status} campaign cannot be resumed`);
+  });
+  await signalWorkflows(ctx.workflows.client, workflowIds, resumeSignal);
+  return campaign;
+}
+
+/** Ends every enrollment: recorded as stopped at once, and each workflow is told to stop. */
+export async function completeCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
+  const { campaign, workflowIds } = await move(ctx, id, 'completed', async (c, m) => {
+    c.completedAt = new Date();
+    await scoped(m, CampaignEnrollment, ctx.scope).updateWhere(
+      { campaignId: c.id, status: 'active' },
+      { status: 'stopped', exitReason: 'campaign_completed', finishedAt: new Date() },
+    );
+  });
+  await signalWorkflows(ctx.workflows.client, workflowIds, stopSignal, { reason: 'campaign_completed' });
+  return campaign;
+}
+
+/** PATCH {status}: the same moves as the action endpoints. */
+export function transitionCampaign(ctx: DomainContext, id: string, to: CampaignStatus): Promise<Campaign> {
+  if (to === 'paused') return pauseCampaign(ctx, id);
+  if (to === 'completed') return completeCampaign(ctx, id);
+  if (to === 'draft') throw new AppError('conflict', 'A campaign cannot go back to draft');
+  return getStatus(ctx, id).then((s) => (s === 'paused' ? resumeCampaign(ctx, id) : activateCampaign(ctx, id)));
+}
+
+async function getStatus(ctx: DomainContext, id: string): Promise<CampaignStatus> {
+  const c = await scoped(ctx.db.manager, Campaign, ctx.scope).findById(id);
+  if (!c) throw notFound('Campaign');
+  return c.status;
+}

@@ -1,0 +1,36 @@
+import type { EmailTemplateCreate } from '../../api/schemas/communication';
+import { EmailTemplate } from '../../db/entities';
+import { scoped } from '../../db/scoped-repository';
+import { notFound } from '../../lib/errors';
+import type { DomainContext } from '../context';
+
+const repo = (ctx: DomainContext) => scoped(ctx.db.manager, EmailTemplate, ctx.scope);
+
+export const createEmailTemplate = (ctx: DomainContext, input: EmailTemplateCreate) => repo(ctx).insert(input);
+
+export async function listEmailTemplates(ctx: DomainContext, f: { page: number; limit: number }) {
+  const [rows, total] = await repo(ctx)
+    .query('t')
+    .orderBy('t.id', 'DESC')
+    .skip((f.page - 1) * f.limit)
+    .take(f.limit)
+    .getManyAndCount();
+  return { rows, total };
+}
+
+export async function getEmailTemplate(ctx: DomainContext, id: string): Promise<EmailTemplate> {
+  const template = await repo(ctx).findById(id);
+  if (!template) throw notFound('Email template');
+  return template;
+}
+
+export async function updateEmailTemplate(ctx: DomainContext, id: string, patch: Partial<EmailTemplateCreate>): Promise<EmailTemplate> {
+  const template = await getEmailTemplate(ctx, id);
+  return repo(ctx).save(Object.assign(template, patch));
+}
+
+export async function deleteEmailTemplate(ctx: DomainContext, id: string): Promise<EmailTemplate> {
+  const template = await getEmailTemplate(ctx, id);
+  await repo(ctx).deleteById(id);
+  return template;
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { SendEmail, SendSms } from '../../api/schemas/communication';
+import { EmailTemplate, Lead, Message } from '../../db/entities';
+import { scoped } from '../../db/scoped-repository';
+import { AppError, notFound, validationFailed } from '../../lib/errors';
+import { encodeId } from '../../lib/ids';
+import { logger } from '../../lib/logger';
+import { workflowIds } from '../../workflows/ids';
+import { sendMessageWorkflow } from '../../workflows/send-message';
+import type { DomainContext } from '../context';
+import { leadVariables } from './lead-variables';
+import { looksLikeHtml, renderTemplate } from './render-template';
+import { storeMessageOnce } from './store-message';
+
+/** How long the API waits for the delivery workflow before answering with the message still queued. */
+export const SEND_WAIT_MS = 5_000;
+
+async function leadOf(ctx: DomainContext, leadId: string | undefined): Promise<Lead | null> {
+  if (!leadId) return null;
+  const lead = await scoped(ctx.db.manager, Lead, ctx.scope).findById(leadId);
+  if (!lead) throw validationFailed([{ field: 'leadId', message: 'Lead not found' }]);
+  return lead;
+}
+
+/**
+ * Stores the message, then delivers it in the workflow `email/<id>` or `sms/<id>`, so a provider
+ * outage becomes durable retries. The answer waits up to SEND_WAIT_MS: `sent` when delivery was
+ * quick, `queued` while it is still being retried.
+ */
+async function deliver(ctx: DomainContext, message: Message, waitMs: number): Promise<Message> {
+  const messageId = encodeId('message', message.id);
+  const workflowId = workflowIds.message(message.channel, messageId);
+  try {
+    await ctx.workflows.start(sendMessageWorkflow, {
+      workflowId,
+      args: [{ ...ctx.scope, messageId: message.id }],
+      searchAttributes: {
+        tenantId: encodeId('tenant', ctx.scope.tenantId),
+        environment: ctx.scope.environment,
+        ...(message.leadId ? { leadId: encodeId('lead', message.leadId) } : {}),
+      },
+      memo: { summary: `${message.channel} to ${message.to}` },
+    });
+  } catch (err) {
+    logger.warn({ err, workflowId }, 'could not start message delivery');
+    await scoped(ctx.db.manager, Message, ctx.scope).updateWhere(
+      { id: message.id },
+      { status: 'failed', error: 'Workflow engine unavailable' },
+    );
+    throw new AppError('service_unavailable', 'The message could not be queued; retry the request');
+  }
+  const result = ctx.workflows.client.workflow.getHandle(workflowId).result();
+  await Promise.race([result.catch(() => undefined), new Promise((r) => setTimeout(r, waitMs))]);
+  return (await scoped(ctx.db.manager, Message, ctx.scope).findById(message.id)) ?? message;
+}
+
+export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = SEND_WAIT_MS): Promise<Message> {
+  const lead = await leadOf(ctx, input.leadId);
+  let source = input.body ?? '';
+  if (input.templateId) {
+    const template = await scoped(ctx.db.manager, EmailTemplate, ctx.scope).findById(input.templateId);
+    if (!template) throw validationFailed([{ field: 'templateId', message: 'Email template not found' }]);
+    source = template.body;
+  }
+  const vars = { ...(lead ? leadVariables(lead) : {}), ...input.templateData };
+  const message = await storeMessageOnce(ctx.db.manager, ctx.scope, {
+    channel: 'email',
+    to: input.to,
+    subject: renderTemplate(input.subject, vars, { html: false }),
+    body: renderTemplate(source, vars, { html: looksLikeHtml(source) }),
+    leadId: lead?.id ?? null,
+    opportunityId: input.opportunityId ?? null,
+    idempotencyKey: `api/${randomUUID()}`,
+  });
+  return deliver(ctx, message, waitMs);
+}
+
+export async function sendSms(ctx: DomainContext, input: SendSms, waitMs = SEND_WAIT_MS): Promise<Message> {
+  const lead = await leadOf(ctx, input.leadId);
+  const message = await storeMessageOnce(ctx.db.manager, ctx.scope, {
+    channel: 'sms',
+    to: input.to,
+    body: renderTemplate(input.body, lead ? leadVariables(lead) : {}, { html: false }),
+    leadId: lead?.id ?? null,
+    idempotencyKey: `api/${randomUUID()}`,
+  });
+  return deliver(ctx, message, waitMs);
+}
+
+export async function listMessages(
+  ctx: DomainContext,
+  f: { page: number; limit: number; channel?: string; status?: string; leadId?: string; campaignId?: string },
+) {
+  const qb = scoped(ctx.db.manager, Message, ctx.scope).query('m');
+  if (f.channel) qb.andWhere('m.channel = :channel', { channel: f.channel });
+  if (f.status) qb.andWhere('m.status = :status', { status: f.status });
+  if (f.leadId) qb.andWhere('m.lead_id = :leadId', { leadId: f.leadId });
+  if (f.campaignId) qb.andWhere('m.campaign_id = :campaignId', { campaignId: f.campaignId });
+  const [rows, total] = await qb
+    .orderBy('m.id', 'DESC')
+    .skip((f.page - 1) * f.limit)
+    .take(f.limit)
+    .getManyAndCount();
+  return { rows, total };
+}
+
+export async function getMessage(ctx: DomainContext, id: string): Promise<Message> {
+  const message = await scoped(ctx.db.manager, Message, ctx.scope).findById(id);
+  if (!message) throw notFound('Message');
+  return message;
+}

@@ -1,0 +1,37 @@
+import type { InboundEvent } from '../../api/schemas/communication';
+import { EngagementEvent, Lead, Message } from '../../db/entities';
+import { scoped } from '../../db/scoped-repository';
+import { validationFailed } from '../../lib/errors';
+import type { DomainContext } from '../context';
+import { recordEngagement } from './record-engagement';
+
+/**
+ * Inbound reply and bounce notifications from the mail provider. The message is named by ID, or
+ * the latest email to that address is taken; a bounce also marks the lead bounced (no more email).
+ */
+export async function recordInbound(
+  ctx: DomainContext,
+  type: 'email_reply' | 'email_bounce',
+  input: InboundEvent,
+): Promise<EngagementEvent> {
+  const messages = scoped(ctx.db.manager, Message, ctx.scope);
+  const message = input.messageId
+    ? await messages.findById(input.messageId)
+    : ((await messages.find({ where: { to: input.email, channel: 'email' }, order: { id: 'DESC' }, take: 1 }))[0] ?? null);
+  const lead = message?.leadId
+    ? await scoped(ctx.db.manager, Lead, ctx.scope).findById(message.leadId)
+    : input.email
+      ? await scoped(ctx.db.manager, Lead, ctx.scope).findOne({ emailNormalized: input.email.toLowerCase() })
+      : null;
+  if (!message && !lead)
+    throw validationFailed([{ field: input.messageId ? 'messageId' : 'email', message: 'No message or lead matches' }]);
+  return recordEngagement(ctx.db, ctx.workflows.client, ctx.scope, {
+    type,
+    leadId: lead?.id ?? null,
+    message,
+    workflowExecutionId: null,
+    occurredAt: input.timestamp ? new Date(input.timestamp) : new Date(),
+    machine: false,
+    details: input.reason ? { reason: input.reason } : {},
+  });
+}

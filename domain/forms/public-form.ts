@@ -1,0 +1,49 @@
+import type { DataSource } from 'typeorm';
+import { Form, LandingPage } from '../../db/entities';
+import type { FormField } from '../../db/entities/form';
+import { decodeId } from '../../lib/ids';
+
+const LANDING_FIELD: Record<string, FormField> = {
+  email: { name: 'email', label: 'Email', type: 'email', required: true, mapsTo: 'email' },
+  firstName: { name: 'firstName', label: 'First name', type: 'text', required: false, mapsTo: 'firstName' },
+  lastName: { name: 'lastName', label: 'Last name', type: 'text', required: false, mapsTo: 'lastName' },
+  phone: { name: 'phone', label: 'Phone', type: 'tel', required: false, mapsTo: 'phone' },
+  company: { name: 'company', label: 'Company', type: 'text', required: false },
+  message: { name: 'message', label: 'Message', type: 'textarea', required: false },
+};
+
+/**
+ * The form behind a public submission path. The ID is a form's, or a landing page's: a landing
+ * page's form section becomes a form of its own on first use (one per page), so its submissions
+ * have a formId like any other. Unknown and archived forms are null (404).
+ */
+export async function resolvePublicForm(db: DataSource, publicId: string): Promise<Form | null> {
+  const formId = decodeId('form', publicId);
+  if (formId) {
+    const form = await db.getRepository(Form).findOneBy({ id: formId });
+    return form?.status === 'active' ? form : null;
+  }
+  const pageId = decodeId('landingPage', publicId);
+  if (!pageId) return null;
+  const existing = await db.getRepository(Form).findOneBy({ landingPageId: pageId });
+  if (existing) return existing.status === 'active' ? existing : null;
+  const page = await db.getRepository(LandingPage).findOneBy({ id: pageId });
+  const section = page?.sections.find((s) => s.type === 'form');
+  if (!page || !section) return null;
+  const names = (section as { fields?: string[] }).fields ?? ['email', 'firstName', 'lastName'];
+  await db
+    .createQueryBuilder()
+    .insert()
+    .into(Form)
+    .values({
+      tenantId: page.tenantId,
+      environment: page.environment,
+      name: `${page.name} form`,
+      description: `Form section of landing page ${page.slug}`,
+      fields: names.map((n) => LANDING_FIELD[n]).filter(Boolean),
+      landingPageId: page.id,
+    })
+    .orIgnore()
+    .execute();
+  return db.getRepository(Form).findOneBy({ landingPageId: pageId });
+}

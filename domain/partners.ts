@@ -1,0 +1,120 @@
+import { In } from 'typeorm';
+import { Partner, PartnerReferralCode } from '../db/entities';
+import type { PartnerStatus } from '../db/entities/partner';
+import { scoped } from '../db/scoped-repository';
+import { AppError } from '../lib/errors';
+import type { PartnerCreate, PartnerListQuery, PartnerUpdate } from '../api/schemas/partner';
+import type { DomainContext } from './context';
+import { issueReferralCode, resolveReferralCode } from './referral-codes';
+import { findForUpdate, findOrFail, pageOf } from './scoped-lookups';
+import { indexPartner } from './search-index';
+import { withEvents } from './transaction';
+import { nextState, type Transitions } from './transitions';
+
+/** pending -> approved | rejected; approved <-> suspended. Only approve emits partner.approved. */
+export const PARTNER_ACTIONS = {
+  approve: { from: ['pending'], to: 'approved' },
+  reject: { from: ['pending'], to: 'rejected' },
+  suspend: { from: ['approved'], to: 'suspended' },
+  reactivate: { from: ['suspended'], to: 'approved' },
+} as const satisfies Transitions<PartnerStatus, string>;
+export type PartnerAction = keyof typeof PARTNER_ACTIONS;
+
+/** Downline walks stop here; referral trees deeper than this are not a real-world case. */
+const MAX_DOWNLINE_DEPTH = 20;
+
+export function createPartner(ctx: DomainContext, input: PartnerCreate): Promise<Partner> {
+  return withEvents(ctx, async (manager, emit) => {
+    const upline = input.referralCode ? await resolveReferralCode(manager, ctx.scope, input.referralCode, 'referralCode') : null;
+    const partner = await scoped(manager, Partner, ctx.scope).insert({
+      email: input.email,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      phone: input.phone ?? null,
+      company: input.company ?? null,
+      tier: input.tier ?? 'bronze',
+      status: 'pending',
+      parentId: upline?.id ?? null,
+      approvedAt: null,
+    });
+    await indexPartner(manager, ctx.scope, partner);
+    await emit('partner.registered', { id: partner.id, company: partner.company });
+    return partner;
+  });
+}
+
+export const getPartner = (ctx: DomainContext, id: string) => findOrFail(ctx.db.manager, Partner, ctx.scope, id, 'Partner');
+
+const SORT_COLUMNS: Record<PartnerListQuery['sort']['field'], string> = {
+  createdAt: 'p.created_at',
+  updatedAt: 'p.updated_at',
+  lastName: 'p.last_name',
+  company: 'p.company',
+};
+
+export function listPartners(ctx: DomainContext, f: PartnerListQuery) {
+  const qb = scoped(ctx.db.manager, Partner, ctx.scope).query('p');
+  if (f.status) qb.andWhere('p.status = :status', { status: f.status });
+  if (f.tier) qb.andWhere('p.tier = :tier', { tier: f.tier });
+  if (f.q) {
+    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
+    qb.andWhere("lower(p.email || ' ' || p.first_name || ' ' || p.last_name || ' ' || coalesce(p.company, '')) LIKE :like", { like });
+  }
+  qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction, 'NULLS LAST').addOrderBy('p.id', f.sort.direction);
+  return pageOf(qb, f.page, f.limit);
+}
+
+export function updatePartner(ctx: DomainContext, id: string, patch: PartnerUpdate): Promise<Partner> {
+  return withEvents(ctx, async (manager) => {
+    const partner = await findForUpdate(manager, Partner, ctx.scope, id, 'Partner');
+    Object.assign(partner, patch);
+    const saved = await scoped(manager, Partner, ctx.scope).save(partner);
+    await indexPartner(manager, ctx.scope, saved);
+    return saved;
+  });
+}
+
+/** The first approval also issues the partner's first referral code. */
+export function transitionPartner(ctx: DomainContext, id: string, action: PartnerAction): Promise<Partner> {
+  return withEvents(ctx, async (manager, emit) => {
+    const partner = await findForUpdate(manager, Partner, ctx.scope, id, 'Partner');
+    partner.status = nextState('partner', PARTNER_ACTIONS, partner.status, action);
+    if (action === 'approve') {
+      partner.approvedAt = new Date();
+      if (!(await scoped(manager, PartnerReferralCode, ctx.scope).count({ partnerId: id })))
+        await issueReferralCode(manager, ctx.scope, id);
+    }
+    const saved = await scoped(manager, Partner, ctx.scope).save(partner);
+    await indexPartner(manager, ctx.scope, saved);
+    if (action === 'approve') await emit('partner.approved', { id: partner.id });
+    return saved;
+  });
+}
+
+export function createReferralCode(ctx: DomainContext, partnerId: string): Promise<PartnerReferralCode> {
+  return withEvents(ctx, async (manager) => {
+    const partner = await findForUpdate(manager, Partner, ctx.scope, partnerId, 'Partner');
+    if (partner.status !== 'approved')
+      throw new AppError('conflict', `Cannot issue a referral code to a partner that is ${partner.status}`);
+    return issueReferralCode(manager, ctx.scope, partnerId);
+  });
+}
+
+export async function listReferralCodes(ctx: DomainContext, partnerId: string): Promise<PartnerReferralCode[]> {
+  await getPartner(ctx, partnerId);
+  return scoped(ctx.db.manager, PartnerReferralCode, ctx.scope).find({ where: { partnerId }, order: { id: 'ASC' } });
+}
+
+/** Every descendant, level by level (depth 1 = referred directly), through the scoped repository. */
+export async function listDownline(ctx: DomainContext, partnerId: string): Promise<{ partner: Partner; depth: number }[]> {
+  await getPartner(ctx, partnerId);
+  const partners = scoped(ctx.db.manager, Partner, ctx.scope);
+  const out: { partner: Partner; depth: number }[] = [];
+  let level = [partnerId];
+  for (let depth = 1; level.length && depth <= MAX_DOWNLINE_DEPTH; depth++) {
+    const children = await partners.find({ where: { parentId: In(level) }, order: { id: 'ASC' } });
+    out.push(...children.map((partner) => ({ partner, depth })));
+    level = children.map((c) => c.id);
+  }
+  return out;
+}

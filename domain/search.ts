@@ -1,0 +1,20 @@
+import { Lead, Partner } from '../db/entities';
+import { decodeId } from '../lib/ids';
+import type { SearchIndexRequest } from '../api/schemas/search';
+import type { DomainContext } from './context';
+import { assertExists } from './scoped-lookups';
+import { indexDocument } from './search-index';
+
+/**
+ * POST /v1/search/index. Leads and partners must exist in the caller's scope; opportunity IDs are
+ * only checked for their form (opportunities are stored on another branch). A later change of a
+ * lead or partner re-indexes it from its own fields, replacing what was posted here.
+ */
+export function indexExternalDocument(ctx: DomainContext, req: SearchIndexRequest) {
+  return ctx.db.transaction(async (manager) => {
+    const key = decodeId(req.type, req.id) as string;
+    if (req.type === 'lead') await assertExists(manager, Lead, ctx.scope, key, 'id', 'Lead');
+    if (req.type === 'partner') await assertExists(manager, Partner, ctx.scope, key, 'id', 'Partner');
+    return indexDocument(manager, ctx.scope, req);
+  });
+}

@@ -1,0 +1,138 @@
+import { Not, type EntityManager } from 'typeorm';
+import {
+  StatusDefinition as StatusDefinitionSchema,
+  type EntityType,
+  type StatusDefinition,
+  type StatusDefinitionUpdate,
+} from '../api/schemas/status-definition';
+import { toFieldErrors } from '../api/http/zod-errors';
+import { StatusDefinition as StatusDefinitionEntity } from '../db/entities';
+import { scoped, type TenantScope } from '../db/scoped-repository';
+import { AppError, notFound, validationFailed } from '../lib/errors';
+import type { DomainContext } from './context';
+import { DEFAULT_DEFINITIONS } from './default-status-definitions';
+
+type Entity = StatusDefinitionEntity;
+
+/**
+ * Every write to one (tenant, environment, entity type) takes this transaction-scoped advisory
+ * lock, so "unset the old default, set the new one" and lazy seeding never interleave; the partial
+ * unique index is the backstop.
+ */
+async function lockEntityType(m: EntityManager, scope: TenantScope, entityType: EntityType): Promise<void> {
+  await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+    `status_definitions:${scope.tenantId}:${scope.environment}:${entityType}`,
+  ]);
+}
+
+/**
+ * Seeds the defaults the first time a scope touches an entity type. The default definition cannot
+ * be deleted, so "no rows" reliably means "never seeded" and deleted rows never come back.
+ */
+export async function ensureSeeded(m: EntityManager, scope: TenantScope, entityType: EntityType): Promise<void> {
+  const repo = scoped(m, StatusDefinitionEntity, scope);
+  if ((await repo.count({ entityType })) > 0) return;
+  await lockEntityType(m, scope, entityType);
+  if ((await repo.count({ entityType })) > 0) return;
+  for (const seed of DEFAULT_DEFINITIONS[entityType]) await repo.insert(seed);
+}
+
+async function seedAll(ctx: DomainContext, entityTypes: EntityType[]): Promise<void> {
+  for (const t of entityTypes) await ctx.db.transaction((m) => ensureSeeded(m, ctx.scope, t));
+}
+
+async function clearOtherDefaults(m: EntityManager, scope: TenantScope, entityType: EntityType, keepId: string | null): Promise<void> {
+  await scoped(m, StatusDefinitionEntity, scope).updateWhere(
+    { entityType, isDefault: true, ...(keepId ? { id: Not(keepId) } : {}) },
+    { isDefault: false },
+  );
+}
+
+function duplicateCode(code: string, entityType: EntityType): AppError {
+  return new AppError('conflict', `A ${entityType === 'lead' ? 'status' : 'stage'} with code "${code}" already exists`, [
+    { field: 'code', message: 'Already in use' },
+  ]);
+}
+
+async function assertCodeFree(m: EntityManager, scope: TenantScope, entityType: EntityType, code: string, exceptId?: string) {
+  const existing = await scoped(m, StatusDefinitionEntity, scope).findOne({ entityType, code });
+  if (existing && existing.id !== exceptId) throw duplicateCode(code, entityType);
+}
+
+export async function createStatusDefinition(ctx: DomainContext, input: StatusDefinition): Promise<Entity> {
+  await seedAll(ctx, [input.entityType]);
+  return ctx.db.transaction(async (m) => {
+    await lockEntityType(m, ctx.scope, input.entityType);
+    await assertCodeFree(m, ctx.scope, input.entityType, input.code);
+    if (input.isDefault) await clearOtherDefaults(m, ctx.scope, input.entityType, null);
+    return scoped(m, StatusDefinitionEntity, ctx.scope).insert(input);
+  });
+}
+
+export async function listStatusDefinitions(
+  ctx: DomainContext,
+  f: { page: number; limit: number; entityType?: EntityType },
+): Promise<{ rows: Entity[]; total: number }> {
+  await seedAll(ctx, f.entityType ? [f.entityType] : ['lead', 'opportunity']);
+  const qb = scoped(ctx.db.manager, StatusDefinitionEntity, ctx.scope).query('s');
+  if (f.entityType) qb.andWhere('s.entity_type = :entityType', { entityType: f.entityType });
+  qb.orderBy('s.entity_type', 'ASC')
+    .addOrderBy('s.sort_order', 'ASC')
+    .addOrderBy('s.id', 'ASC')
+    .skip((f.page - 1) * f.limit)
+    .take(f.limit);
+  const [rows, total] = await qb.getManyAndCount();
+  return { rows, total };
+}
+
+export async function getStatusDefinition(ctx: DomainContext, id: string): Promise<Entity> {
+  const row = await scoped(ctx.db.manager, StatusDefinitionEntity, ctx.scope).findById(id);
+  if (!row) throw notFound('Status');
+  return row;
+}
+
+function toInput(row: Entity): StatusDefinition {
+  const { code, name, description, color, sortOrder, isDefault, isClosed, isWon, defaultProbability, entityType } = row;
+  return {
+    code,
+    name,
+    description,
+    color: color as StatusDefinition['color'],
+    sortOrder,
+    isDefault,
+    isClosed,
+    isWon,
+    defaultProbability,
+    entityType,
+  };
+}
+
+export async function updateStatusDefinition(ctx: DomainContext, id: string, patch: StatusDefinitionUpdate): Promise<Entity> {
+  const found = await getStatusDefinition(ctx, id);
+  return ctx.db.transaction(async (m) => {
+    await lockEntityType(m, ctx.scope, found.entityType);
+    const repo = scoped(m, StatusDefinitionEntity, ctx.scope);
+    const row = await repo.findById(id);
+    if (!row) throw notFound('Status');
+    if (row.isDefault && patch.isDefault === false) {
+      throw new AppError('conflict', 'The default cannot be unset; make another definition the default instead', [
+        { field: 'isDefault', message: 'Set isDefault on another definition' },
+      ]);
+    }
+    const merged = StatusDefinitionSchema.safeParse({ ...toInput(row), ...patch });
+    if (!merged.success) throw validationFailed(toFieldErrors(merged.error));
+    if (patch.code && patch.code !== row.code) await assertCodeFree(m, ctx.scope, row.entityType, patch.code, row.id);
+    if (merged.data.isDefault && !row.isDefault) await clearOtherDefaults(m, ctx.scope, row.entityType, row.id);
+    Object.assign(row, merged.data);
+    return repo.save(row);
+  });
+}
+
+export async function deleteStatusDefinition(ctx: DomainContext, id: string): Promise<Entity> {
+  const row = await getStatusDefinition(ctx, id);
+  if (row.isDefault) {
+    throw new AppError('conflict', 'The default cannot be deleted; make another definition the default first');
+  }
+  await scoped(ctx.db.manager, StatusDefinitionEntity, ctx.scope).deleteById(id);
+  return row;
+}

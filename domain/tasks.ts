@@ -1,0 +1,96 @@
+import type { EntityManager } from 'typeorm';
+import { Lead, Task, User } from '../db/entities';
+import type { TaskStatus } from '../db/entities/task';
+import { scoped } from '../db/scoped-repository';
+import type { TaskCreate, TaskListQuery, TaskUpdate } from '../api/schemas/task';
+import type { DomainContext } from './context';
+import { assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookups';
+import { withEvents } from './transaction';
+import { nextState, type Transitions } from './transitions';
+
+export const TASK_ACTIONS = {
+  start: { from: ['pending'], to: 'in_progress' },
+  complete: { from: ['pending', 'in_progress'], to: 'completed' },
+  cancel: { from: ['pending', 'in_progress'], to: 'cancelled' },
+} as const satisfies Transitions<TaskStatus, string>;
+export type TaskAction = keyof typeof TASK_ACTIONS;
+
+/** Links must point at records the caller can see (opportunities are not stored here yet). */
+async function assertLinks(manager: EntityManager, ctx: DomainContext, input: TaskUpdate): Promise<void> {
+  await assertExists(manager, Lead, ctx.scope, input.leadId, 'leadId', 'Lead');
+  await assertExists(manager, User, ctx.scope, input.assignedTo, 'assignedTo', 'User');
+}
+
+export function createTask(ctx: DomainContext, input: TaskCreate): Promise<Task> {
+  return withEvents(ctx, async (manager, emit) => {
+    await assertLinks(manager, ctx, input);
+    const task = await scoped(manager, Task, ctx.scope).insert({
+      title: input.title,
+      description: input.description ?? null,
+      dueAt: input.dueAt ? new Date(input.dueAt) : null,
+      leadId: input.leadId ?? null,
+      opportunityId: input.opportunityId ?? null,
+      assignedTo: input.assignedTo === undefined ? ctx.actorUserId : input.assignedTo,
+      type: input.type ?? 'other',
+      status: 'pending',
+      createdBy: ctx.actorUserId,
+      completedAt: null,
+    });
+    await emit('task.created', { id: task.id, title: task.title, assigneeId: task.assignedTo });
+    return task;
+  });
+}
+
+export const getTask = (ctx: DomainContext, id: string) => findOrFail(ctx.db.manager, Task, ctx.scope, id, 'Task');
+
+const SORT_COLUMNS: Record<TaskListQuery['sort']['field'], string> = {
+  createdAt: 't.created_at',
+  updatedAt: 't.updated_at',
+  dueAt: 't.due_at',
+  title: 't.title',
+};
+
+export function listTasks(ctx: DomainContext, f: TaskListQuery) {
+  const qb = scoped(ctx.db.manager, Task, ctx.scope).query('t');
+  if (f.status) qb.andWhere('t.status = :status', { status: f.status });
+  if (f.type) qb.andWhere('t.type = :type', { type: f.type });
+  if (f.leadId) qb.andWhere('t.lead_id = :leadId', { leadId: f.leadId });
+  if (f.assignedTo) qb.andWhere('t.assigned_to = :assignedTo', { assignedTo: f.assignedTo });
+  if (f.dueFrom) qb.andWhere('t.due_at >= :dueFrom', { dueFrom: f.dueFrom });
+  if (f.dueTo) qb.andWhere('t.due_at <= :dueTo', { dueTo: f.dueTo });
+  if (f.overdue === true) qb.andWhere("t.due_at < now() AND t.status NOT IN ('completed', 'cancelled')");
+  if (f.overdue === false) qb.andWhere("NOT (t.due_at IS NOT NULL AND t.due_at < now() AND t.status NOT IN ('completed', 'cancelled'))");
+  qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction, 'NULLS LAST').addOrderBy('t.id', f.sort.direction);
+  return pageOf(qb, f.page, f.limit);
+}
+
+export function updateTask(ctx: DomainContext, id: string, patch: TaskUpdate): Promise<Task> {
+  return withEvents(ctx, async (manager) => {
+    const task = await findForUpdate(manager, Task, ctx.scope, id, 'Task');
+    await assertLinks(manager, ctx, patch);
+    const { dueAt, ...fields } = patch;
+    Object.assign(task, fields);
+    if (dueAt !== undefined) task.dueAt = dueAt === null ? null : new Date(dueAt);
+    return scoped(manager, Task, ctx.scope).save(task);
+  });
+}
+
+export function deleteTask(ctx: DomainContext, id: string): Promise<Task> {
+  return withEvents(ctx, async (manager) => {
+    const task = await findForUpdate(manager, Task, ctx.scope, id, 'Task');
+    await scoped(manager, Task, ctx.scope).deleteById(id);
+    return task;
+  });
+}
+
+/** complete emits task.completed; start and cancel only move the status. */
+export function transitionTask(ctx: DomainContext, id: string, action: TaskAction): Promise<Task> {
+  return withEvents(ctx, async (manager, emit) => {
+    const task = await findForUpdate(manager, Task, ctx.scope, id, 'Task');
+    task.status = nextState('task', TASK_ACTIONS, task.status, action);
+    if (action === 'complete') task.completedAt = new Date();
+    const saved = await scoped(manager, Task, ctx.scope).save(task);
+    if (action === 'complete') await emit('task.completed', { id: task.id });
+    return saved;
+  });
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { WebhookEndpoint } from '../../db/entities';
+import { scoped } from '../../db/scoped-repository';
+import { AppError, notFound, validationFailed } from '../../lib/errors';
+import { encodeId } from '../../lib/ids';
+import { SECRET_PREFIX } from '../../lib/webhooks/signature';
+import { assertPublicTarget, TargetRefusedError } from '../../lib/webhooks/target-guard';
+import type { WebhookCreate, WebhookUpdate } from '../../api/schemas/webhook';
+import type { DomainContext } from '../context';
+import { emitEvent } from './emit-event';
+import { relayAfterCommit } from './relay';
+import { TEST_EVENT_TYPE } from './webhook-events';
+
+/** How long the previous secret keeps signing after a rotation, so receivers can switch over. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export const generateSecret = () => SECRET_PREFIX + randomBytes(32).toString('base64');
+
+const endpoints = (ctx: DomainContext) => scoped(ctx.db.manager, WebhookEndpoint, ctx.scope);
+
+async function checkUrl(ctx: DomainContext, url: string): Promise<void> {
+  try {
+    await assertPublicTarget(url, ctx.webhooks?.allowPrivateTargets ?? false);
+  } catch (err) {
+    if (err instanceof TargetRefusedError) throw validationFailed([{ field: 'url', message: err.message }]);
+    throw err;
+  }
+}
+
+export async function createWebhook(ctx: DomainContext, input: WebhookCreate): Promise<WebhookEndpoint> {
+  await checkUrl(ctx, input.url);
+  const status = input.status ?? 'active';
+  return endpoints(ctx).insert({
+    url: input.url,
+    events: input.events,
+    description: input.description ?? null,
+    status,
+    secret: generateSecret(),
+    disabledAt: status === 'disabled' ? new Date() : null,
+  });
+}
+
+export async function getWebhook(ctx: DomainContext, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await endpoints(ctx).findById(id);
+  if (!endpoint) throw notFound('Webhook');
+  return endpoint;
+}
+
+export async function listWebhooks(ctx: DomainContext, q: { page: number; limit: number; status?: string }) {
+  const qb = endpoints(ctx).query('w');
+  if (q.status) qb.andWhere('w.status = :status', { status: q.status });
+  const [rows, total] = await qb
+    .orderBy('w.created_at', 'DESC')
+    .addOrderBy('w.id', 'DESC')
+    .skip((q.page - 1) * q.limit)
+    .take(q.limit)
+    .getManyAndCount();
+  return { rows, total };
+}
+
+export async function updateWebhook(ctx: DomainContext, id: string, patch: WebhookUpdate): Promise<WebhookEndpoint> {
+  const endpoint = await getWebhook(ctx, id);
+  if (patch.url !== undefined) await checkUrl(ctx, patch.url);
+  if (patch.url !== undefined) endpoint.url = patch.url;
+  if (patch.events !== undefined) endpoint.events = patch.events;
+  if (patch.description !== undefined) endpoint.description = patch.description;
+  if (patch.status !== undefined && patch.status !== endpoint.status) {
+    // Re-enabling clears the service's reason; a user's own disable records no reason.
+    Object.assign(endpoint, { status: patch.status, disabledReason: null, disabledAt: patch.status === 'disabled' ? new Date() : null });
+  }
+  return endpoints(ctx).save(endpoint);
+}
+
+export async function deleteWebhook(ctx: DomainContext, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await getWebhook(ctx, id);
+  await endpoints(ctx).deleteById(id);
+  return endpoint;
+}
+
+export async function rotateWebhookSecret(ctx: DomainContext, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await getWebhook(ctx, id);
+  Object.assign(endpoint, {
+    previousSecret: endpoint.secret,
+    previousSecretExpiresAt: new Date(Date.now() + SECRET_OVERLAP_MS),
+    secret: generateSecret(),
+  });
+  return endpoints(ctx).save(endpoint);
+}
+
+/** A `webhook.test` event for this endpoint only, through the same outbox and workflow as real events. */
+export async function sendTestEvent(ctx: DomainContext, id: string) {
+  const endpoint = await getWebhook(ctx, id);
+  if (endpoint.status !== 'active') throw new AppError('conflict', 'Webhook is disabled; enable it before sending a test event');
+  const event = await ctx.db.transaction((manager) =>
+    emitEvent(
+      manager,
+      ctx.scope,
+      TEST_EVENT_TYPE,
+      { message: 'This is a test event.', webhookId: encodeId('webhook', endpoint.id) },
+      { targetEndpointId: endpoint.id },
+    ),
+  );
+  await relayAfterCommit(ctx.db, ctx.workflows, [event], ctx.webhooks?.relayHooks);
+  return { event, endpoint };
+}

@@ -1,0 +1,92 @@
+import { IsNull, type DataSource } from 'typeorm';
+import { OutboxEvent, WebhookEndpoint } from '../../db/entities';
+import { scoped, type TenantScope } from '../../db/scoped-repository';
+import { encodeId } from '../../lib/ids';
+import { logger } from '../../lib/logger';
+import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
+import { workflowIds } from '../../workflows/ids';
+import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
+
+/** Fault injection for tests: a hook that throws simulates a crash between commit and start. */
+export interface RelayHooks {
+  beforeStart?: (event: OutboxEvent) => void | Promise<void>;
+}
+
+/** Active endpoints of the event's tenant and environment that subscribe to it (or its one target). */
+export function subscribedEndpoints(db: DataSource, event: OutboxEvent): Promise<WebhookEndpoint[]> {
+  const qb = scoped(db.manager, WebhookEndpoint, { tenantId: event.tenantId, environment: event.environment })
+    .query('w')
+    .andWhere("w.status = 'active'");
+  if (event.targetEndpointId) qb.andWhere('w.id = :target', { target: event.targetEndpointId });
+  else qb.andWhere("(:type = ANY(w.events) OR '*' = ANY(w.events))", { type: event.type });
+  return qb.orderBy('w.id').getMany();
+}
+
+export function startDelivery(workflows: WorkflowStarter, scope: TenantScope, eventId: string, endpointId: string, manual = false) {
+  return workflows.start(webhookDeliveryWorkflow, {
+    workflowId: workflowIds.webhookDelivery(encodeId('event', eventId), encodeId('webhook', endpointId)),
+    args: [{ tenantId: scope.tenantId, environment: scope.environment, eventId, endpointId, manual }],
+    searchAttributes: { tenantId: encodeId('tenant', scope.tenantId), environment: scope.environment },
+    memo: { summary: `Webhook delivery of ${encodeId('event', eventId)} to ${encodeId('webhook', endpointId)}` },
+  });
+}
+
+/**
+ * Starts one delivery workflow per subscribed endpoint, then marks the event dispatched. Starting
+ * twice is harmless (the workflow ID is the business key and the first activity skips finished
+ * deliveries), so a crash anywhere here at worst makes the sweep start them again.
+ */
+export async function dispatchEvent(
+  db: DataSource,
+  workflows: WorkflowStarter,
+  event: OutboxEvent,
+  hooks: RelayHooks = {},
+): Promise<number> {
+  const scope = { tenantId: event.tenantId, environment: event.environment };
+  await hooks.beforeStart?.(event);
+  const endpoints = await subscribedEndpoints(db, event);
+  for (const endpoint of endpoints) await startDelivery(workflows, scope, event.id, endpoint.id);
+  await db.getRepository(OutboxEvent).update({ id: event.id, ...scope, dispatchedAt: IsNull() }, { dispatchedAt: new Date() });
+  return endpoints.length;
+}
+
+/**
+ * Called after the transaction that emitted `events` committed. A failure is only logged: the
+ * change is committed and its events are safe in the outbox, where the sweep will find them.
+ */
+export async function relayAfterCommit(
+  db: DataSource,
+  workflows: WorkflowStarter,
+  events: OutboxEvent[],
+  hooks?: RelayHooks,
+): Promise<void> {
+  for (const event of events) {
+    try {
+      await dispatchEvent(db, workflows, event, hooks);
+    } catch (err) {
+      logger.warn({ err, eventId: encodeId('event', event.id) }, 'webhook relay failed; the outbox sweep will dispatch the event');
+    }
+  }
+}
+
+/**
+ * The sweep: events committed at least `minAgeMs` ago and still undispatched (the relay crashed or
+ * Temporal was down). This reads across tenants on purpose, as a system process; each event is
+ * then handled within its own tenant scope.
+ */
+export async function sweepOutbox(db: DataSource, workflows: WorkflowStarter, opts: { minAgeMs: number; limit?: number }) {
+  const rows: { id: string; tenant_id: string; environment: TenantScope['environment'] }[] = await db.query(
+    `SELECT id, tenant_id, environment FROM events
+      WHERE dispatched_at IS NULL AND created_at <= now() - make_interval(secs => $1)
+      ORDER BY created_at LIMIT $2`,
+    [opts.minAgeMs / 1000, opts.limit ?? 500],
+  );
+  let dispatched = 0;
+  for (const row of rows) {
+    const event = await scoped(db.manager, OutboxEvent, { tenantId: row.tenant_id, environment: row.environment }).findById(row.id);
+    if (!event || event.dispatchedAt) continue;
+    await dispatchEvent(db, workflows, event);
+    dispatched++;
+  }
+  return { dispatched };
+}

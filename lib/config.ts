@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env. Parsed once; everything else imports `config`.
+ * Empty strings count as unset so `FOO= npm start` behaves like no FOO at all.
+ */
+const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+
+export const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_BASE_URL: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  DATABASE_URL: optionalString,
+  TEST_DATABASE_URL: optionalString,
+  EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
+  DATA_DIR: z.string().default('.data'),
+
+  TEMPORAL_ADDRESS: optionalString,
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_CLI_PATH: optionalString,
+  TEMPORAL_TEST_SERVER_PATH: optionalString,
+  TEMPORAL_DEV_PORT: z.coerce.number().int().default(7233),
+  TEMPORAL_UI_PORT: z.coerce.number().int().default(8233),
+  /** Where the Temporal Web UI is (the dashboard links to workflows there). Default: the dev server's UI. */
+  TEMPORAL_UI_URL: optionalString,
+  TEMPORAL_TASK_QUEUE: z.string().default('lead-engagement'),
+
+  ID_SECRET: z.string().min(8).default('dev-id-secret-change-me'),
+  JWT_SECRET: z.string().min(16).default('dev-jwt-secret-change-me-please'),
+  JWT_TTL_SECONDS: z.coerce.number().int().min(60).default(3600),
+  /** Behind a load balancer, set to the number of trusted proxy hops so per-IP limits see the client. */
+  TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  /** Rate-limit and usage counters in Redis instead of PostgreSQL (both are shared by all API processes). */
+  REDIS_URL: optionalString,
+  IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10_000),
+  AUTH_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  BODY_LIMIT: z.string().default('1mb'),
+  /** Uploaded files' bytes live here (default: DATA_DIR/files). */
+  FILES_DIR: optionalString,
+  FILE_UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10 * 1024 * 1024),
+
+  /** Dev and tests only: lets webhook endpoints point at private, loopback or link-local addresses. */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+    .preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false']).default('false'))
+    .transform((v) => v === 'true'),
+  // AI generation (spec 4.2): no key means the deterministic templates answer.
+  AI_API_KEY: optionalString,
+  AI_MODEL: z.string().default('gpt-4o-mini'),
+  AI_BASE_URL: optionalString,
+  AI_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+  AI_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  // Email and SMS (DESIGN 8): without SMTP_URL / TWILIO_* (and always in sandbox) a capture transport records messages.
+  SMTP_URL: optionalString,
+  EMAIL_FROM: z.string().default('Campaigns <campaigns@localhost>'),
+  TWILIO_ACCOUNT_SID: optionalString,
+  TWILIO_AUTH_TOKEN: optionalString,
+  TWILIO_FROM: optionalString,
+  /** Replaces https://<product>.twilio.com (a local stand-in in tests, a proxy in some deployments). */
+  TWILIO_API_BASE_URL: optionalString,
+  /** Signs open, click and unsubscribe tokens. */
+  TRACKING_SECRET: z.string().min(16).default('dev-tracking-secret-change-me'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+export const config: Config = loadConfig();
+
+/** TEMPORAL_UI_URL, else the local dev server's UI (http://127.0.0.1:8233 with the default port). */
+export function temporalUiUrl(c: Config = config): string {
+  return c.TEMPORAL_UI_URL ?? `http://127.0.0.1:${c.TEMPORAL_UI_PORT}`;
+}

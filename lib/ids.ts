@@ -1,0 +1,76 @@
+import { createHmac } from 'node:crypto';
+import Hashids from 'hashids';
+import { config } from './config';
+
+/**
+ * Public IDs: a 3-letter type tag + hashids of the bigint primary key (16-17 chars in all).
+ * Each type has its own salt, so a lead's ID never decodes as a partner's, and decoding is
+ * checked by re-encoding: garbage that hashids happens to decode is still rejected.
+ */
+export const ID_TYPES = {
+  tenant: 'ten',
+  user: 'usr',
+  team: 'tea',
+  apiKey: 'key',
+  lead: 'lea',
+  opportunity: 'opp',
+  partner: 'par',
+  task: 'tsk',
+  file: 'fil',
+  campaign: 'cmp',
+  workflow: 'wfl',
+  message: 'msg',
+  event: 'evt',
+  course: 'crs',
+  addon: 'add',
+  webhook: 'whk',
+  delivery: 'dlv',
+  status: 'sts',
+  enrollment: 'enr',
+  form: 'frm',
+  formSubmission: 'fsb',
+  commission: 'com',
+  auditLog: 'aud',
+  landingPage: 'lpg',
+  agentExecution: 'agx',
+  emailTemplate: 'tpl',
+} as const;
+
+export type IdType = keyof typeof ID_TYPES;
+
+const TAG_LENGTH = 3;
+const BODY_MIN_LENGTH = 13;
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+const codecs = new Map<IdType, Hashids>();
+
+function codec(type: IdType): Hashids {
+  let c = codecs.get(type);
+  if (!c) {
+    const salt = createHmac('sha256', config.ID_SECRET).update(`id:${type}`).digest('hex');
+    c = new Hashids(salt, BODY_MIN_LENGTH, ALPHABET);
+    codecs.set(type, c);
+  }
+  return c;
+}
+
+export function encodeId(type: IdType, id: string | number | bigint): string {
+  return ID_TYPES[type] + codec(type).encode(BigInt(id));
+}
+
+/** Returns the database key as a decimal string, or null when `value` is not an ID of `type`. */
+export function decodeId(type: IdType, value: unknown): string | null {
+  if (typeof value !== 'string' || value.length < 16 || value.length > 17) return null;
+  if (!value.startsWith(ID_TYPES[type]) || !/^[A-Za-z0-9]+$/.test(value)) return null;
+  const body = value.slice(TAG_LENGTH);
+  let decoded: ReturnType<Hashids['decode']>;
+  try {
+    decoded = codec(type).decode(body);
+  } catch {
+    return null;
+  }
+  if (decoded.length !== 1) return null;
+  const n = BigInt(decoded[0]);
+  if (n <= 0n || codec(type).encode(n) !== body) return null;
+  return n.toString();
+}

@@ -1,0 +1,19 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+
+export const httpRequestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request latency by route template and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [metricsRegistry],
+});
+
+export const workflowStarts = new Counter({
+  name: 'temporal_workflow_starts_total',
+  help: 'Workflow starts requested by the API, by workflow type and outcome',
+  labelNames: ['workflow', 'outcome'] as const,
+  registers: [metricsRegistry],
+});

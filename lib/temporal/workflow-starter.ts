@@ -1,0 +1,57 @@
+import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import { WorkflowIdConflictPolicy } from '@temporalio/common';
+import type { Workflow } from '@temporalio/common';
+import { workflowStarts } from '../metrics';
+import { searchAttributePairs, type SearchAttributeValues } from './search-attributes';
+import { TASK_QUEUE } from './task-queues';
+
+const START_DEADLINE_MS = 5_000;
+
+export interface StartOptions<W extends Workflow> {
+  workflowId: string;
+  args: Parameters<W>;
+  searchAttributes: SearchAttributeValues;
+  memo?: Record<string, unknown>;
+  /**
+   * A start while a run with this ID is still open: `use_existing` attaches to it (the default),
+   * `fail` reports started: false so the caller can tell that another request got there first.
+   */
+  onConflict?: 'use_existing' | 'fail';
+}
+
+/**
+ * The API's one way to start workflows: readable IDs, search attributes and a metric on every
+ * start. Starting an ID that is already running returns that run instead of failing, which makes
+ * the start itself idempotent.
+ */
+export class WorkflowStarter {
+  constructor(
+    readonly client: Client,
+    private readonly taskQueue: string = TASK_QUEUE,
+  ) {}
+
+  async start<W extends Workflow>(workflow: W, opts: StartOptions<W>): Promise<{ workflowId: string; started: boolean }> {
+    try {
+      // A start must not hang a request while Temporal is unreachable: fail within the deadline (503).
+      await this.client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        this.client.workflow.start(workflow, {
+          taskQueue: this.taskQueue,
+          workflowId: opts.workflowId,
+          args: opts.args,
+          typedSearchAttributes: searchAttributePairs(opts.searchAttributes),
+          memo: opts.memo,
+          workflowIdConflictPolicy: opts.onConflict === 'fail' ? WorkflowIdConflictPolicy.FAIL : WorkflowIdConflictPolicy.USE_EXISTING,
+        } as unknown as WorkflowStartOptions<W>),
+      );
+      workflowStarts.inc({ workflow: workflow.name, outcome: 'started' });
+      return { workflowId: opts.workflowId, started: true };
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) {
+        workflowStarts.inc({ workflow: workflow.name, outcome: 'already_started' });
+        return { workflowId: opts.workflowId, started: false };
+      }
+      workflowStarts.inc({ workflow: workflow.name, outcome: 'failed' });
+      throw err;
+    }
+  }
+}

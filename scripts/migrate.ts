@@ -1,0 +1,20 @@
+/** `npm run db:migrate`: applies pending migrations to DATABASE_URL (or the embedded database). */
+import { initializeDatabase } from '../db/data-source';
+import { resolveDatabase } from '../db/local-database';
+
+async function main(): Promise<void> {
+  const database = await resolveDatabase();
+  const db = await initializeDatabase({ url: database.url });
+  try {
+    const applied = await db.runMigrations();
+    console.log(applied.length ? `Applied: ${applied.map((m) => m.name).join(', ')}` : 'Database is up to date.');
+  } finally {
+    await db.destroy();
+    await database.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(`Migration failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,134 @@
+/**
+ * `npm start`: the whole stack on one machine with nothing else installed. Embedded PostgreSQL
+ * unless DATABASE_URL, a Temporal dev server unless TEMPORAL_ADDRESS, migrations, the worker and
+ * the API in this process. Ctrl-C stops everything; the next start reuses DATA_DIR.
+ */
+import { Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { createApp } from '../api/app';
+import type { ApiKeyCache } from '../api/auth/key-cache';
+import { initializeDatabase } from '../db/data-source';
+import { resolveDatabase } from '../db/local-database';
+import { config } from '../lib/config';
+import { listen } from '../lib/http-server';
+import { logger } from '../lib/logger';
+import { connectTemporalClient } from '../lib/temporal/client';
+import { startDevServer } from '../lib/temporal/dev-server';
+import { findTemporalBinary } from '../lib/temporal/find-binary';
+import { registerSearchAttributes } from '../lib/temporal/register-search-attributes';
+import { TASK_QUEUE } from '../lib/temporal/task-queues';
+import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
+import { WorkflowStarter } from '../lib/temporal/workflow-starter';
+import { aiSettingsFromConfig } from '../activities/ai/settings';
+import { createWorker } from '../workers/create-worker';
+import { installWorkerRuntime } from '../workers/runtime';
+import path from 'node:path';
+import { ensureDevTenant } from './dev-credentials';
+
+const step = (msg: string) => console.log(`[start] ${msg}`);
+
+async function main(): Promise<void> {
+  installWorkerRuntime();
+  const stops: (() => Promise<void>)[] = [];
+  const shutdown = async (code: number) => {
+    step('shutting down ...');
+    for (const stop of stops.reverse()) await stop().catch((err) => logger.error({ err }, 'shutdown step failed'));
+    step('stopped');
+    process.exit(code);
+  };
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void shutdown(0);
+    });
+  }
+
+  try {
+    step(
+      config.DATABASE_URL ? 'using DATABASE_URL' : `starting embedded PostgreSQL (data in ${path.join(config.DATA_DIR, 'postgres')}) ...`,
+    );
+    const database = await resolveDatabase();
+    stops.push(database.stop);
+
+    let temporalAddress = config.TEMPORAL_ADDRESS;
+    let temporalUi = config.TEMPORAL_UI_URL;
+    if (!temporalAddress) {
+      const binary = findTemporalBinary('cli', config.TEMPORAL_CLI_PATH, step);
+      step(`starting Temporal dev server (${binary}) ...`);
+      const dev = await startDevServer({
+        binary,
+        dataDir: config.DATA_DIR,
+        port: config.TEMPORAL_DEV_PORT,
+        uiPort: config.TEMPORAL_UI_PORT,
+        namespace: config.TEMPORAL_NAMESPACE,
+        onLog: (line) => logger.debug({ temporal: line }),
+      });
+      stops.push(dev.stop);
+      temporalAddress = dev.address;
+      temporalUi ??= dev.uiUrl;
+    }
+
+    step('running migrations ...');
+    const db = await initializeDatabase({ url: database.url, migrate: true });
+    stops.push(() => db.destroy());
+
+    const admin = await Connection.connect({ address: temporalAddress });
+    await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
+    await admin.close();
+
+    step('starting worker (bundling workflows) ...');
+    const client = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
+    stops.push(() => client.connection.close());
+    const workflows = new WorkflowStarter(client);
+    await ensureWebhookSweepSchedule(client, TASK_QUEUE);
+    const webhooks = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS };
+    const workerConnection = await NativeConnection.connect({ address: temporalAddress });
+    const worker = await createWorker({
+      connection: workerConnection,
+      namespace: config.TEMPORAL_NAMESPACE,
+      deps: { db, workflows, webhooks, ai: aiSettingsFromConfig(config) },
+    });
+    const running = worker.run();
+    stops.push(async () => {
+      worker.shutdown();
+      await running;
+      await workerConnection.close();
+    });
+
+    const baseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
+    const app = createApp({ db, workflows, webhooks }, { publicBaseUrl: baseUrl, temporalUiUrl: temporalUi });
+    const keyCache = app.locals.keyCache as ApiKeyCache;
+    await keyCache.listen(database.url);
+    stops.push(() => keyCache.close());
+    const server = await listen(app, config.PORT);
+    stops.push(server.close);
+
+    const { creds, created } = await ensureDevTenant(db, config.DATA_DIR);
+    console.log(
+      [
+        '',
+        '  Lead engagement service is running',
+        `  API base URL      ${baseUrl}/v1`,
+        `  API docs          ${baseUrl}/docs   (OpenAPI: ${baseUrl}/v1/openapi.json)`,
+        `  Dashboard         ${baseUrl}/dashboard`,
+        `  Temporal UI       ${temporalUi ?? '(external Temporal: set TEMPORAL_UI_URL)'}`,
+        `  Dev tenant        ${creds.tenantId}${created ? ' (created now)' : ''}`,
+        `  Dev login         ${creds.email} / ${creds.password}`,
+        `  Live API key      ${creds.liveKey}`,
+        `  Sandbox API key   ${creds.sandboxKey}`,
+        '',
+        `  Try: curl -s -H "X-API-Key: ${creds.sandboxKey}" ${baseUrl}/v1/leads`,
+        '  Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
+    );
+  } catch (err) {
+    logger.fatal({ err }, 'start failed');
+    console.error(`[start] failed: ${err instanceof Error ? err.message : String(err)}`);
+    await shutdown(1);
+  }
+}
+
+void main();

@@ -1,0 +1,148 @@
+import request from 'supertest';
+import { createApp } from '../api/app';
+import type { ApiKeyCache } from '../api/auth/key-cache';
+import { initializeDatabase } from '../db/data-source';
+import { ApiKey } from '../db/entities';
+import { encodeId } from '../lib/ids';
+import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
+
+let stack: TestStack;
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  stack = await startStack();
+  tenant = await newTenant(stack.db);
+});
+afterAll(() => stack.stop());
+
+const createKey = (body: Record<string, unknown>, headers = tenant.live) => stack.http().post('/v1/api-keys').set(headers).send(body);
+
+describe('API keys', () => {
+  it('creates a key whose full value is returned once, in the spec format, stored only as a hash', async () => {
+    const res = await createKey({ name: 'CRM sync' });
+    expect(res.status).toBe(201);
+    expect(res.body.message).toMatch(/generated/i);
+    const k = res.body.data;
+    expect(k).toMatchObject({ name: 'CRM sync', environment: 'live', status: 'active', scopes: ['*'] });
+    expect(k.fullKey).toMatch(/^svc_live_sk_[A-Za-z0-9]{43}$/);
+    expect(k.keyPrefix).toBe(k.fullKey.slice(0, 16));
+    expect(k.id).toMatch(/^key[A-Za-z0-9]{13,14}$/);
+    const stored = await stack.db.getRepository(ApiKey).findOneByOrFail({ keyPrefix: k.keyPrefix });
+    expect(JSON.stringify(stored)).not.toContain(k.fullKey);
+    const listed = await stack.http().get('/v1/api-keys').set(tenant.live);
+    expect(JSON.stringify(listed.body)).not.toContain(k.fullKey);
+    expect(listed.body.data.find((x: { id: string }) => x.id === k.id)).not.toHaveProperty('fullKey');
+    const one = await stack.http().get(`/v1/api-keys/${k.id}`).set(tenant.live);
+    expect(one.body.data).not.toHaveProperty('fullKey');
+    expect(one.body.data.createdBy).toBe(encodeId('user', tenant.user.id));
+  });
+
+  it('creates sandbox keys, and lists keys per environment', async () => {
+    const res = await createKey({ name: 'Tests', environment: 'sandbox' });
+    expect(res.body.data.fullKey).toMatch(/^svc_sandbox_sk_/);
+    const sandboxList = await stack.http().get('/v1/api-keys').set(tenant.sandbox);
+    expect(sandboxList.body.data.every((k: { environment: string }) => k.environment === 'sandbox')).toBe(true);
+    expect(sandboxList.body.data.map((k: { id: string }) => k.id)).toContain(res.body.data.id);
+  });
+
+  it('validates the name (required, at most 100 characters), scopes and expiry', async () => {
+    const res = await createKey({ name: 'x'.repeat(101), scopes: ['leads:delete'], expiresAt: '2001-01-01T00:00:00Z' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['expiresAt', 'name', 'scopes.0']);
+    expect((await createKey({})).status).toBe(422);
+  });
+
+  it('revokes a key: it answers 401 afterwards, and revoking again is harmless', async () => {
+    const k = (await createKey({ name: 'Temp' })).body.data;
+    const headers = { 'X-API-Key': k.fullKey };
+    expect((await stack.http().get('/v1/leads').set(headers)).status).toBe(200);
+    const revoked = await stack.http().delete(`/v1/api-keys/${k.id}`).set(tenant.live);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data).toMatchObject({ id: k.id, status: 'revoked', revokedAt: expect.any(String) });
+    const after = await stack.http().get('/v1/leads').set(headers);
+    expect(after.status).toBe(401);
+    expect(after.body.message).toBe('Invalid or missing API key');
+    expect((await stack.http().delete(`/v1/api-keys/${k.id}`).set(tenant.live)).body.data.status).toBe('revoked');
+  });
+
+  it('answers missing, malformed, unknown, revoked and expired keys with the same 401', async () => {
+    const expired = (await createKey({ name: 'Soon', expiresAt: new Date(Date.now() + 60_000).toISOString() })).body.data;
+    await stack.db.getRepository(ApiKey).update({ keyPrefix: expired.keyPrefix }, { expiresAt: new Date(Date.now() - 1000) });
+    const revoked = (await createKey({ name: 'Gone' })).body.data;
+    await stack.http().delete(`/v1/api-keys/${revoked.id}`).set(tenant.live);
+    const cases: Record<string, string | undefined> = {
+      missing: undefined,
+      malformed: 'not-a-key',
+      unknown: 'svc_live_sk_' + 'A'.repeat(43),
+      revoked: revoked.fullKey,
+      expired: expired.fullKey,
+    };
+    for (const [label, key] of Object.entries(cases)) {
+      const req = stack.http().get('/v1/leads');
+      const res = await (key === undefined ? req : req.set('X-API-Key', key));
+      expect([label, res.status, res.body.message]).toEqual([label, 401, 'Invalid or missing API key']);
+    }
+  });
+
+  it('enforces scopes with 403 "Insufficient permissions", with write implying read', async () => {
+    const reader = (await createKey({ name: 'Reader', scopes: ['leads:read'] })).body.data.fullKey;
+    const writer = (await createKey({ name: 'Writer', scopes: ['leads:write'] })).body.data.fullKey;
+    expect((await stack.http().get('/v1/leads').set('X-API-Key', reader)).status).toBe(200);
+    const denied = await stack.http().post('/v1/leads').set('X-API-Key', reader).send({ email: 'a@b.co', firstName: 'A', lastName: 'B' });
+    expect(denied.status).toBe(403);
+    expect(denied.body.message).toBe('Insufficient permissions');
+    expect((await stack.http().get('/v1/leads').set('X-API-Key', writer)).status).toBe(200);
+    expect((await stack.http().get('/v1/users').set('X-API-Key', writer)).status).toBe(403);
+  });
+
+  it('does not let a restricted key mint a broader key', async () => {
+    const limited = (await createKey({ name: 'Limited', scopes: ['api_keys:write', 'leads:read'] })).body.data.fullKey;
+    const escalate = await stack
+      .http()
+      .post('/v1/api-keys')
+      .set('X-API-Key', limited)
+      .send({ name: 'Root', scopes: ['*'] });
+    expect(escalate.status).toBe(403);
+    const narrower = await stack
+      .http()
+      .post('/v1/api-keys')
+      .set('X-API-Key', limited)
+      .send({ name: 'Narrow', scopes: ['leads:read'] });
+    expect(narrower.status).toBe(201);
+  });
+
+  it('records when a key was last used', async () => {
+    const k = (await createKey({ name: 'Used' })).body.data;
+    expect(k.lastUsedAt).toBeNull();
+    await stack.http().get('/v1/leads').set('X-API-Key', k.fullKey);
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await stack.http().get(`/v1/api-keys/${k.id}`).set(tenant.live);
+    expect(again.body.data.lastUsedAt).toEqual(expect.any(String));
+  });
+});
+
+describe('API key cache across processes', () => {
+  it('revoking in one API process is 401 at once in another that had the key cached', async () => {
+    const otherDb = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 2 });
+    const other = createApp(
+      { db: otherDb, workflows: { client: stack.client } as never },
+      { limits: { ipPerMinute: 1e9, authFailuresPerMinute: 1e9 } },
+    );
+    const cache = other.locals.keyCache as ApiKeyCache;
+    await cache.listen(process.env.TEST_DB_URL as string);
+    try {
+      const k = (await createKey({ name: 'Cached elsewhere' })).body.data;
+      expect((await request(other).get('/v1/leads').set('X-API-Key', k.fullKey)).status).toBe(200); // now cached there
+      await stack.http().delete(`/v1/api-keys/${k.id}`).set(tenant.live);
+      let status = 200;
+      for (let i = 0; i < 50 && status === 200; i++) {
+        status = (await request(other).get('/v1/leads').set('X-API-Key', k.fullKey)).status;
+        if (status === 200) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(status).toBe(401);
+    } finally {
+      await cache.close();
+      await otherDb.destroy();
+    }
+  });
+});

@@ -1,0 +1,137 @@
+import { Lead } from '../db/entities';
+import { earnCommissionForWonDeal } from '../domain/commissions';
+import { decodeId, encodeId } from '../lib/ids';
+import { outboxOf } from './support/events';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+
+async function approvedPartner(t: TestTenant, tier: string) {
+  const partner = (
+    await stack
+      .http()
+      .post('/v1/partners')
+      .set(t.sandbox)
+      .send({ email: `p-${Math.random()}@example.com`, firstName: 'P', lastName: 'Q', tier })
+  ).body.data;
+  await stack.http().post(`/v1/partners/${partner.id}/approve`).set(t.sandbox);
+  const code = (await stack.http().get(`/v1/partners/${partner.id}/referral-codes`).set(t.sandbox)).body.data[0].code as string;
+  return { partner, code };
+}
+const record = (t: TestTenant, body: Record<string, unknown>) => stack.http().post('/v1/commissions').set(t.sandbox).send(body);
+
+describe('commissions', () => {
+  it('records a manual commission, pays it once, and emits earned then paid', async () => {
+    const t = await newTenant(stack.db);
+    const { partner } = await approvedPartner(t, 'bronze');
+    const res = await record(t, { partnerId: partner.id, amount: 120.5, currency: 'EUR', note: 'Q1 bonus' });
+    expect(res.status).toBe(201);
+    const c = res.body.data;
+    expect(c).toMatchObject({
+      partnerId: partner.id,
+      amount: 120.5,
+      currency: 'EUR',
+      status: 'earned',
+      rate: null,
+      paidAt: null,
+      note: 'Q1 bonus',
+    });
+    expect(c.id).toMatch(/^com/);
+    const paid = await stack.http().post(`/v1/commissions/${c.id}/pay`).set(t.sandbox);
+    expect([paid.status, paid.body.data.status]).toEqual([200, 'paid']);
+    const again = await stack.http().post(`/v1/commissions/${c.id}/pay`).set(t.sandbox);
+    expect([again.status, again.body.message]).toEqual([409, 'Cannot pay a commission that is paid']);
+    expect(await outboxOf(stack.db, t, 'sandbox', ['commission.earned', 'commission.paid'])).toEqual([
+      { type: 'commission.earned', data: { commissionId: c.id, amount: 120.5, partnerId: partner.id } },
+      { type: 'commission.paid', data: { commissionId: c.id, amount: 120.5 } },
+    ]);
+  });
+
+  it('validates amount, currency and partner', async () => {
+    const t = await newTenant(stack.db);
+    const res = await record(t, { partnerId: encodeId('lead', 1), amount: 0, currency: 'euro' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['amount', 'currency', 'partnerId']);
+    expect((await record(t, { partnerId: encodeId('partner', 999999999), amount: 1.234, currency: 'USD' })).body.errors).toEqual([
+      { field: 'amount', message: 'At most two decimal places' },
+    ]);
+    expect((await record(t, { partnerId: encodeId('partner', 999999999), amount: 1e12, currency: 'USD' })).body.errors[0].field).toBe(
+      'amount',
+    );
+    expect((await record(t, { partnerId: encodeId('partner', 999999999), amount: 10, currency: 'USD' })).body.errors).toEqual([
+      { field: 'partnerId', message: 'Partner not found' },
+    ]);
+  });
+
+  it('lists with partner and status filters and pagination', async () => {
+    const t = await newTenant(stack.db);
+    const a = await approvedPartner(t, 'gold');
+    const b = await approvedPartner(t, 'gold');
+    const ids = [];
+    for (const amount of [10, 20, 30]) ids.push((await record(t, { partnerId: a.partner.id, amount, currency: 'USD' })).body.data.id);
+    await record(t, { partnerId: b.partner.id, amount: 99, currency: 'USD' });
+    await stack.http().post(`/v1/commissions/${ids[0]}/pay`).set(t.sandbox);
+    const list = (q: string) => stack.http().get(`/v1/commissions?${q}`).set(t.sandbox);
+    const forA = await list(`partnerId=${a.partner.id}&limit=2`);
+    expect(forA.body.pagination).toEqual({ page: 1, limit: 2, total: 3, totalPages: 2, hasNext: true, hasPrev: false });
+    expect(forA.body.data.map((c: { amount: number }) => c.amount)).toEqual([30, 20]);
+    expect((await list('status=paid')).body.data.map((c: { id: string }) => c.id)).toEqual([ids[0]]);
+    expect((await list('status=earned')).body.pagination.total).toBe(3);
+    const other = await newTenant(stack.db);
+    expect((await stack.http().get(`/v1/commissions/${ids[1]}`).set(other.sandbox)).status).toBe(404);
+    expect((await stack.http().get(`/v1/commissions/${ids[1]}`).set(t.sandbox)).body.data.amount).toBe(20);
+  });
+
+  it('pays a partner its tier rate for a won deal on a lead it referred, once per opportunity', async () => {
+    const t = await newTenant(stack.db);
+    const { partner, code } = await approvedPartner(t, 'silver');
+    const lead = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.sandbox)
+        .send(validLead({ referralCode: code }))
+    ).body.data;
+    const scope = { tenantId: t.tenant.id, environment: 'sandbox' as const };
+    const deal = { leadId: decodeId('lead', lead.id) as string, opportunityId: '424242', value: 10_000 };
+    const first = await stack.db.transaction((m) => earnCommissionForWonDeal(m, scope, deal));
+    expect(first?.commission).toMatchObject({ amount: 750, rate: 0.075, partnerId: decodeId('partner', partner.id), status: 'earned' });
+    const second = await stack.db.transaction((m) => earnCommissionForWonDeal(m, scope, deal));
+    expect(second?.commission.id).toBe(first?.commission.id);
+    expect(second?.event).toBeNull();
+    const commissionId = encodeId('commission', first!.commission.id);
+    expect(await outboxOf(stack.db, t, 'sandbox', ['commission.earned'])).toEqual([
+      { type: 'commission.earned', data: { commissionId, amount: 750, partnerId: partner.id } },
+    ]);
+    const api = await stack.http().get(`/v1/commissions/${commissionId}`).set(t.sandbox);
+    expect(api.body.data).toMatchObject({ rate: 0.075, leadId: lead.id, opportunityId: encodeId('opportunity', '424242') });
+  });
+
+  it('owes nothing for a lead without a partner, or whose partner is suspended', async () => {
+    const t = await newTenant(stack.db);
+    const scope = { tenantId: t.tenant.id, environment: 'sandbox' as const };
+    const plain = (await stack.http().post('/v1/leads').set(t.sandbox).send(validLead())).body.data;
+    const leadId = decodeId('lead', plain.id) as string;
+    expect(await stack.db.transaction((m) => earnCommissionForWonDeal(m, scope, { leadId, opportunityId: '1', value: 500 }))).toBeNull();
+    const { partner, code } = await approvedPartner(t, 'platinum');
+    const referred = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.sandbox)
+        .send(validLead({ referralCode: code }))
+    ).body.data;
+    await stack.http().post(`/v1/partners/${partner.id}/suspend`).set(t.sandbox);
+    const referredId = decodeId('lead', referred.id) as string;
+    expect(
+      await stack.db.transaction((m) => earnCommissionForWonDeal(m, scope, { leadId: referredId, opportunityId: '2', value: 500 })),
+    ).toBeNull();
+    const lead = await stack.db.getRepository(Lead).findOneByOrFail({ id: referredId });
+    expect(lead.partnerId).toBe(decodeId('partner', partner.id));
+  });
+});

@@ -1,0 +1,139 @@
+import { Lead } from '../db/entities';
+import { scoped } from '../db/scoped-repository';
+import { decodeId } from '../lib/ids';
+import { FakeTwilio } from './support/fake-twilio';
+import { header, SmtpSink, trackingPaths } from './support/smtp-sink';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+
+/** Communications through the real worker: nodemailer to a real SMTP server, the real twilio client to a local stand-in. */
+let stack: TestStack;
+let tenant: TestTenant;
+let smtp: SmtpSink;
+let twilio: FakeTwilio;
+const tracking = { secret: 'comms-test-tracking-secret-0123456789', baseUrl: 'http://comms.test' };
+
+beforeAll(async () => {
+  smtp = await new SmtpSink().start();
+  twilio = await new FakeTwilio().start();
+  stack = await startStack({
+    activityDeps: {
+      messaging: {
+        smtpUrl: smtp.url,
+        emailFrom: 'Sales <sales@example.test>',
+        twilio: { accountSid: 'AC00000000000000000000000000000001', authToken: 'token', from: '+15550001111', apiBaseUrl: twilio.url },
+        tracking,
+      },
+    },
+    appDeps: { tracking },
+  });
+  tenant = await newTenant(stack.db);
+});
+afterAll(async () => {
+  await stack.stop();
+  await smtp.stop();
+  await twilio.stop();
+});
+
+const api = () => stack.http();
+
+describe('communications', () => {
+  it('sends an email to a lead with tracked links and an open pixel, answering {id, to, status, createdAt}', async () => {
+    const lead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data;
+    const res = await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: lead.email, subject: 'Your quote', body: 'Hello {{firstName}}, see https://example.com/quote', leadId: lead.id })
+      .expect(200);
+    expect(Object.keys(res.body.data).sort()).toEqual(['createdAt', 'id', 'status', 'to']);
+    expect(res.body.data).toMatchObject({ to: lead.email, status: 'sent' });
+    const [mail] = smtp.to(lead.email);
+    expect(mail.text).toContain('Hello Ada');
+    expect(trackingPaths(mail, 'o')).toHaveLength(1);
+    expect(trackingPaths(mail, 'c')).toHaveLength(1);
+    expect(header(mail, 'List-Unsubscribe')).toBeUndefined();
+    const click = await api().get(trackingPaths(mail, 'c')[0]).expect(302);
+    expect(click.headers.location).toBe('https://example.com/quote');
+
+    const one = await api().get(`/v1/communications/messages/${res.body.data.id}`).set(tenant.live).expect(200);
+    expect(one.body.data).toMatchObject({ channel: 'email', status: 'sent', sandbox: false, leadId: lead.id });
+    expect(one.body.data.providerMessageId).toMatch(/^<msg[A-Za-z0-9]+@example\.test>$/);
+  });
+
+  it('renders templates with HTML escaping of the data', async () => {
+    const template = await api()
+      .post('/v1/communications/templates')
+      .set(tenant.live)
+      .send({ name: 'Greeting', subject: 'Hi {{name}}', body: '<p>Hello {{name}}, {{missing}}welcome.</p>' })
+      .expect(201);
+    await api()
+      .patch(`/v1/communications/templates/${template.body.data.id}`)
+      .set(tenant.live)
+      .send({ subject: 'Hey {{name}}' })
+      .expect(200);
+    const to = `tpl-${Date.now()}@example.com`;
+    await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to, subject: 'Hey {{name}}', templateId: template.body.data.id, templateData: { name: '<b>Bob</b>' } })
+      .expect(200);
+    const [mail] = smtp.to(to);
+    expect(mail.text).toContain('<p>Hello &lt;b&gt;Bob&lt;/b&gt;, welcome.</p>');
+    expect(header(mail, 'Subject')).toBe('Hey <b>Bob</b>');
+    const both = await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to, subject: 'x', body: 'y', templateId: template.body.data.id });
+    expect(both.status).toBe(422);
+  });
+
+  it('captures sandbox email without delivering it', async () => {
+    const to = `sandbox-${Date.now()}@example.com`;
+    const res = await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.sandbox)
+      .send({ to, subject: 'Test', body: 'Only a test' })
+      .expect(200);
+    expect(res.body.data.status).toBe('sent');
+    const stored = await api().get(`/v1/communications/messages/${res.body.data.id}`).set(tenant.sandbox).expect(200);
+    expect(stored.body.data).toMatchObject({ sandbox: true, status: 'sent' });
+    expect(smtp.to(to)).toHaveLength(0);
+  });
+
+  it('sends SMS through the twilio client to the configured API base URL', async () => {
+    const res = await api()
+      .post('/v1/communications/send/sms')
+      .set(tenant.live)
+      .send({ to: '+447700900123', body: 'Your code is 1234' })
+      .expect(200);
+    expect(res.body.data.status).toBe('sent');
+    const req = twilio.requests.at(-1)!;
+    expect(req.path).toBe('/2010-04-01/Accounts/AC00000000000000000000000000000001/Messages.json');
+    expect([req.form.get('To'), req.form.get('From'), req.form.get('Body')]).toEqual([
+      '+447700900123',
+      '+15550001111',
+      'Your code is 1234',
+    ]);
+    expect(req.authorization).toMatch(/^Basic /);
+    const list = await api().get('/v1/communications/messages?channel=sms').set(tenant.live).expect(200);
+    expect(list.body.data[0]).toMatchObject({ id: res.body.data.id, providerMessageId: expect.stringMatching(/^SM/) });
+  });
+
+  it('records inbound replies and bounces; a bounce marks the lead bounced', async () => {
+    const lead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data;
+    const sent = await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: lead.email, subject: 'Hi', body: 'Hello', leadId: lead.id });
+    const reply = await api().post('/v1/communications/inbound/reply').set(tenant.live).send({ messageId: sent.body.data.id }).expect(201);
+    expect(reply.body.data).toMatchObject({ type: 'email_reply', leadId: lead.id, messageId: sent.body.data.id });
+    const bounce = await api()
+      .post('/v1/communications/inbound/bounce')
+      .set(tenant.live)
+      .send({ email: lead.email, reason: '550 mailbox unavailable' })
+      .expect(201);
+    expect(bounce.body.data.type).toBe('email_bounce');
+    const scope = { tenantId: decodeId('tenant', tenant.id) as string, environment: 'live' as const };
+    expect((await scoped(stack.db.manager, Lead, scope).findById(decodeId('lead', lead.id) as string))?.bouncedAt).toBeInstanceOf(Date);
+    await api().post('/v1/communications/inbound/bounce').set(tenant.live).send({ email: 'nobody@example.com' }).expect(422);
+  });
+});

@@ -1,0 +1,81 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { Client, Connection } from '@temporalio/client';
+import request from 'supertest';
+import { createApp } from '../api/app';
+import { createDataSource } from '../db/data-source';
+import { WorkflowStarter } from '../lib/temporal/workflow-starter';
+import { newTenant, startStack, validLead, type TestStack } from './support/stack';
+
+/** Dependencies that are down must give a prompt 503 in the envelope, never a hang or a 500. */
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+
+/** A TCP proxy to the test database that can be cut, like a database that goes away. */
+async function cuttableProxy(target: URL): Promise<{ url: string; cut(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((inbound) => {
+    const outbound = connect(Number(target.port), target.hostname);
+    for (const s of [inbound, outbound]) {
+      sockets.add(s);
+      s.on('error', () => s.destroy());
+      s.on('close', () => sockets.delete(s));
+    }
+    inbound.pipe(outbound).pipe(inbound);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = new URL(target);
+  url.port = String((server.address() as { port: number }).port);
+  return {
+    url: url.toString(),
+    cut: () =>
+      new Promise((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+const deadTemporal = () =>
+  new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 }), namespace: 'default' });
+
+describe('when a dependency is down', () => {
+  it('answers 503 from /readyz and from API calls when PostgreSQL is unreachable', async () => {
+    const proxy = await cuttableProxy(new URL(process.env.TEST_DB_URL as string));
+    const db = createDataSource({ url: proxy.url, poolSize: 2 });
+    await db.initialize();
+    const app = createApp({ db, workflows: new WorkflowStarter(stack.client) });
+    await proxy.cut();
+    const ready = await request(app).get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ success: false, status: 503, data: { database: 'unavailable', temporal: 'ok' } });
+    const res = await request(app)
+      .get('/v1/leads')
+      .set('X-API-Key', `svc_live_sk_${'a'.repeat(43)}`);
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBeDefined();
+    expect(res.body).toMatchObject({ success: false, status: 503 });
+    expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+    await db.destroy().catch(() => undefined);
+  });
+
+  it('answers 503 promptly for a conversion when Temporal is unreachable, and still creates leads', async () => {
+    const client = deadTemporal();
+    const app = createApp(
+      { db: stack.db, workflows: new WorkflowStarter(client, stack.taskQueue) },
+      { limits: { ipPerMinute: 1e9, authFailuresPerMinute: 1e9 } },
+    );
+    const tenant = await newTenant(stack.db);
+    const lead = await request(app).post('/v1/leads').set(tenant.live).send(validLead());
+    expect(lead.status).toBe(201); // duplicate detection is deferred, the lead is not lost
+    const started = Date.now();
+    const res = await request(app).post('/v1/opportunities/convert').set(tenant.live).send({ leadId: lead.body.data.id });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ success: false, status: 503 });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const ready = await request(app).get('/readyz');
+    expect(ready.body.data).toEqual({ database: 'ok', temporal: 'unavailable' });
+  });
+});

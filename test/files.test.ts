@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { decodeId, encodeId } from '../lib/ids';
+import { config } from '../lib/config';
+import { storedPath } from '../lib/files/storage';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+
+const upload = (
+  t: TestTenant,
+  content: Buffer | string,
+  opts: { filename?: string; contentType?: string; fields?: Record<string, string> } = {},
+) => {
+  const req = stack.http().post('/v1/files/upload').set(t.sandbox);
+  for (const [k, v] of Object.entries(opts.fields ?? {})) req.field(k, v);
+  return req.attach('file', Buffer.from(content), {
+    filename: opts.filename ?? 'notes.txt',
+    contentType: opts.contentType ?? 'text/plain',
+  });
+};
+const bytesOf = (t: TestTenant, id: string) =>
+  storedPath({ tenantId: t.tenant.id, environment: 'sandbox' }, decodeId('file', id) as string);
+
+describe('files', () => {
+  it('uploads a file for a lead, serves its metadata and bytes, and deletes both', async () => {
+    const t = await newTenant(stack.db);
+    const lead = (await stack.http().post('/v1/leads').set(t.sandbox).send(validLead())).body.data;
+    const res = await upload(t, 'hello, world', { filename: 'brief.txt', fields: { entityType: 'lead', entityId: lead.id } });
+    expect(res.status).toBe(201);
+    const file = res.body.data;
+    expect(file).toMatchObject({ filename: 'brief.txt', contentType: 'text/plain', size: 12, entityType: 'lead', entityId: lead.id });
+    expect(file.id).toMatch(/^fil/);
+    expect(file.sha256).toBe('09ca7e4eaa6e8ae9c7d261167129184883644d07dfba7cbfbc4c8a2e08360d5b');
+    expect(existsSync(bytesOf(t, file.id))).toBe(true);
+    expect(bytesOf(t, file.id).startsWith(path.resolve(config.FILES_DIR as string))).toBe(true);
+
+    expect((await stack.http().get(`/v1/files/${file.id}`).set(t.sandbox)).body.data).toEqual(file);
+    const content = await stack.http().get(`/v1/files/${file.id}/content`).set(t.sandbox).buffer(true);
+    expect(content.status).toBe(200);
+    expect(content.headers['content-type']).toMatch(/^text\/plain/);
+    expect(content.headers['content-disposition']).toBe("attachment; filename*=UTF-8''brief.txt");
+    expect(content.text).toBe('hello, world');
+
+    expect((await stack.http().delete(`/v1/files/${file.id}`).set(t.sandbox)).status).toBe(200);
+    expect(existsSync(bytesOf(t, file.id))).toBe(false);
+    expect((await stack.http().get(`/v1/files/${file.id}/content`).set(t.sandbox)).status).toBe(404);
+  });
+
+  it('refuses files over the size limit (413), refused types (415) and non-multipart bodies (415)', async () => {
+    const t = await newTenant(stack.db);
+    const big = await upload(t, Buffer.alloc(config.FILE_UPLOAD_MAX_BYTES + 1, 'a'));
+    expect([big.status, big.body.success]).toEqual([413, false]);
+    const html = await upload(t, '<script>alert(1)</script>', { filename: 'x.html', contentType: 'text/html' });
+    expect([html.status, html.body.message]).toEqual([415, 'Files of type text/html are not accepted']);
+    const json = await stack.http().post('/v1/files/upload').set(t.sandbox).send({ file: 'x' });
+    expect(json.status).toBe(415);
+    expect((await stack.http().get('/v1/files').set(t.sandbox)).body.data).toEqual([]);
+  });
+
+  it('validates the form fields with 422 errors', async () => {
+    const t = await newTenant(stack.db);
+    const other = await newTenant(stack.db);
+    const foreign = (await stack.http().post('/v1/leads').set(other.sandbox).send(validLead())).body.data;
+    const missing = await stack.http().post('/v1/files/upload').set(t.sandbox).field('entityType', 'lead');
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual([{ field: 'file', message: 'Required' }]);
+    const half = await upload(t, 'x', { fields: { entityType: 'lead' } });
+    expect(half.body.errors).toEqual([{ field: 'entityId', message: 'entityType and entityId go together' }]);
+    const wrongType = await upload(t, 'x', { fields: { entityType: 'partner', entityId: foreign.id } });
+    expect(wrongType.body.errors).toEqual([{ field: 'entityId', message: 'Must be a valid partner ID' }]);
+    const notMine = await upload(t, 'x', { fields: { entityType: 'lead', entityId: foreign.id } });
+    expect(notMine.body.errors).toEqual([{ field: 'entityId', message: 'Lead not found' }]);
+    const extra = await upload(t, 'x', { fields: { colour: 'blue' } });
+    expect(extra.body.errors).toEqual([{ field: 'colour', message: 'Unknown field' }]);
+  });
+
+  it('lists files by owning record with pagination; other tenants and environments see nothing', async () => {
+    const t = await newTenant(stack.db);
+    const opp = encodeId('opportunity', 12);
+    for (let i = 0; i < 3; i++) await upload(t, `v${i}`, { filename: `v${i}.txt`, fields: { entityType: 'opportunity', entityId: opp } });
+    const loose = (await upload(t, 'loose')).body.data;
+    const page = await stack.http().get(`/v1/files?entityType=opportunity&entityId=${opp}&limit=2&page=2`).set(t.sandbox);
+    expect(page.body.pagination).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2, hasNext: false, hasPrev: true });
+    expect(page.body.data.map((f: { filename: string }) => f.filename)).toEqual(['v0.txt']);
+    expect((await stack.http().get('/v1/files').set(t.sandbox)).body.pagination.total).toBe(4);
+    expect((await stack.http().get('/v1/files?entityType=opportunity').set(t.sandbox)).status).toBe(400);
+    const other = await newTenant(stack.db);
+    expect((await stack.http().get(`/v1/files/${loose.id}/content`).set(other.sandbox)).status).toBe(404);
+    expect((await stack.http().get(`/v1/files/${loose.id}`).set(t.live)).status).toBe(404);
+    expect((await stack.http().get('/v1/files').set(t.live)).body.data).toEqual([]);
+  });
+});

@@ -1,0 +1,125 @@
+import { EngagementEvent, OutboxEvent } from '../db/entities';
+import { decodeId } from '../lib/ids';
+import { landingPageTemplate } from '../domain/ai/templates/landing-page';
+import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
+
+let stack: TestStack;
+let tenant: TestTenant;
+beforeAll(async () => {
+  stack = await startStack();
+  tenant = await newTenant(stack.db);
+});
+afterAll(() => stack.stop());
+
+const contactForm = {
+  name: 'Contact us',
+  fields: [
+    { name: 'email', label: 'Email', type: 'email', required: true, mapsTo: 'email' },
+    { name: 'first', label: 'First name', mapsTo: 'firstName' },
+    { name: 'plan', label: 'Plan', type: 'select', options: ['basic', 'pro'], required: true },
+    { name: 'consent', label: 'Consent', type: 'checkbox' },
+  ],
+};
+
+const formSubmittedFor = async (formId: string) =>
+  (await stack.db.getRepository(OutboxEvent).find({ where: { type: 'form.submitted' } })).filter(
+    (e) => (e.data as { formId: string }).formId === formId,
+  );
+
+describe('forms', () => {
+  it('creates a form and accepts a public JSON submission that creates the lead and emits form.submitted', async () => {
+    const form = (await stack.http().post('/v1/forms').set(tenant.live).send(contactForm)).body.data;
+    expect(form).toMatchObject({
+      name: 'Contact us',
+      status: 'active',
+      submissionCount: 0,
+      submitPath: `/v1/public/forms/${form.id}/submissions`,
+    });
+    const res = await stack
+      .http()
+      .post(form.submitPath)
+      .send({ email: 'Form.Lead@example.com', first: 'Fay', plan: 'pro', consent: true, ignored: 'x' });
+    expect(res.status).toBe(201);
+    const lead = (await stack.http().get(`/v1/leads/${res.body.data.leadId}`).set(tenant.live)).body.data;
+    expect(lead).toMatchObject({
+      email: 'Form.Lead@example.com',
+      firstName: 'Fay',
+      source: 'web',
+      customFields: { plan: 'pro', consent: true },
+    });
+    const [event] = await formSubmittedFor(form.id);
+    expect(event.data).toEqual({
+      formId: form.id,
+      leadId: lead.id,
+      fields: { email: 'Form.Lead@example.com', first: 'Fay', plan: 'pro', consent: true },
+    });
+    expect(event.environment).toBe('live');
+    const engagement = await stack.db
+      .getRepository(EngagementEvent)
+      .findOneBy({ leadId: decodeId('lead', lead.id) as string, type: 'form_submission' });
+    expect(engagement?.details).toEqual({ formId: form.id });
+  });
+
+  it('updates the existing lead on a second submission with the same email', async () => {
+    const form = (await stack.http().post('/v1/forms').set(tenant.live).send(contactForm)).body.data;
+    const a = await stack.http().post(form.submitPath).send({ email: 'again@example.com', plan: 'basic' });
+    const b = await stack.http().post(form.submitPath).send({ email: 'AGAIN@example.com', plan: 'pro', first: 'Al' });
+    expect(b.body.data.leadId).toBe(a.body.data.leadId);
+    const lead = (await stack.http().get(`/v1/leads/${a.body.data.leadId}`).set(tenant.live)).body.data;
+    expect(lead).toMatchObject({ firstName: 'Al', customFields: { plan: 'pro' } });
+    const subs = await stack.http().get(`/v1/forms/${form.id}/submissions`).set(tenant.live);
+    expect(subs.body.pagination.total).toBe(2);
+    expect((await stack.http().get(`/v1/forms/${form.id}`).set(tenant.live)).body.data.submissionCount).toBe(2);
+  });
+
+  it('validates submissions against the form, and form definitions themselves', async () => {
+    const form = (await stack.http().post('/v1/forms').set(tenant.live).send(contactForm)).body.data;
+    const bad = await stack.http().post(form.submitPath).send({ email: 'nope', plan: 'gold' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual([
+      { field: 'email', message: 'Must be a valid email address' },
+      { field: 'plan', message: 'Must be one of basic, pro' },
+    ]);
+    const noEmail = await stack
+      .http()
+      .post('/v1/forms')
+      .set(tenant.live)
+      .send({ name: 'X', fields: [{ name: 'a', label: 'A' }] });
+    expect(noEmail.status).toBe(422);
+    expect(noEmail.body.errors[0].field).toBe('fields');
+  });
+
+  it('answers an HTML form post with a thank-you page or the configured redirect', async () => {
+    const form = (
+      await stack
+        .http()
+        .post('/v1/forms')
+        .set(tenant.live)
+        .send({ ...contactForm, redirectUrl: 'https://example.com/thanks' })
+    ).body.data;
+    const redirected = await stack.http().post(form.submitPath).type('form').send('email=html%40example.com&plan=basic&consent=on');
+    expect(redirected.status).toBe(303);
+    expect(redirected.headers.location).toBe('https://example.com/thanks');
+    await stack.http().patch(`/v1/forms/${form.id}`).set(tenant.live).send({ redirectUrl: null, successMessage: '<b>Thanks</b>' });
+    const page = await stack.http().post(form.submitPath).type('form').send('email=html2%40example.com&plan=basic');
+    expect(page.status).toBe(201);
+    expect(page.text).toContain('&lt;b&gt;Thanks&lt;/b&gt;');
+  });
+
+  it("accepts a landing page's form posts (its form section becomes a form) and 404s archived or unknown forms", async () => {
+    const pageDef = landingPageTemplate({ prompt: 'webinar signup for analytics' });
+    const page = (await stack.http().post('/v1/landing-pages').set(tenant.sandbox).send(pageDef)).body.data;
+    const res = await stack
+      .http()
+      .post(`/v1/public/forms/${page.id}/submissions`)
+      .type('form')
+      .send('email=visitor%40example.com&firstName=Vi');
+    expect(res.status).toBe(201);
+    const forms = await stack.http().get('/v1/forms').set(tenant.sandbox);
+    expect(forms.body.data.find((f: { landingPageId: string }) => f.landingPageId === page.id)).toBeDefined();
+    const form = (await stack.http().post('/v1/forms').set(tenant.live).send(contactForm)).body.data;
+    await stack.http().patch(`/v1/forms/${form.id}`).set(tenant.live).send({ status: 'archived' });
+    expect((await stack.http().post(form.submitPath).send({ email: 'a@b.co', plan: 'pro' })).status).toBe(404);
+    expect((await stack.http().post('/v1/public/forms/garbage/submissions').send({ email: 'a@b.co' })).status).toBe(404);
+  });
+});

@@ -1,0 +1,119 @@
+import express from 'express';
+import request from 'supertest';
+import { errorHandler } from '../api/middleware/error-handler';
+import { requestId } from '../api/middleware/request-id';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+
+let stack: TestStack;
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  stack = await startStack();
+  tenant = await newTenant(stack.db);
+});
+afterAll(() => stack.stop());
+
+const expectMeta = (body: { meta: { timestamp: string; version: string } }) => {
+  expect(body.meta.version).toBe('v1');
+  expect(new Date(body.meta.timestamp).toISOString()).toBe(body.meta.timestamp);
+};
+
+describe('HTTP conventions', () => {
+  it('wraps a success in the envelope with status, message, data and meta', async () => {
+    const res = await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead());
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ success: true, status: 201, message: expect.any(String), data: expect.any(Object) });
+    expectMeta(res.body);
+  });
+
+  it('adds a pagination object to list responses', async () => {
+    const res = await stack.http().get('/v1/leads?limit=1').set(tenant.sandbox);
+    expect(res.status).toBe(200);
+    expect(res.body.pagination).toEqual({ page: 1, limit: 1, total: 1, totalPages: 1, hasNext: false, hasPrev: false });
+  });
+
+  it('answers malformed JSON with 400 in the error envelope', async () => {
+    const res = await stack.http().post('/v1/leads').set(tenant.sandbox).set('Content-Type', 'application/json').send('{"email": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, status: 400, message: 'Malformed JSON in request body' });
+    expectMeta(res.body);
+    expect(res.body.data).toBeUndefined();
+  });
+
+  it('answers an unknown route with 404', async () => {
+    const res = await stack.http().get('/v1/nothing-here').set(tenant.sandbox);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, status: 404 });
+  });
+
+  it('answers an oversized body with 413', async () => {
+    const huge = { ...validLead(), customFields: { blob: 'x'.repeat(2_000_000) } };
+    const res = await stack.http().post('/v1/leads').set(tenant.sandbox).send(huge);
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ success: false, status: 413 });
+  });
+
+  it('answers a body that is not JSON with 415', async () => {
+    const res = await stack.http().post('/v1/leads').set(tenant.sandbox).set('Content-Type', 'text/plain').send('email=a@b.c');
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ success: false, status: 415 });
+  });
+
+  it('answers validation failures with 422 and one {field, message} per problem', async () => {
+    const res = await stack.http().post('/v1/leads').set(tenant.sandbox).send({ email: 'not-an-email', lastName: '', score: 101 });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toBe('Validation failed');
+    const fields = res.body.errors.map((e: { field: string }) => e.field).sort();
+    expect(fields).toEqual(['email', 'firstName', 'lastName', 'score']);
+    for (const e of res.body.errors) expect(e.message).toEqual(expect.any(String));
+  });
+
+  it('answers invalid query parameters with 400 and field errors', async () => {
+    const res = await stack.http().get('/v1/leads?limit=1000&sort=password:asc').set(tenant.sandbox);
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['limit', 'sort']);
+  });
+
+  it('answers a missing API key with 401 "Invalid or missing API key"', async () => {
+    const res = await stack.http().get('/v1/leads');
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ success: false, status: 401, message: 'Invalid or missing API key' });
+  });
+
+  it('puts X-Request-Id on every response and echoes a safe incoming one', async () => {
+    const minted = await stack.http().get('/healthz');
+    expect(minted.headers['x-request-id']).toMatch(/^req_[a-f0-9]{32}$/);
+    const echoed = await stack.http().get('/v1/nope').set('X-Request-Id', 'trace-123');
+    expect(echoed.headers['x-request-id']).toBe('trace-123');
+    const unsafe = await stack.http().get('/healthz').set('X-Request-Id', 'bad id with spaces');
+    expect(unsafe.headers['x-request-id']).toMatch(/^req_/);
+  });
+
+  it('never leaks stack traces or SQL from an unexpected error', async () => {
+    const app = express();
+    app.use(requestId);
+    app.get('/boom', () => {
+      throw new Error('SELECT * FROM secrets WHERE password = hunter2');
+    });
+    app.use(errorHandler);
+    const res = await request(app).get('/boom');
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ success: false, status: 500, message: 'Internal server error' });
+    expect(JSON.stringify(res.body)).not.toMatch(/SELECT|hunter2|at .*\.ts/);
+  });
+
+  it('answers health and readiness with the state of the database and Temporal', async () => {
+    expect((await stack.http().get('/healthz')).status).toBe(200);
+    const ready = await stack.http().get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.data).toEqual({ database: 'ok', temporal: 'ok' });
+  });
+
+  it('exposes Prometheus metrics with request latency by route template', async () => {
+    await stack.http().get('/v1/leads').set(tenant.sandbox);
+    const res = await stack.http().get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(/http_request_duration_seconds_bucket\{[^}]*route="\/v1\/leads"/);
+    expect(res.text).toContain('temporal_workflow_starts_total');
+  });
+});

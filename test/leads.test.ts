@@ -1,0 +1,161 @@
+import { encodeId } from '../lib/ids';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+
+let stack: TestStack;
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  stack = await startStack();
+  tenant = await newTenant(stack.db);
+});
+afterAll(() => stack.stop());
+
+const create = (body: Record<string, unknown>, headers = tenant.sandbox) => stack.http().post('/v1/leads').set(headers).send(body);
+
+describe('leads', () => {
+  it('creates a lead with the spec defaults and the acting user as assignee', async () => {
+    const res = await create(validLead({ email: 'Grace@Example.com', phone: '+44 20 7946 0018' }));
+    expect(res.status).toBe(201);
+    const lead = res.body.data;
+    expect(lead).toMatchObject({
+      tenantId: tenant.id,
+      email: 'Grace@Example.com',
+      phone: '+44 20 7946 0018',
+      source: 'api',
+      status: 'new',
+      score: 0,
+      customFields: {},
+      assignedTo: encodeId('user', tenant.user.id),
+    });
+    expect(lead.id).toMatch(/^lea[A-Za-z0-9]{13,14}$/);
+    expect(Object.keys(lead).sort()).toEqual(
+      [
+        'id',
+        'tenantId',
+        'email',
+        'firstName',
+        'lastName',
+        'phone',
+        'source',
+        'status',
+        'score',
+        'assignedTo',
+        'customFields',
+        'partnerId',
+        'createdAt',
+        'updatedAt',
+      ].sort(),
+    );
+  });
+
+  it('reads a lead back by its encoded ID', async () => {
+    const created = (await create(validLead({ score: 55, customFields: { plan: 'pro', seats: 12 } }))).body.data;
+    const res = await stack.http().get(`/v1/leads/${created.id}`).set(tenant.sandbox);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual(created);
+  });
+
+  it('answers a wrong-type or garbage path ID with 404, never 500', async () => {
+    for (const id of [encodeId('partner', 1), 'garbage', "lea'; DROP TABLE leads;--", 'leaAAAAAAAAAAAAA']) {
+      const res = await stack
+        .http()
+        .get(`/v1/leads/${encodeURIComponent(id)}`)
+        .set(tenant.sandbox);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ success: false, status: 404, message: 'Lead not found' });
+    }
+  });
+
+  it('answers a wrong-type body ID with a 422 field error', async () => {
+    const res = await create(validLead({ assignedTo: encodeId('lead', 1) }));
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ field: 'assignedTo', message: 'Must be a valid User ID' }]);
+  });
+
+  it('rejects unknown fields, bad sources and out-of-range scores', async () => {
+    const res = await create(validLead({ source: 'fax', score: -1, favouriteColour: 'blue' }));
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['favouriteColour', 'score', 'source'].sort());
+  });
+
+  it('keeps tenants and environments apart: another tenant or the live key sees 404', async () => {
+    const lead = (await create(validLead())).body.data;
+    const other = await newTenant(stack.db);
+    expect((await stack.http().get(`/v1/leads/${lead.id}`).set(other.sandbox)).status).toBe(404);
+    expect((await stack.http().get(`/v1/leads/${lead.id}`).set(tenant.live)).status).toBe(404);
+    expect((await stack.http().patch(`/v1/leads/${lead.id}`).set(other.sandbox).send({ score: 1 })).status).toBe(404);
+    expect((await stack.http().delete(`/v1/leads/${lead.id}`).set(tenant.live)).status).toBe(404);
+    const otherList = await stack.http().get('/v1/leads').set(other.sandbox);
+    expect(otherList.body.data).toEqual([]);
+  });
+
+  it('paginates, filters and sorts', async () => {
+    const t = await newTenant(stack.db);
+    for (let i = 0; i < 5; i++) {
+      await create(validLead({ score: i * 20, status: i % 2 ? 'contacted' : 'new', source: 'web', lastName: `Name${i}` }), t.live);
+    }
+    const page2 = await stack.http().get('/v1/leads?limit=2&page=2&sort=score:asc').set(t.live);
+    expect(page2.body.pagination).toEqual({ page: 2, limit: 2, total: 5, totalPages: 3, hasNext: true, hasPrev: true });
+    expect(page2.body.data.map((l: { score: number }) => l.score)).toEqual([40, 60]);
+    const contacted = await stack.http().get('/v1/leads?status=contacted&scoreMin=30').set(t.live);
+    expect(contacted.body.data.map((l: { score: number }) => l.score)).toEqual([60]);
+    const q = await stack.http().get('/v1/leads?q=name3').set(t.live);
+    expect(q.body.data).toHaveLength(1);
+    const beyond = await stack.http().get('/v1/leads?page=9').set(t.live);
+    expect(beyond.body.data).toEqual([]);
+    expect(beyond.body.pagination).toMatchObject({ total: 5, hasNext: false, hasPrev: true });
+  });
+
+  it('updates and deletes a lead', async () => {
+    const lead = (await create(validLead({ customFields: { a: 1 } }))).body.data;
+    const patched = await stack
+      .http()
+      .patch(`/v1/leads/${lead.id}`)
+      .set(tenant.sandbox)
+      .send({ status: 'qualified', customFields: { b: 'x' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ status: 'qualified', customFields: { a: 1, b: 'x' } });
+    const deleted = await stack.http().delete(`/v1/leads/${lead.id}`).set(tenant.sandbox);
+    expect(deleted.status).toBe(200);
+    expect((await stack.http().get(`/v1/leads/${lead.id}`).set(tenant.sandbox)).status).toBe(404);
+  });
+
+  it("takes statuses from the tenant's lead status definitions", async () => {
+    const t = await newTenant(stack.db);
+    expect((await create(validLead({ status: 'nurturing' }), t.live)).status).toBe(422);
+    const custom = await stack
+      .http()
+      .post('/v1/config/statuses')
+      .set(t.live)
+      .send({ entityType: 'lead', code: 'nurturing', name: 'Nurturing', color: 'teal', sortOrder: 9 });
+    expect(custom.status).toBe(201);
+    expect((await create(validLead({ status: 'nurturing' }), t.live)).body.data.status).toBe('nurturing');
+    expect((await create(validLead(), t.live)).body.data.status).toBe('new');
+    const lead = (await create(validLead(), t.live)).body.data;
+    const bad = await stack.http().patch(`/v1/leads/${lead.id}`).set(t.live).send({ status: 'won' });
+    expect([bad.status, bad.body.errors[0].field]).toEqual([422, 'status']);
+  });
+
+  it('filters by custom fields', async () => {
+    const t = await newTenant(stack.db);
+    await create(validLead({ customFields: { plan: 'pro', seats: 10 } }), t.live);
+    await create(validLead({ customFields: { plan: 'free', seats: 10 } }), t.live);
+    const pro = await stack.http().get('/v1/leads?customFields.plan=pro&customFields.seats=10').set(t.live);
+    expect(pro.body.data.map((l: { customFields: { plan: string } }) => l.customFields.plan)).toEqual(['pro']);
+    expect((await stack.http().get('/v1/leads?customFields.seats=10').set(t.live)).body.pagination.total).toBe(2);
+  });
+
+  it('merges a duplicate into a lead, moving its opportunities and deleting it', async () => {
+    const t = await newTenant(stack.db);
+    const survivor = (await create(validLead({ customFields: { a: 1 } }), t.live)).body.data;
+    const dup = (await create(validLead({ phone: '+1 555 0101', score: 70, customFields: { a: 2, b: 3 } }), t.live)).body.data;
+    const opp = (await stack.http().post('/v1/opportunities').set(t.live).send({ name: 'Deal', leadId: dup.id })).body.data;
+    const merged = await stack.http().post(`/v1/leads/${survivor.id}/merge`).set(t.live).send({ duplicateId: dup.id });
+    expect(merged.status).toBe(200);
+    expect(merged.body.data).toMatchObject({ id: survivor.id, phone: '+1 555 0101', score: 70, customFields: { a: 1, b: 3 } });
+    expect((await stack.http().get(`/v1/leads/${dup.id}`).set(t.live)).status).toBe(404);
+    expect((await stack.http().get(`/v1/opportunities/${opp.id}`).set(t.live)).body.data.leadId).toBe(survivor.id);
+    const self = await stack.http().post(`/v1/leads/${survivor.id}/merge`).set(t.live).send({ duplicateId: survivor.id });
+    expect(self.status).toBe(422);
+  });
+});

@@ -1,0 +1,41 @@
+import { newTenant, startStack, validLead, type TestStack } from './support/stack';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+
+describe('OpenAPI document', () => {
+  it('is served at /v1/openapi.json as OpenAPI 3.1 with every /v1 route', async () => {
+    const res = await stack.http().get('/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.body;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/leads', '/v1/leads/{id}', '/v1/leads/{id}/duplicates']));
+    const create = doc.paths['/v1/leads'].post;
+    expect(create.security).toEqual([{ ApiKeyAuth: [] }, { BearerAuth: [], TenantId: [] }]);
+    expect(create.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelope');
+    const body = doc.components.schemas.LeadCreate;
+    expect(body.required).toEqual(expect.arrayContaining(['email', 'firstName', 'lastName']));
+    expect(body.properties.score).toMatchObject({ minimum: 0, maximum: 100 });
+    const list = doc.paths['/v1/leads'].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'limit', 'sort', 'status', 'q']));
+  });
+
+  it('describes the lead that the API actually returns (same keys, no undocumented fields)', async () => {
+    const tenant = await newTenant(stack.db);
+    const lead = (await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead())).body.data;
+    const schema = (await stack.http().get('/v1/openapi.json')).body.components.schemas.Lead;
+    expect(Object.keys(lead).sort()).toEqual(Object.keys(schema.properties).sort());
+    expect(schema.required.sort()).toEqual(Object.keys(lead).sort());
+  });
+
+  it('serves interactive docs at /docs with locally bundled assets', async () => {
+    const page = await stack.http().get('/docs');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('/docs/assets/swagger-ui-bundle.js');
+    const asset = await stack.http().get('/docs/assets/swagger-ui-bundle.js');
+    expect(asset.status).toBe(200);
+  });
+});

@@ -1,0 +1,105 @@
+import { encodeId } from '../lib/ids';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+
+const search = (t: TestTenant, q: string, headers = t.sandbox) => stack.http().get(`/v1/search?${q}`).set(headers);
+const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((d) => d.id);
+
+describe('search', () => {
+  it('indexes leads and partners on create, update and delete, ranking title matches first', async () => {
+    const t = await newTenant(stack.db);
+    const ada = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.sandbox)
+        .send(validLead({ firstName: 'Ada', lastName: 'Lovelace' }))
+    ).body.data;
+    const partner = (
+      await stack
+        .http()
+        .post('/v1/partners')
+        .set(t.sandbox)
+        .send({ email: 'charles@engines.example', firstName: 'Charles', lastName: 'Babbage', company: 'Lovelace Analytics' })
+    ).body.data;
+    const opp = encodeId('opportunity', 5);
+    await stack
+      .http()
+      .post('/v1/search/index')
+      .set(t.sandbox)
+      .send({ type: 'opportunity', id: opp, data: { name: 'Big deal', notes: 'lovelace' } });
+    const found = await search(t, 'q=lovelace');
+    expect(found.status).toBe(200);
+    expect(found.body.data.map((d: { type: string }) => d.type).sort()).toEqual(['lead', 'opportunity', 'partner']);
+    // a match in the name (weight A) outranks one in the notes only (weight B)
+    expect(found.body.data[2]).toMatchObject({ type: 'opportunity', id: opp });
+    expect(found.body.data[0].rank).toBeGreaterThan(found.body.data[2].rank);
+    expect(found.body.data.find((d: { id: string }) => d.id === ada.id).data).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace' });
+    expect(ids(await search(t, 'q=lovel&type=partner'))).toEqual([partner.id]);
+    expect(ids(await search(t, 'q=engines'))).toEqual([partner.id]);
+
+    await stack.http().patch(`/v1/leads/${ada.id}`).set(t.sandbox).send({ lastName: 'King' });
+    expect(ids(await search(t, 'q=lovelace')).sort()).toEqual([partner.id, opp].sort());
+    expect(ids(await search(t, 'q=ada king'))).toEqual([ada.id]);
+    await stack.http().delete(`/v1/leads/${ada.id}`).set(t.sandbox);
+    expect(ids(await search(t, 'q=king'))).toEqual([]);
+  });
+
+  it('indexes posted documents, replacing the previous one for the same type and id', async () => {
+    const t = await newTenant(stack.db);
+    const opp = encodeId('opportunity', 77);
+    const res = await stack
+      .http()
+      .post('/v1/search/index')
+      .set(t.sandbox)
+      .send({ type: 'opportunity', id: opp, data: { name: 'Quantum deal' } });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.data).sort()).toEqual(['id', 'indexedAt', 'type']);
+    expect(res.body.data).toMatchObject({ type: 'opportunity', id: opp });
+    await stack
+      .http()
+      .post('/v1/search/index')
+      .set(t.sandbox)
+      .send({ type: 'opportunity', id: opp, data: { name: 'Photon deal' } });
+    expect(ids(await search(t, 'q=quantum'))).toEqual([]);
+    expect((await search(t, 'q=photon')).body.data).toMatchObject([{ type: 'opportunity', id: opp, data: { name: 'Photon deal' } }]);
+  });
+
+  it('validates documents: type, an ID of that type, and leads or partners of the caller', async () => {
+    const t = await newTenant(stack.db);
+    const other = await newTenant(stack.db);
+    const foreign = (await stack.http().post('/v1/leads').set(other.sandbox).send(validLead())).body.data;
+    const post = (body: object) => stack.http().post('/v1/search/index').set(t.sandbox).send(body);
+    expect((await post({ type: 'lead', id: foreign.id, data: {} })).body.errors).toEqual([{ field: 'id', message: 'Lead not found' }]);
+    expect((await post({ type: 'partner', id: foreign.id, data: {} })).body.errors).toEqual([
+      { field: 'id', message: 'Must be a valid partner ID' },
+    ]);
+    const bad = await post({ type: 'campaign', id: 'x' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['data', 'type']);
+  });
+
+  it('is scoped to tenant and environment and paginates', async () => {
+    const t = await newTenant(stack.db);
+    for (let i = 0; i < 3; i++)
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.sandbox)
+        .send(validLead({ lastName: `Zephyr${i}` }));
+    const other = await newTenant(stack.db);
+    expect(ids(await search(other, 'q=zephyr0'))).toEqual([]);
+    expect(ids(await search(t, 'q=zephyr0', t.live))).toEqual([]);
+    const page = await search(t, 'q=ada&limit=2&page=2');
+    expect(page.body.pagination).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2, hasNext: false, hasPrev: true });
+    expect(page.body.data).toHaveLength(1);
+    expect((await search(t, 'q=%21%21')).body.data).toEqual([]);
+    expect((await search(t, 'type=nope')).status).toBe(400);
+  });
+});

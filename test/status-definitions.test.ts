@@ -1,0 +1,109 @@
+import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+
+interface Def {
+  id: string;
+  code: string;
+  isDefault: boolean;
+  entityType: string;
+  isClosed: boolean;
+  isWon: boolean;
+  defaultProbability: number | null;
+}
+const list = async (t: TestTenant, entityType: string) =>
+  (await stack.http().get(`/v1/config/statuses?entityType=${entityType}&limit=100`).set(t.sandbox)).body.data as Def[];
+
+describe('status and stage definitions (/v1/config/statuses)', () => {
+  it('seeds the default lead statuses and opportunity stages on first access', async () => {
+    const t = await newTenant(stack.db);
+    const leads = await list(t, 'lead');
+    expect(leads.map((s) => s.code)).toEqual(['new', 'contacted', 'qualified', 'unqualified']);
+    expect(leads.filter((s) => s.isDefault).map((s) => s.code)).toEqual(['new']);
+    const stages = await list(t, 'opportunity');
+    expect(stages.map((s) => [s.code, s.isDefault, s.isClosed, s.isWon, s.defaultProbability])).toEqual([
+      ['qualified', true, false, false, 10],
+      ['proposal', false, false, false, 40],
+      ['negotiation', false, false, false, 70],
+      ['won', false, true, true, 100],
+      ['lost', false, true, false, 0],
+    ]);
+  });
+
+  it('moves the default when a new default is created, in the same entity type only', async () => {
+    const t = await newTenant(stack.db);
+    const res = await stack.http().post('/v1/config/statuses').set(t.sandbox).send({ code: 'fresh', name: 'Fresh', isDefault: true });
+    expect(res.status).toBe(201);
+    expect((await list(t, 'lead')).filter((s) => s.isDefault).map((s) => s.code)).toEqual(['fresh']);
+    expect((await list(t, 'opportunity')).filter((s) => s.isDefault).map((s) => s.code)).toEqual(['qualified']);
+  });
+
+  it('keeps exactly one default per entity type under concurrent updates', async () => {
+    const t = await newTenant(stack.db);
+    const leads = await list(t, 'lead');
+    const results = await Promise.all(
+      [...leads, ...leads].map((s) => stack.http().patch(`/v1/config/statuses/${s.id}`).set(t.sandbox).send({ isDefault: true })),
+    );
+    expect(results.map((r) => r.status).every((s) => s === 200)).toBe(true);
+    expect((await list(t, 'lead')).filter((s) => s.isDefault)).toHaveLength(1);
+  });
+
+  it('answers 409 for a duplicate code in the same entity type, and allows it in the other', async () => {
+    const t = await newTenant(stack.db);
+    const dup = await stack.http().post('/v1/config/statuses').set(t.sandbox).send({ code: 'contacted', name: 'Again' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.errors).toEqual([{ field: 'code', message: 'Already in use' }]);
+    const asStage = await stack
+      .http()
+      .post('/v1/config/statuses')
+      .set(t.sandbox)
+      .send({ code: 'contacted', name: 'Contacted', entityType: 'opportunity', defaultProbability: 5 });
+    expect(asStage.status).toBe(201);
+    const renamed = await stack.http().patch(`/v1/config/statuses/${asStage.body.data.id}`).set(t.sandbox).send({ code: 'won' });
+    expect(renamed.status).toBe(409);
+  });
+
+  it('refuses stage-only flags on lead statuses and a won stage that is not closed', async () => {
+    const t = await newTenant(stack.db);
+    const lead = await stack
+      .http()
+      .post('/v1/config/statuses')
+      .set(t.sandbox)
+      .send({ code: 'x', name: 'X', isWon: true, defaultProbability: 3 });
+    expect(lead.status).toBe(422);
+    expect(lead.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['defaultProbability', 'isWon']);
+    const stage = await stack
+      .http()
+      .post('/v1/config/statuses')
+      .set(t.sandbox)
+      .send({ code: 'y', name: 'Y', entityType: 'opportunity', isWon: true });
+    expect(stage.status).toBe(422);
+    expect(stage.body.errors).toEqual([{ field: 'isWon', message: 'A won stage must also be closed' }]);
+  });
+
+  it('refuses to delete or unset the default (there is always exactly one)', async () => {
+    const t = await newTenant(stack.db);
+    const def = (await list(t, 'lead')).find((s) => s.isDefault)!;
+    expect((await stack.http().delete(`/v1/config/statuses/${def.id}`).set(t.sandbox)).status).toBe(409);
+    expect((await stack.http().patch(`/v1/config/statuses/${def.id}`).set(t.sandbox).send({ isDefault: false })).status).toBe(409);
+    const other = (await list(t, 'lead')).find((s) => !s.isDefault)!;
+    expect((await stack.http().delete(`/v1/config/statuses/${other.id}`).set(t.sandbox)).status).toBe(200);
+    expect((await list(t, 'lead')).map((s) => s.code)).not.toContain(other.code);
+  });
+
+  it('keeps tenants and environments apart: another tenant or environment gets 404', async () => {
+    const t = await newTenant(stack.db);
+    const other = await newTenant(stack.db);
+    const mine = (await list(t, 'lead'))[1];
+    expect((await stack.http().get(`/v1/config/statuses/${mine.id}`).set(other.sandbox)).status).toBe(404);
+    expect((await stack.http().get(`/v1/config/statuses/${mine.id}`).set(t.live)).status).toBe(404);
+    expect((await stack.http().patch(`/v1/config/statuses/${mine.id}`).set(other.sandbox).send({ name: 'z' })).status).toBe(404);
+    expect((await stack.http().delete(`/v1/config/statuses/${mine.id}`).set(t.live)).status).toBe(404);
+    expect((await stack.http().get(`/v1/config/statuses/${mine.id}`).set(t.sandbox)).status).toBe(200);
+  });
+});

@@ -1,0 +1,37 @@
+import { createServer, type Server } from 'node:http';
+
+export interface TwilioRequest {
+  path: string;
+  authorization: string | undefined;
+  form: URLSearchParams;
+}
+
+/** A local stand-in for the Twilio Messages API, reached by the real twilio client via TWILIO_API_BASE_URL. */
+export class FakeTwilio {
+  requests: TwilioRequest[] = [];
+  private server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      this.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, form: new URLSearchParams(body) });
+      const sid = `SM${String(this.requests.length).padStart(32, '0')}`;
+      res.writeHead(201, { 'Content-Type': 'application/json' });
+      res.end(
+        JSON.stringify({ sid, status: 'queued', to: new URLSearchParams(body).get('To'), body: new URLSearchParams(body).get('Body') }),
+      );
+    });
+  });
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
+    return this;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -1,0 +1,75 @@
+/** Sequence definitions for campaign tests (valid under POST /v1/workflows rules). */
+const pos = (i: number) => ({ x: 0, y: i * 100 });
+type Wait = { duration: number; durationUnit: 'minutes' | 'hours' | 'days' };
+
+const email = (nodeId: string, i: number, subject: string) => ({
+  nodeId,
+  type: 'email',
+  position: pos(i),
+  data: { subjectLine: subject, body: `Hi {{firstName}},\n\nSee https://example.com/pricing?from=${nodeId} for details.\n\nThe team` },
+});
+
+/** trigger -> email -> wait -> email -> wait -> email -> end */
+export function threeEmails(wait: Wait = { duration: 2, durationUnit: 'days' }, triggerType = 'manual') {
+  return {
+    name: 'Three emails',
+    nodes: [
+      { nodeId: 'start', type: 'trigger', position: pos(0), data: { triggerType } },
+      email('email-1', 1, 'Welcome, {{firstName}}'),
+      { nodeId: 'wait-1', type: 'wait', position: pos(2), data: wait },
+      email('email-2', 3, 'Second note'),
+      { nodeId: 'wait-2', type: 'wait', position: pos(4), data: wait },
+      email('email-3', 5, 'Last note'),
+      { nodeId: 'done', type: 'end', position: pos(6), data: {} },
+    ],
+    edges: [
+      { edgeId: 'e1', source: 'start', target: 'email-1' },
+      { edgeId: 'e2', source: 'email-1', target: 'wait-1' },
+      { edgeId: 'e3', source: 'wait-1', target: 'email-2' },
+      { edgeId: 'e4', source: 'email-2', target: 'wait-2' },
+      { edgeId: 'e5', source: 'wait-2', target: 'email-3' },
+      { edgeId: 'e6', source: 'email-3', target: 'done' },
+    ],
+  };
+}
+
+/** trigger -> email -> opened within the window? -> yes-email | no-email -> end */
+export function branchOnOpen(window: Wait = { duration: 1, durationUnit: 'days' }) {
+  return {
+    name: 'Branch on open',
+    nodes: [
+      { nodeId: 'start', type: 'trigger', position: pos(0), data: { triggerType: 'manual' } },
+      email('intro', 1, 'Hello'),
+      { nodeId: 'opened', type: 'condition', position: pos(2), data: { conditionField: 'email_opened', window } },
+      email('yes-email', 3, 'Glad you read it'),
+      email('no-email', 3, 'Did you miss this?'),
+      { nodeId: 'done', type: 'end', position: pos(4), data: {} },
+    ],
+    edges: [
+      { edgeId: 'e1', source: 'start', target: 'intro' },
+      { edgeId: 'e2', source: 'intro', target: 'opened' },
+      { edgeId: 'e3', source: 'opened', target: 'yes-email', branch: 'true' },
+      { edgeId: 'e4', source: 'opened', target: 'no-email', branch: 'false' },
+      { edgeId: 'e5', source: 'yes-email', target: 'done' },
+      { edgeId: 'e6', source: 'no-email', target: 'done' },
+    ],
+  };
+}
+
+/** trigger -> action (create_task) -> action (update_lead_score) -> end */
+export function actionsOnly(triggerType = 'manual') {
+  return {
+    name: 'Actions only',
+    nodes: [
+      { nodeId: 'start', type: 'trigger', position: pos(0), data: { triggerType } },
+      { nodeId: 'task', type: 'action', position: pos(1), data: { actionType: 'create_task', taskTitle: 'Call {{firstName}} back' } },
+      { nodeId: 'score', type: 'action', position: pos(2), data: { actionType: 'update_lead_score', scoreDelta: 15 } },
+      { nodeId: 'done', type: 'end', position: pos(3), data: {} },
+    ],
+    edges: [
+      { edgeId: 'e1', source: 'start', target: 'task' },
+      { edgeId: 'e2', source: 'task', target: 'score' },
+      { edgeId: 'e3', source: 'score', target: 'done' },
+    ],
+  };
+}

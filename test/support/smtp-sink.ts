@@ -1,0 +1,57 @@
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string[];
+  /** The raw message with quoted-printable soft breaks and escapes decoded, headers unfolded. */
+  text: string;
+}
+
+const decode = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\r?\n[ \t]+/g, ' ');
+
+/** A real SMTP server on loopback that keeps what it receives (no STARTTLS, no auth). */
+export class SmtpSink {
+  received: ReceivedMail[] = [];
+  private readonly server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData: (stream, session, callback) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        this.received.push({ to: session.envelope.rcptTo.map((r) => r.address), text: decode(Buffer.concat(chunks).toString('utf8')) });
+        callback();
+      });
+    },
+  });
+  private port = 0;
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
+    this.port = (this.server.server.address() as { port: number }).port;
+    return this;
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  to(address: string): ReceivedMail[] {
+    return this.received.filter((m) => m.to.includes(address));
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Tracking paths (/v1/t/<kind>/<token>) found in a received mail, in order of appearance. */
+export function trackingPaths(mail: ReceivedMail, kind: 'o' | 'c' | 'u'): string[] {
+  return [...new Set([...mail.text.matchAll(new RegExp(`https?://[^/\\s"<>]+(/v1/t/${kind}/[A-Za-z0-9_.-]+)`, 'g'))].map((m) => m[1]))];
+}
+
+export const header = (mail: ReceivedMail, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(mail.text)?.[1];

@@ -1,0 +1,124 @@
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import type { Express } from 'express';
+import request from 'supertest';
+import type { DataSource } from 'typeorm';
+import type { ActivityDeps } from '../../activities';
+import { createApp, type AppOptions } from '../../api/app';
+import type { AppDeps } from '../../api/http/domain-context';
+import { initializeDatabase } from '../../db/data-source';
+import type { Plan } from '../../db/entities/tenant';
+import { createTenant, type CreatedTenant } from '../../domain/tenants';
+import type { RelayHooks } from '../../domain/webhooks/relay';
+import { encodeId } from '../../lib/ids';
+import { WorkflowStarter } from '../../lib/temporal/workflow-starter';
+import { createWorker } from '../../workers/create-worker';
+
+export interface TestStack {
+  app: Express;
+  db: DataSource;
+  client: Client;
+  worker: Worker;
+  taskQueue: string;
+  http: () => request.Agent;
+  stop(): Promise<void>;
+}
+
+let stacks = 0;
+
+export interface StackOptions {
+  /** Extra activity dependencies for this file's worker (e.g. AI settings pointing at a local server). */
+  activityDeps?: Partial<ActivityDeps>;
+  /** Extra app dependencies (e.g. a shorter AI response bound). */
+  appDeps?: Partial<AppDeps>;
+}
+
+/**
+ * The real stack for one test file: the shared migrated PostgreSQL and Temporal dev server from
+ * global setup, a real worker on a task queue of this file's own, and the real app.
+ */
+export interface StackOptions {
+  /** Tests' receivers listen on 127.0.0.1, so private targets are allowed unless a test says not. */
+  allowPrivateWebhookTargets?: boolean;
+  relayHooks?: RelayHooks;
+  app?: AppOptions;
+  /** Extra activity dependencies for this file's worker (e.g. AI settings pointing at a local server). */
+  activityDeps?: Partial<ActivityDeps>;
+  /** Extra app dependencies (e.g. a shorter AI response bound). */
+  appDeps?: Partial<AppDeps>;
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
+  quietTemporalLogs();
+  const taskQueue = `test-${process.pid}-${++stacks}-${Date.now()}`;
+  const address = process.env.TEST_TEMPORAL_ADDRESS as string;
+  const db = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 5 });
+  const client = new Client({ connection: await Connection.connect({ address }), namespace: 'default' });
+  const workflows = new WorkflowStarter(client, taskQueue);
+  const allowPrivateTargets = opts.allowPrivateWebhookTargets ?? true;
+  const nativeConnection = await NativeConnection.connect({ address });
+  const worker = await createWorker({
+    connection: nativeConnection,
+    namespace: 'default',
+    taskQueue,
+    deps: { db, workflows, webhooks: { allowPrivateTargets }, ...opts.activityDeps },
+    workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
+  });
+  const running = worker.run();
+  // Every test process shares 127.0.0.1 and one database: per-IP limits are raised unless a test
+  // sets its own (and then uses its own X-Forwarded-For address).
+  const app = createApp(
+    { db, workflows, webhooks: { allowPrivateTargets, relayHooks: opts.relayHooks }, ...opts.appDeps },
+    { ...opts.app, limits: { ipPerMinute: 1_000_000, authFailuresPerMinute: 1_000_000, ...opts.app?.limits } },
+  );
+  return {
+    app,
+    db,
+    client,
+    worker,
+    taskQueue,
+    http: () => request.agent(app),
+    stop: async () => {
+      worker.shutdown();
+      await running;
+      await nativeConnection.close();
+      await client.connection.close();
+      await db.destroy();
+    },
+  };
+}
+
+export interface TestTenant extends CreatedTenant {
+  id: string;
+  live: Record<string, string>;
+  sandbox: Record<string, string>;
+}
+
+let counter = 0;
+
+/** A fresh tenant per test keeps tests independent on the shared database. */
+export async function newTenant(db: DataSource, plan: Plan = 'enterprise'): Promise<TestTenant> {
+  const created = await createTenant(db, { name: `Test tenant ${process.pid}-${++counter}-${Date.now()}`, plan });
+  return {
+    ...created,
+    id: encodeId('tenant', created.tenant.id),
+    live: { 'X-API-Key': created.liveKey },
+    sandbox: { 'X-API-Key': created.sandboxKey },
+  };
+}
+
+export const validLead = (overrides: Record<string, unknown> = {}) => ({
+  email: `lead-${Math.random().toString(36).slice(2)}@example.com`,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  ...overrides,
+});
+
+/** The SDK logs every worker state change at INFO; tests only want warnings. Once per process. */
+export function quietTemporalLogs(level: 'WARN' | 'ERROR' = 'WARN'): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger(level) });
+  } catch {
+    // already installed by an earlier test file in this jest worker
+  }
+}

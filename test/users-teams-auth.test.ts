@@ -1,0 +1,198 @@
+import jwt from 'jsonwebtoken';
+import { encodeId } from '../lib/ids';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+
+let stack: TestStack;
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  stack = await startStack();
+  tenant = await newTenant(stack.db);
+});
+afterAll(() => stack.stop());
+
+const newUser = (overrides: Record<string, unknown> = {}, headers = tenant.live) =>
+  stack
+    .http()
+    .post('/v1/users')
+    .set(headers)
+    .send({
+      email: `u-${Math.random().toString(36).slice(2)}@example.com`,
+      password: 'correct horse',
+      firstName: 'Uma',
+      lastName: 'User',
+      ...overrides,
+    });
+
+describe('users and teams', () => {
+  it('creates a user without ever returning the password', async () => {
+    const res = await newUser({ roleId: 'member', phone: '+1 555 0100' });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ firstName: 'Uma', roleId: 'member', status: 'active', teamIds: [] });
+    expect(JSON.stringify(res.body)).not.toMatch(/password|correct horse|argon2/i);
+  });
+
+  it('validates users: password of at least 8 characters, email format, unknown team IDs', async () => {
+    const res = await newUser({ password: 'short', email: 'nope', teamIds: [encodeId('team', 999999)] });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['email', 'password']);
+    const unknownTeam = await newUser({ teamIds: [encodeId('team', 999999)] });
+    expect(unknownTeam.status).toBe(422);
+    expect(unknownTeam.body.errors).toEqual([{ field: 'teamIds.0', message: 'Team not found' }]);
+  });
+
+  it('refuses a second user with the same email in a tenant with 409', async () => {
+    const email = `dup-${Date.now()}@example.com`;
+    expect((await newUser({ email })).status).toBe(201);
+    expect((await newUser({ email: email.toUpperCase() })).status).toBe(409);
+  });
+
+  it('creates teams with members and a member count, adds and removes members', async () => {
+    const a = (await newUser()).body.data;
+    const b = (await newUser()).body.data;
+    const team = await stack
+      .http()
+      .post('/v1/teams')
+      .set(tenant.live)
+      .send({ name: 'EMEA', description: 'Sales', memberIds: [a.id] });
+    expect(team.status).toBe(201);
+    expect(team.body.data).toMatchObject({ name: 'EMEA', memberIds: [a.id], memberCount: 1 });
+    const added = await stack
+      .http()
+      .post(`/v1/teams/${team.body.data.id}/members`)
+      .set(tenant.live)
+      .send({ userIds: [b.id] });
+    expect(added.body.data.memberCount).toBe(2);
+    expect((await stack.http().get(`/v1/users/${b.id}`).set(tenant.live)).body.data.teamIds).toEqual([team.body.data.id]);
+    const removed = await stack.http().delete(`/v1/teams/${team.body.data.id}/members/${a.id}`).set(tenant.live);
+    expect(removed.body.data).toMatchObject({ memberIds: [b.id], memberCount: 1 });
+    const byTeam = await stack.http().get(`/v1/users?teamId=${team.body.data.id}`).set(tenant.live);
+    expect(byTeam.body.data.map((u: { id: string }) => u.id)).toEqual([b.id]);
+  });
+
+  it("refuses another tenant's user as a team member", async () => {
+    const other = await newTenant(stack.db);
+    const outsider = encodeId('user', other.user.id);
+    const res = await stack
+      .http()
+      .post('/v1/teams')
+      .set(tenant.live)
+      .send({ name: 'Mixed', memberIds: [outsider] });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ field: 'memberIds.0', message: 'User not found' }]);
+  });
+});
+
+describe('platform UI login (Bearer JWT + X-Tenant-Id)', () => {
+  it('logs in and uses the token with the tenant header', async () => {
+    const email = `login-${Date.now()}@example.com`;
+    await newUser({ email, password: 'sup3r secret', roleId: 'admin' });
+    const login = await stack.http().post('/v1/auth/login').send({ email, password: 'sup3r secret' });
+    expect(login.status).toBe(200);
+    expect(login.body.data).toMatchObject({ tokenType: 'Bearer', tenantId: tenant.id, expiresIn: expect.any(Number) });
+    const auth = { Authorization: `Bearer ${login.body.data.accessToken}`, 'X-Tenant-Id': tenant.id };
+    const created = await stack.http().post('/v1/leads').set(auth).send(validLead());
+    expect(created.status).toBe(201);
+    expect(created.body.data.assignedTo).toBe(login.body.data.user.id);
+    const sandbox = await stack
+      .http()
+      .get(`/v1/leads/${created.body.data.id}`)
+      .set({ ...auth, 'X-Environment': 'sandbox' });
+    expect(sandbox.status).toBe(404);
+  });
+
+  it('rejects wrong passwords, a mismatched X-Tenant-Id, forged tokens and deactivated users', async () => {
+    const email = `jwt-${Date.now()}@example.com`;
+    const user = (await newUser({ email, password: 'sup3r secret' })).body.data;
+    expect((await stack.http().post('/v1/auth/login').send({ email, password: 'wrong-password' })).status).toBe(401);
+    const token = (await stack.http().post('/v1/auth/login').send({ email, password: 'sup3r secret' })).body.data.accessToken;
+    const other = await newTenant(stack.db);
+    expect(
+      (
+        await stack
+          .http()
+          .get('/v1/leads')
+          .set({ Authorization: `Bearer ${token}`, 'X-Tenant-Id': other.id })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await stack
+          .http()
+          .get('/v1/leads')
+          .set({ Authorization: `Bearer ${token}` })
+      ).status,
+    ).toBe(401);
+    const forged = jwt.sign({ tid: other.id }, 'not-our-secret-at-all', { subject: user.id, issuer: 'lead-engagement' });
+    expect(
+      (
+        await stack
+          .http()
+          .get('/v1/leads')
+          .set({ Authorization: `Bearer ${forged}`, 'X-Tenant-Id': other.id })
+      ).status,
+    ).toBe(401);
+    const auth = { Authorization: `Bearer ${token}`, 'X-Tenant-Id': tenant.id };
+    expect((await stack.http().get('/v1/leads').set(auth)).status).toBe(200);
+    await stack.http().delete(`/v1/users/${user.id}`).set(tenant.live);
+    expect((await stack.http().get('/v1/leads').set(auth)).status).toBe(401);
+    expect((await stack.http().post('/v1/auth/login').send({ email, password: 'sup3r secret' })).status).toBe(401);
+  });
+
+  it("limits a member's token to the member role's scopes", async () => {
+    const email = `member-${Date.now()}@example.com`;
+    await newUser({ email, password: 'sup3r secret', roleId: 'viewer' });
+    const token = (await stack.http().post('/v1/auth/login').send({ email, password: 'sup3r secret' })).body.data.accessToken;
+    const auth = { Authorization: `Bearer ${token}`, 'X-Tenant-Id': tenant.id };
+    expect((await stack.http().get('/v1/leads').set(auth)).status).toBe(200);
+    expect((await stack.http().post('/v1/leads').set(auth).send(validLead())).status).toBe(403);
+  });
+});
+
+describe('X-On-Behalf-Of and the audit log', () => {
+  it('makes the named user the actor (creator and assignee) and keeps the key owner in the audit log', async () => {
+    const rep = (await newUser()).body.data;
+    const res = await stack.http().post('/v1/leads').set(tenant.live).set('X-On-Behalf-Of', rep.id).send(validLead());
+    expect(res.status).toBe(201);
+    expect(res.body.data.assignedTo).toBe(rep.id);
+    const audit = await stack.http().get(`/v1/audit-logs?resourceId=${res.body.data.id}`).set(tenant.live);
+    expect(audit.body.data).toHaveLength(1);
+    expect(audit.body.data[0]).toMatchObject({
+      action: 'POST /v1/leads',
+      resourceType: 'leads',
+      resourceId: res.body.data.id,
+      statusCode: 201,
+      actorId: rep.id,
+      keyOwnerId: encodeId('user', tenant.user.id),
+      apiKeyId: expect.stringMatching(/^key/),
+      requestId: res.headers['x-request-id'],
+      environment: 'live',
+    });
+  });
+
+  it('answers 403 for a user of another tenant, a deactivated user or garbage', async () => {
+    const other = await newTenant(stack.db);
+    const gone = (await newUser()).body.data;
+    await stack.http().delete(`/v1/users/${gone.id}`).set(tenant.live);
+    for (const target of [encodeId('user', other.user.id), gone.id, 'garbage', encodeId('lead', 1)]) {
+      const res = await stack.http().post('/v1/leads').set(tenant.live).set('X-On-Behalf-Of', target).send(validLead());
+      expect([target, res.status, res.body.message]).toEqual([target, 403, 'Target user not found or not in the same tenant']);
+    }
+  });
+
+  it('filters the audit log and keeps environments apart', async () => {
+    const before = new Date().toISOString();
+    await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead());
+    const sandboxLog = await stack
+      .http()
+      .get(`/v1/audit-logs?createdFrom=${encodeURIComponent(before)}&action=${encodeURIComponent('POST /v1/leads')}`)
+      .set(tenant.sandbox);
+    expect(sandboxLog.body.data).toHaveLength(1);
+    expect(sandboxLog.body.data[0].environment).toBe('sandbox');
+    const liveLog = await stack
+      .http()
+      .get(`/v1/audit-logs?createdFrom=${encodeURIComponent(before)}`)
+      .set(tenant.live);
+    expect(liveLog.body.data.every((e: { environment: string }) => e.environment === 'live')).toBe(true);
+  });
+});

@@ -1,0 +1,23 @@
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../activities';
+import { TASK_QUEUE } from '../lib/temporal/task-queues';
+
+export interface WorkerSetup {
+  connection: NativeConnection;
+  namespace: string;
+  deps: ActivityDeps;
+  taskQueue?: string;
+  /** A prebuilt bundle (tests build it once); otherwise workflows/ is bundled at start. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+}
+
+/** The composition root for workflows and activities: the only place real clients are wired in. */
+export function createWorker(setup: WorkerSetup): Promise<Worker> {
+  return Worker.create({
+    connection: setup.connection,
+    namespace: setup.namespace,
+    taskQueue: setup.taskQueue ?? TASK_QUEUE,
+    ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+    activities: createActivities(setup.deps),
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * `npm run worker`: a production-style worker against external PostgreSQL and Temporal
+ * (DATABASE_URL and TEMPORAL_ADDRESS). Scale by running more of these.
+ */
+import { NativeConnection } from '@temporalio/worker';
+import { initializeDatabase } from '../db/data-source';
+import { config } from '../lib/config';
+import { logger } from '../lib/logger';
+import { registerSearchAttributes } from '../lib/temporal/register-search-attributes';
+import { Connection } from '@temporalio/client';
+import { aiSettingsFromConfig } from '../activities/ai/settings';
+import { connectTemporalClient } from '../lib/temporal/client';
+import { TASK_QUEUE } from '../lib/temporal/task-queues';
+import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
+import { WorkflowStarter } from '../lib/temporal/workflow-starter';
+import { createWorker } from './create-worker';
+import { installWorkerRuntime } from './runtime';
+
+async function main(): Promise<void> {
+  if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
+    throw new Error('npm run worker needs DATABASE_URL and TEMPORAL_ADDRESS; for a self-contained dev stack use npm start');
+  }
+  installWorkerRuntime();
+  const db = await initializeDatabase({ url: config.DATABASE_URL, applicationName: 'lead-engagement-worker' });
+  const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
+  await admin.close();
+  const client = await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  await ensureWebhookSweepSchedule(client, TASK_QUEUE);
+  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const deps = {
+    db,
+    workflows: new WorkflowStarter(client),
+    webhooks: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    ai: aiSettingsFromConfig(config),
+  };
+  const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, deps });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'worker draining');
+      worker.shutdown();
+    });
+  }
+  logger.info({ taskQueue: worker.options.taskQueue }, 'worker running');
+  await worker.run();
+  await connection.close();
+  await client.connection.close();
+  await db.destroy();
+  logger.info('worker stopped');
+}
+
+main().catch((err) => {
+  logger.fatal({ err }, 'worker failed');
+  process.exit(1);
+});

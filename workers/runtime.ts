@@ -1,0 +1,17 @@
+import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { config } from '../lib/config';
+import { logger } from '../lib/logger';
+
+/**
+ * Routes the SDK's logs into our pino logger. The SDK logs the whole workflow bundle at INFO, so
+ * it only speaks from WARN up unless LOG_LEVEL asks for debug. Call once, before any worker.
+ */
+export function installWorkerRuntime(): void {
+  const level: LogLevel = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'DEBUG' : 'WARN';
+  Runtime.install({
+    logger: new DefaultLogger(level, ({ level: l, message, meta }) => {
+      const method = l === 'TRACE' ? 'trace' : l === 'DEBUG' ? 'debug' : l === 'INFO' ? 'info' : l === 'WARN' ? 'warn' : 'error';
+      logger[method]({ temporal: meta }, message);
+    }),
+  });
+}

@@ -1,0 +1,9 @@
+/** Readable, deterministic workflow IDs (business keys): Temporal itself refuses duplicates. */
+export const workflowIds = {
+  leadDedupe: (encodedLeadId: string) => `lead-dedupe/${encodedLeadId}`,
+  leadConversion: (encodedLeadId: string) => `lead-conversion/${encodedLeadId}`,
+  webhookDelivery: (encodedEventId: string, encodedEndpointId: string) => `webhook/${encodedEventId}/${encodedEndpointId}`,
+  aiGeneration: (kind: string, requestId: string) => `ai/${kind}/${requestId}`,
+  campaignEnrollment: (encodedCampaignId: string, encodedLeadId: string) => `campaign/${encodedCampaignId}/lead/${encodedLeadId}`,
+  message: (channel: 'email' | 'sms', encodedMessageId: string) => `${channel}/${encodedMessageId}`,
+};

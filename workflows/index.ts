@@ -1,0 +1,7 @@
+export * from './lead-dedupe';
+export * from './webhook-delivery';
+export * from './webhook-sweep';
+export * from './ai-generation';
+export * from './lead-conversion';
+export * from './campaign-sequence';
+export * from './send-message';

@@ -1,0 +1,63 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, sleep } from '@temporalio/workflow';
+import type { WebhookActivities } from '../activities/webhooks';
+import type { WebhookDeliveryRef } from './types';
+
+/** One HTTP attempt per activity call: the workflow owns the schedule, so every attempt is logged. */
+const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 1 },
+});
+/** Bookkeeping in our own database: retried until it works. */
+const { prepareWebhookDelivery, failWebhookDelivery } = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/** Delay before each attempt (DESIGN 9): now, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const WEBHOOK_RETRY_DELAYS_MS = [0, 5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
+/** ±10 %, so endpoints that fail together do not get retried in lockstep. */
+export const WEBHOOK_RETRY_JITTER = 0.1;
+
+/** Math.random is seeded per run by Temporal, so the jitter replays identically. */
+const jittered = (ms: number) => Math.round(ms * (1 + WEBHOOK_RETRY_JITTER * (2 * Math.random() - 1)));
+
+function failureOf(err: unknown): { message: string; final: boolean } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return { message, final: cause instanceof ApplicationFailure && cause.nonRetryable === true };
+}
+
+/**
+ * Delivers one event to one endpoint (workflow ID `webhook/<eventId>/<endpointId>`): attempts on
+ * the retry schedule with durable sleeps in between, until a 2xx, a refusal that retrying cannot
+ * fix (410 Gone, a target refused as SSRF), or the end of the schedule.
+ */
+export async function webhookDeliveryWorkflow(input: WebhookDeliveryRef): Promise<{ status: string; attempts: number }> {
+  const scope = { tenantId: input.tenantId, environment: input.environment };
+  const prepared = await prepareWebhookDelivery(input);
+  if (prepared.skip) return { status: prepared.status, attempts: 0 };
+  const delays = WEBHOOK_RETRY_DELAYS_MS.map(jittered);
+  let reason = 'All attempts failed';
+  let attempts = 0;
+  for (let i = 0; i < delays.length; i++) {
+    if (delays[i] > 0) await sleep(delays[i]);
+    const nextAttemptAt = i + 1 < delays.length ? new Date(Date.now() + delays[i + 1]).toISOString() : null;
+    attempts++;
+    try {
+      const result = await attemptWebhookDelivery({ ...scope, deliveryId: prepared.deliveryId, nextAttemptAt });
+      if (result.outcome === 'succeeded') return { status: 'succeeded', attempts };
+      reason = result.reason;
+      break;
+    } catch (err) {
+      const { message, final } = failureOf(err);
+      reason = message;
+      if (final) break;
+    }
+  }
+  await failWebhookDelivery({ ...scope, deliveryId: prepared.deliveryId, reason });
+  return { status: 'failed', attempts };
+}
