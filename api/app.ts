@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { config, temporalUiUrl } from '../lib/config';
 import { PgCounterStore, type CounterStore } from '../lib/rate-limit/counter-store';
 import { RedisCounterStore } from '../lib/rate-limit/redis-counter-store';
+import { BatchingCounterStore } from '../lib/rate-limit/batching-counter-store';
 import { ApiKeyCache } from './auth/key-cache';
 import { RateLimiter, type LimiterOptions } from '../lib/rate-limit/limiter';
 import type { AppDeps } from './http/domain-context';
@@ -31,7 +32,9 @@ export interface AppOptions {
 }
 
 export function createApp(services: Omit<AppDeps, 'limiter' | 'keyCache'>, opts: AppOptions = {}): Express {
-  const counterStore = opts.counterStore ?? (config.REDIS_URL ? new RedisCounterStore(config.REDIS_URL) : new PgCounterStore(services.db));
+  const counterStore =
+    opts.counterStore ??
+    new BatchingCounterStore(config.REDIS_URL ? new RedisCounterStore(config.REDIS_URL) : new PgCounterStore(services.db));
   const limiter = new RateLimiter(counterStore, {
     ipPerMinute: opts.limits?.ipPerMinute ?? config.IP_RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: opts.limits?.authFailuresPerMinute ?? config.AUTH_FAILURE_LIMIT_PER_MINUTE,
@@ -40,6 +43,8 @@ export function createApp(services: Omit<AppDeps, 'limiter' | 'keyCache'>, opts:
   const app = express();
   // Server entry points start the key cache's revocation listener (app.locals.keyCache.listen).
   app.locals.keyCache = deps.keyCache;
+  // ... and on shutdown write the rate-limit counts still held in memory (app.locals.limiter.close).
+  app.locals.limiter = limiter;
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');

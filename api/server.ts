@@ -9,6 +9,7 @@ import { logger } from '../lib/logger';
 import { connectTemporalClient } from '../lib/temporal/client';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createApp } from './app';
+import type { RateLimiter } from '../lib/rate-limit/limiter';
 import type { ApiKeyCache } from './auth/key-cache';
 
 async function main(): Promise<void> {
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     process.once(signal, async () => {
       logger.info({ signal }, 'api draining');
       await server.close();
+      await (app.locals.limiter as RateLimiter).close();
       await keyCache.close();
       await client.connection.close();
       await db.destroy();

@@ -6,6 +6,7 @@
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { createApp } from '../api/app';
+import type { RateLimiter } from '../lib/rate-limit/limiter';
 import type { ApiKeyCache } from '../api/auth/key-cache';
 import { initializeDatabase } from '../db/data-source';
 import { resolveDatabase } from '../db/local-database';
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
     const keyCache = app.locals.keyCache as ApiKeyCache;
     await keyCache.listen(database.url);
     stops.push(() => keyCache.close());
+    stops.push(() => (app.locals.limiter as RateLimiter).close());
     const server = await listen(app, config.PORT);
     stops.push(server.close);
 

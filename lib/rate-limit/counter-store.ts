@@ -6,6 +6,11 @@ export interface CounterHit {
   /** How long the window's row must live (window length plus slack). */
   ttlMs: number;
   by?: number;
+  /**
+   * Where the count stops being an estimate: past it, a batching store asks the shared store
+   * synchronously (set a little below the limit the count is checked against).
+   */
+  exactAbove?: number;
 }
 
 /** Fixed-window counters shared by all API processes. */
@@ -13,6 +18,7 @@ export interface CounterStore {
   /** Adds to each counter and returns the new counts, in the order given. */
   hit(hits: CounterHit[]): Promise<number[]>;
   read(key: string, windowStart: Date): Promise<number>;
+  close?(): Promise<void>;
 }
 
 const SWEEP_EVERY_MS = 60_000;

@@ -26,6 +26,12 @@ export interface Decision {
 const monthKey = (tenantId: string) => `t:${tenantId}:month`;
 
 /**
+ * Counts are exact (asked of the shared store) once within this margin of a limit: enough for the
+ * hits other API processes may not have written yet, and every count under a small limit.
+ */
+const exactNear = (limit: number) => limit - Math.max(50, Math.ceil(limit * 0.2));
+
+/**
  * Per-tenant per-minute limit with a per-second burst cap, the monthly quota and a per-IP limit,
  * all counted in one round trip to the shared store. Limits are kept per environment, so a
  * sandbox load test cannot starve live traffic.
@@ -42,11 +48,17 @@ export class RateLimiter {
     const month = monthWindow(now);
     const scope = `t:${id.tenantId}:${id.environment}`;
     const [perMinute, perSecond, perIp, monthly] = await this.store.hit([
-      { key: `${scope}:minute`, windowStart: minute, ttlMs: 2 * MINUTE },
-      { key: `${scope}:second`, windowStart: second, ttlMs: 5 * SECOND },
-      { key: `ip:${id.ip}:minute`, windowStart: minute, ttlMs: 2 * MINUTE },
+      { key: `${scope}:minute`, windowStart: minute, ttlMs: 2 * MINUTE, exactAbove: exactNear(id.limits.perMinute) },
+      { key: `${scope}:second`, windowStart: second, ttlMs: 5 * SECOND, exactAbove: exactNear(id.limits.burst) },
+      { key: `ip:${id.ip}:minute`, windowStart: minute, ttlMs: 2 * MINUTE, exactAbove: exactNear(this.opts.ipPerMinute) },
       // by 0 reads the month's count without adding to it (sandbox, dashboard)
-      { key: monthKey(id.tenantId), windowStart: month.start, ttlMs: 40 * DAY, by: id.billable ? 1 : 0 },
+      {
+        key: monthKey(id.tenantId),
+        windowStart: month.start,
+        ttlMs: 40 * DAY,
+        by: id.billable ? 1 : 0,
+        exactAbove: exactNear(id.limits.monthlyCalls),
+      },
     ]);
     const minuteReset = Math.ceil((minute.getTime() + MINUTE) / 1000);
     const headers = {
@@ -73,11 +85,18 @@ export class RateLimiter {
   /** Counts a failed authentication from `ip`; true when the IP has failed too often this minute. */
   async authFailure(ip: string, now = Date.now()): Promise<{ blocked: boolean; retryAfterSeconds: number }> {
     const minute = windowStart(now, MINUTE);
-    const [failures] = await this.store.hit([{ key: `ipfail:${ip}:minute`, windowStart: minute, ttlMs: 2 * MINUTE }]);
+    const [failures] = await this.store.hit([
+      { key: `ipfail:${ip}:minute`, windowStart: minute, ttlMs: 2 * MINUTE, exactAbove: exactNear(this.opts.authFailuresPerMinute) },
+    ]);
     return {
       blocked: failures > this.opts.authFailuresPerMinute,
       retryAfterSeconds: Math.max(1, Math.ceil((minute.getTime() + MINUTE - now) / 1000)),
     };
+  }
+
+  /** Writes counts still held in memory (a batching store); call on shutdown. */
+  close(): Promise<void> {
+    return this.store.close?.() ?? Promise.resolve();
   }
 
   async monthlyUsage(tenantId: string, now = Date.now()): Promise<{ current: number; start: Date; end: Date }> {

@@ -7,6 +7,7 @@ import type { ActivityDeps } from '../../activities';
 import { createApp, type AppOptions } from '../../api/app';
 import type { AppDeps } from '../../api/http/domain-context';
 import { initializeDatabase } from '../../db/data-source';
+import type { RateLimiter } from '../../lib/rate-limit/limiter';
 import type { Plan } from '../../db/entities/tenant';
 import { createTenant, type CreatedTenant } from '../../domain/tenants';
 import type { RelayHooks } from '../../domain/webhooks/relay';
@@ -27,17 +28,6 @@ export interface TestStack {
 let stacks = 0;
 
 export interface StackOptions {
-  /** Extra activity dependencies for this file's worker (e.g. AI settings pointing at a local server). */
-  activityDeps?: Partial<ActivityDeps>;
-  /** Extra app dependencies (e.g. a shorter AI response bound). */
-  appDeps?: Partial<AppDeps>;
-}
-
-/**
- * The real stack for one test file: the shared migrated PostgreSQL and Temporal dev server from
- * global setup, a real worker on a task queue of this file's own, and the real app.
- */
-export interface StackOptions {
   /** Tests' receivers listen on 127.0.0.1, so private targets are allowed unless a test says not. */
   allowPrivateWebhookTargets?: boolean;
   relayHooks?: RelayHooks;
@@ -48,6 +38,10 @@ export interface StackOptions {
   appDeps?: Partial<AppDeps>;
 }
 
+/**
+ * The real stack for one test file: the shared migrated PostgreSQL and Temporal dev server from
+ * global setup, a real worker on a task queue of this file's own, and the real app.
+ */
 export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   quietTemporalLogs();
   const taskQueue = `test-${process.pid}-${++stacks}-${Date.now()}`;
@@ -83,6 +77,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       await running;
       await nativeConnection.close();
       await client.connection.close();
+      await (app.locals.limiter as RateLimiter).close();
       await db.destroy();
     },
   };
