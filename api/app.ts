@@ -4,6 +4,7 @@ import { PgCounterStore, type CounterStore } from '../lib/rate-limit/counter-sto
 import { RedisCounterStore } from '../lib/rate-limit/redis-counter-store';
 import { BatchingCounterStore } from '../lib/rate-limit/batching-counter-store';
 import { ApiKeyCache } from './auth/key-cache';
+import { TrackingHits } from '../domain/engagement/tracking-hits';
 import { RateLimiter, type LimiterOptions } from '../lib/rate-limit/limiter';
 import type { AppDeps } from './http/domain-context';
 import { mountRoutes } from './http/mount';
@@ -31,7 +32,10 @@ export interface AppOptions {
   temporalUiUrl?: string;
 }
 
-export function createApp(services: Omit<AppDeps, 'limiter' | 'keyCache'>, opts: AppOptions = {}): Express {
+/** What createApp builds itself; the rest comes from the entry point. */
+type BuiltDeps = 'limiter' | 'keyCache' | 'trackingHits';
+
+export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions = {}): Express {
   const counterStore =
     opts.counterStore ??
     new BatchingCounterStore(config.REDIS_URL ? new RedisCounterStore(config.REDIS_URL) : new PgCounterStore(services.db));
@@ -39,12 +43,16 @@ export function createApp(services: Omit<AppDeps, 'limiter' | 'keyCache'>, opts:
     ipPerMinute: opts.limits?.ipPerMinute ?? config.IP_RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: opts.limits?.authFailuresPerMinute ?? config.AUTH_FAILURE_LIMIT_PER_MINUTE,
   });
-  const deps: AppDeps = { ...services, limiter, keyCache: new ApiKeyCache() };
+  const deps: AppDeps = {
+    ...services,
+    limiter,
+    keyCache: new ApiKeyCache(),
+    trackingHits: new TrackingHits(services.db, services.workflows.client),
+  };
   const app = express();
   // Server entry points start the key cache's revocation listener (app.locals.keyCache.listen).
   app.locals.keyCache = deps.keyCache;
-  // ... and on shutdown write the rate-limit counts still held in memory (app.locals.limiter.close).
-  app.locals.limiter = limiter;
+  app.locals.deps = deps;
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
@@ -69,4 +77,14 @@ export function createApp(services: Omit<AppDeps, 'limiter' | 'keyCache'>, opts:
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;
+}
+
+/**
+ * Writes what the app holds in memory (rate-limit counts, tracking hits); entry points call it on
+ * shutdown after the server stopped taking requests, tests to see recorded hits.
+ */
+export async function flushApp(app: Express): Promise<void> {
+  const deps = app.locals.deps as AppDeps;
+  await deps.trackingHits.close();
+  await deps.limiter.close();
 }

@@ -8,8 +8,7 @@ import { listen } from '../lib/http-server';
 import { logger } from '../lib/logger';
 import { connectTemporalClient } from '../lib/temporal/client';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
-import { createApp } from './app';
-import type { RateLimiter } from '../lib/rate-limit/limiter';
+import { createApp, flushApp } from './app';
 import type { ApiKeyCache } from './auth/key-cache';
 
 async function main(): Promise<void> {
@@ -18,8 +17,9 @@ async function main(): Promise<void> {
   }
   const db = await initializeDatabase({ url: config.DATABASE_URL, applicationName: 'lead-engagement-api' });
   const client = await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const workflows = new WorkflowStarter(client);
   const app = createApp(
-    { db, workflows: new WorkflowStarter(client), webhooks: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS } },
+    { db, workflows, webhooks: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS } },
     { publicBaseUrl: config.PUBLIC_BASE_URL },
   );
   const keyCache = app.locals.keyCache as ApiKeyCache;
@@ -30,7 +30,8 @@ async function main(): Promise<void> {
     process.once(signal, async () => {
       logger.info({ signal }, 'api draining');
       await server.close();
-      await (app.locals.limiter as RateLimiter).close();
+      await workflows.drain();
+      await flushApp(app);
       await keyCache.close();
       await client.connection.close();
       await db.destroy();

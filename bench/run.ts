@@ -21,6 +21,8 @@ import { signTrackingToken } from '../domain/communications/tracking-token';
 import { config } from '../lib/config';
 
 const DURATION = Number(process.argv[2] ?? 8);
+/** Optional comma-separated target ids (e.g. T2,T4-open) to measure only those while profiling. */
+const ONLY = process.argv[3]?.split(',');
 const CONNECTIONS = 50;
 const ROUNDS = 3;
 
@@ -182,7 +184,7 @@ async function main(): Promise<void> {
   ];
 
   const targets: Record<string, unknown> = {};
-  for (const c of cases) {
+  for (const c of cases.filter((x) => !ONLY || ONLY.includes(x.id))) {
     const b: Sample[] = [];
     const t: Sample[] = [];
     for (let round = 1; round <= ROUNDS; round++) {

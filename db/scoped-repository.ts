@@ -71,9 +71,17 @@ export class ScopedRepository<T extends TenantRow> {
     return this.partitioned ? qb.andWhere(`${alias}.environment = :scopeEnvironment`, { scopeEnvironment: this.scope.environment }) : qb;
   }
 
+  // A single INSERT ... RETURNING is atomic on its own: no BEGIN/COMMIT around it outside a transaction.
   async insert(data: DeepPartial<T>): Promise<T> {
     const entity = this.repo.create({ ...data, ...this.scopeColumns() } as DeepPartial<T>);
-    return this.repo.save(entity);
+    return this.repo.save(entity, { transaction: false });
+  }
+
+  /** Many rows in one INSERT statement. */
+  async insertMany(rows: DeepPartial<T>[]): Promise<T[]> {
+    if (rows.length === 0) return [];
+    const entities = rows.map((data) => this.repo.create({ ...data, ...this.scopeColumns() } as DeepPartial<T>));
+    return this.repo.save(entities, { transaction: false, chunk: 1000 });
   }
 
   /** Saves changes to an entity loaded through this repository (scope columns cannot move). */

@@ -2,7 +2,7 @@ import { Lead, LeadDuplicate, type OutboxEvent } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
 import { notFound } from '../lib/errors';
 import { encodeId } from '../lib/ids';
-import { logger } from '../lib/logger';
+import type { StartOptions } from '../lib/temporal/workflow-starter';
 import { workflowIds } from '../workflows/ids';
 import { leadDedupeWorkflow } from '../workflows/lead-dedupe';
 import type { LeadCreate, LeadUpdate } from '../api/schemas/lead';
@@ -55,27 +55,28 @@ export async function createLead(ctx: DomainContext, input: LeadCreate): Promise
     return { lead, event };
   });
   await relayEvents(ctx, [event]);
-  await startDuplicateDetection(ctx, lead);
+  startDuplicateDetection(ctx, lead);
   await enrollByTrigger(ctx, lead, 'lead_created');
   return lead;
 }
 
 /**
- * Duplicate detection is asynchronous (spec part 3). The lead is already committed; if Temporal is
- * unreachable the lead stays unchecked (duplicates_checked_at null) rather than failing the create.
+ * Duplicate detection is asynchronous (spec part 3), and so is its start: the request does not
+ * wait for Temporal. A lead whose start was dropped or lost stays unchecked
+ * (duplicates_checked_at null) until the lead-dedupe sweep starts its workflow.
  */
-async function startDuplicateDetection(ctx: DomainContext, lead: Lead): Promise<void> {
+function startDuplicateDetection(ctx: DomainContext, lead: Lead): void {
+  ctx.workflows.startSoon(leadDedupeWorkflow, leadDedupeStart(lead));
+}
+
+export function leadDedupeStart(lead: Pick<Lead, 'id' | 'tenantId' | 'environment' | 'email'>): StartOptions<typeof leadDedupeWorkflow> {
   const leadId = encodeId('lead', lead.id);
-  try {
-    await ctx.workflows.start(leadDedupeWorkflow, {
-      workflowId: workflowIds.leadDedupe(leadId),
-      args: [{ tenantId: lead.tenantId, environment: lead.environment, leadId: lead.id }],
-      searchAttributes: { tenantId: encodeId('tenant', lead.tenantId), environment: lead.environment, leadId },
-      memo: { summary: `Duplicate check for ${lead.email}` },
-    });
-  } catch (err) {
-    logger.warn({ err, leadId }, 'could not start duplicate detection; the lead stays unchecked');
-  }
+  return {
+    workflowId: workflowIds.leadDedupe(leadId),
+    args: [{ tenantId: lead.tenantId, environment: lead.environment, leadId: lead.id }],
+    searchAttributes: { tenantId: encodeId('tenant', lead.tenantId), environment: lead.environment, leadId },
+    memo: { summary: `Duplicate check for ${lead.email}` },
+  };
 }
 
 export async function getLead(ctx: DomainContext, id: string): Promise<Lead> {

@@ -5,8 +5,7 @@
  */
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { createApp } from '../api/app';
-import type { RateLimiter } from '../lib/rate-limit/limiter';
+import { createApp, flushApp } from '../api/app';
 import type { ApiKeyCache } from '../api/auth/key-cache';
 import { initializeDatabase } from '../db/data-source';
 import { resolveDatabase } from '../db/local-database';
@@ -19,6 +18,7 @@ import { findTemporalBinary } from '../lib/temporal/find-binary';
 import { registerSearchAttributes } from '../lib/temporal/register-search-attributes';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
+import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { aiSettingsFromConfig } from '../activities/ai/settings';
 import { createWorker } from '../workers/create-worker';
@@ -84,6 +84,7 @@ async function main(): Promise<void> {
     stops.push(() => client.connection.close());
     const workflows = new WorkflowStarter(client);
     await ensureWebhookSweepSchedule(client, TASK_QUEUE);
+    await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
     const webhooks = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS };
     const workerConnection = await NativeConnection.connect({ address: temporalAddress });
     const worker = await createWorker({
@@ -103,7 +104,8 @@ async function main(): Promise<void> {
     const keyCache = app.locals.keyCache as ApiKeyCache;
     await keyCache.listen(database.url);
     stops.push(() => keyCache.close());
-    stops.push(() => (app.locals.limiter as RateLimiter).close());
+    stops.push(() => flushApp(app));
+    stops.push(() => workflows.drain());
     const server = await listen(app, config.PORT);
     stops.push(server.close);
 

@@ -8,6 +8,7 @@ import type { DataSource } from 'typeorm';
 import { createActivities } from '../activities';
 import type { MessagingSettings } from '../activities/messaging/settings';
 import { createApp } from '../api/app';
+import type { AppDeps } from '../api/http/domain-context';
 import { CampaignEnrollment, EngagementEvent, Lead, Message } from '../db/entities';
 import { initializeDatabase } from '../db/data-source';
 import { scoped } from '../db/scoped-repository';
@@ -129,6 +130,8 @@ describe('campaign sequence workflow (time-skipping)', () => {
     const click = await request(app).get(trackingPaths(last, 'c')[0]);
     expect([click.status, click.headers.location]).toEqual([302, 'https://example.com/pricing?from=email-3']);
 
+    // Opens and clicks are recorded in batches after the answer.
+    await (app.locals.deps as AppDeps).trackingHits.flush();
     const events = await scoped(db.manager, EngagementEvent, seeded.scope).find({
       where: { messageId: messages[2].id },
       order: { id: 'ASC' },
@@ -176,6 +179,8 @@ describe('campaign sequence workflow (time-skipping)', () => {
       const mail = await waitFor(async () => smtp.to(opened.lead.email)[0], 'the intro email');
       await pastMachineWindow();
       await request(app).get(trackingPaths(mail, 'o')[0]).set('User-Agent', 'Mozilla/5.0').expect(200);
+      // Recorded (and signalled) within 100 ms in real time; time skipping would race past that.
+      await (app.locals.deps as AppDeps).trackingHits.flush();
       expect((await openedRun.result()).path).toEqual(['start', 'intro', 'opened:true', 'yes-email', 'done']);
 
       const ignoredRun = await start(ignored.input);

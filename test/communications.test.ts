@@ -1,4 +1,5 @@
-import { Lead } from '../db/entities';
+import type { AppDeps } from '../api/http/domain-context';
+import { EngagementEvent, Lead } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
 import { decodeId } from '../lib/ids';
 import { FakeTwilio } from './support/fake-twilio';
@@ -53,6 +54,16 @@ describe('communications', () => {
     expect(header(mail, 'List-Unsubscribe')).toBeUndefined();
     const click = await api().get(trackingPaths(mail, 'c')[0]).expect(302);
     expect(click.headers.location).toBe('https://example.com/quote');
+
+    // Hits are answered at once and recorded together: 20 opens and the click become 21 rows.
+    const opens = await Promise.all(Array.from({ length: 20 }, () => api().get(trackingPaths(mail, 'o')[0])));
+    expect(opens.map((o) => o.status)).toEqual(Array(20).fill(200));
+    await (stack.app.locals.deps as AppDeps).trackingHits.flush();
+    const events = await scoped(stack.db.manager, EngagementEvent, { tenantId: tenant.tenant.id, environment: 'live' }).find({
+      where: { messageId: decodeId('message', res.body.data.id) as string },
+    });
+    expect(events.filter((e) => e.type === 'email_open')).toHaveLength(20);
+    expect(events.filter((e) => e.type === 'link_click').map((e) => e.details.url)).toEqual(['https://example.com/quote']);
 
     const one = await api().get(`/v1/communications/messages/${res.body.data.id}`).set(tenant.live).expect(200);
     expect(one.body.data).toMatchObject({ channel: 'email', status: 'sent', sandbox: false, leadId: lead.id });

@@ -12,6 +12,7 @@ import { aiSettingsFromConfig } from '../activities/ai/settings';
 import { connectTemporalClient } from '../lib/temporal/client';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
+import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createWorker } from './create-worker';
 import { installWorkerRuntime } from './runtime';
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   await admin.close();
   const client = await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   await ensureWebhookSweepSchedule(client, TASK_QUEUE);
+  await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const deps = {
     db,

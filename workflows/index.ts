@@ -1,4 +1,5 @@
 export * from './lead-dedupe';
+export * from './lead-dedupe-sweep';
 export * from './webhook-delivery';
 export * from './webhook-sweep';
 export * from './ai-generation';

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { TrackingSettings } from '../../domain/communications/compose-email';
 import type { DomainContext, WebhookDomainOptions } from '../../domain/context';
+import type { TrackingHits } from '../../domain/engagement/tracking-hits';
 import type { RateLimiter } from '../../lib/rate-limit/limiter';
 import type { ApiKeyCache } from '../auth/key-cache';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
@@ -11,6 +12,8 @@ export interface AppDeps {
   workflows: WorkflowStarter;
   limiter: RateLimiter;
   keyCache: ApiKeyCache;
+  /** Open and click hits, recorded in batches. */
+  trackingHits: TrackingHits;
   /** Webhook settings from config (absent: private targets refused); relay hooks are for tests. */
   webhooks?: WebhookDomainOptions;
   /** How long AI generation endpoints wait for their workflow before answering with a template (default AI_RESPONSE_TIMEOUT_MS). */

@@ -8,6 +8,8 @@ export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'unqualified'] as
 @Index('ix_leads_scope_email', ['tenantId', 'environment', 'emailNormalized'])
 @Index('ix_leads_scope_phone', ['tenantId', 'environment', 'phoneNormalized'])
 @Index('ix_leads_scope_created', ['tenantId', 'environment', 'createdAt'])
+// The lead-dedupe sweep looks for leads whose check never ran.
+@Index('ix_leads_unchecked', ['createdAt'], { where: 'duplicates_checked_at IS NULL' })
 export class Lead extends TenantOwned {
   @Column({ type: 'varchar', length: 320 })
   email: string;

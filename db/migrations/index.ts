@@ -9,6 +9,7 @@ import { AddTrainingAddonsAgents1795310032435 } from './1795310032435-AddTrainin
 import { AddCampaigns1795310471324 } from './1795310471324-AddCampaigns';
 import { AddForms1795310504912 } from './1795310504912-AddForms';
 import { AddFiles1795310569723 } from './1795310569723-AddFiles';
+import { AddLeadsUncheckedIndex1795320000000 } from './1795320000000-AddLeadsUncheckedIndex';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -22,4 +23,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddCampaigns1795310471324,
   AddForms1795310504912,
   AddFiles1795310569723,
+  AddLeadsUncheckedIndex1795320000000,
 ];

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { DataSource } from 'typeorm';
+import { In, type DataSource } from 'typeorm';
 import { CampaignEnrollment, EngagementEvent, Lead, Message } from '../../db/entities';
 import type { EngagementType } from '../../db/entities/engagement-event';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
@@ -17,52 +17,77 @@ export interface EngagementInput {
   details?: Record<string, unknown>;
 }
 
-/**
- * Stores an engagement event, applies what it implies (a bounce marks the lead bounced) and signals
- * the enrollments it concerns: the one named by workflowExecutionId, else the message's campaign
- * enrollment, else every active enrollment of the lead. Machine events are stored, not signalled.
- */
+/** One engagement event; see recordEngagements. */
 export async function recordEngagement(
   db: DataSource,
   client: Client,
   scope: TenantScope,
   input: EngagementInput,
 ): Promise<EngagementEvent> {
-  const leadId = input.leadId ?? input.message?.leadId ?? null;
-  const event = await scoped(db.manager, EngagementEvent, scope).insert({
-    type: input.type,
-    leadId,
-    messageId: input.message?.id ?? null,
-    campaignId: input.message?.campaignId ?? null,
-    workflowExecutionId: input.workflowExecutionId,
-    occurredAt: input.occurredAt,
-    machine: input.machine,
-    details: input.details ?? {},
-  });
-  if (leadId && input.type === 'email_bounce') {
-    await scoped(db.manager, Lead, scope).updateWhere({ id: leadId }, { bouncedAt: input.occurredAt });
-  }
-  if (!input.machine && input.type !== 'unsubscribe') {
-    const workflowIds = await targets(db, scope, leadId, input);
-    await signalWorkflows(client, workflowIds, engagementSignal, {
-      type: input.type as EngagementKind,
-      ...(input.message ? { messageId: input.message.id } : {}),
-      at: input.occurredAt.toISOString(),
-    });
-  }
+  const [event] = await recordEngagements(db, client, scope, [input]);
   return event;
 }
 
-async function targets(db: DataSource, scope: TenantScope, leadId: string | null, input: EngagementInput): Promise<string[]> {
-  const enrollments = scoped(db.manager, CampaignEnrollment, scope);
-  if (input.workflowExecutionId) {
-    // Only a workflow that is an enrollment of this tenant: the ID is never signalled blindly.
-    const named = await enrollments.findOne({ workflowId: input.workflowExecutionId, status: 'active' });
-    return named ? [named.workflowId] : [];
+/**
+ * Stores engagement events in one statement, applies what they imply (a bounce marks the lead
+ * bounced) and signals the enrollments each concerns: the one named by workflowExecutionId, else
+ * the message's campaign enrollment, else every active enrollment of the lead. Machine events are
+ * stored, not signalled.
+ */
+export async function recordEngagements(
+  db: DataSource,
+  client: Client,
+  scope: TenantScope,
+  inputs: EngagementInput[],
+): Promise<EngagementEvent[]> {
+  const leadOf = (input: EngagementInput) => input.leadId ?? input.message?.leadId ?? null;
+  const events = await scoped(db.manager, EngagementEvent, scope).insertMany(
+    inputs.map((input) => ({
+      type: input.type,
+      leadId: leadOf(input),
+      messageId: input.message?.id ?? null,
+      campaignId: input.message?.campaignId ?? null,
+      workflowExecutionId: input.workflowExecutionId,
+      occurredAt: input.occurredAt,
+      machine: input.machine,
+      details: input.details ?? {},
+    })),
+  );
+  for (const input of inputs) {
+    const leadId = leadOf(input);
+    if (leadId && input.type === 'email_bounce') {
+      await scoped(db.manager, Lead, scope).updateWhere({ id: leadId }, { bouncedAt: input.occurredAt });
+    }
   }
-  if (!leadId) return [];
-  const where = input.message?.campaignId
-    ? { leadId, campaignId: input.message.campaignId, status: 'active' as const }
-    : { leadId, status: 'active' as const };
-  return (await enrollments.find({ where })).map((e) => e.workflowId);
+  const signalled = inputs.filter((input) => !input.machine && input.type !== 'unsubscribe');
+  if (signalled.length) {
+    const targets = await enrollmentTargets(
+      db,
+      scope,
+      signalled.map((input) => ({ ...input, leadId: leadOf(input) })),
+    );
+    for (const [i, input] of signalled.entries()) {
+      await signalWorkflows(client, targets[i], engagementSignal, {
+        type: input.type as EngagementKind,
+        ...(input.message ? { messageId: input.message.id } : {}),
+        at: input.occurredAt.toISOString(),
+      });
+    }
+  }
+  return events;
+}
+
+/** The active enrollments each input concerns, with two queries for the whole batch. */
+async function enrollmentTargets(db: DataSource, scope: TenantScope, inputs: EngagementInput[]): Promise<string[][]> {
+  const enrollments = scoped(db.manager, CampaignEnrollment, scope);
+  // Only a workflow that is an enrollment of this tenant: an ID is never signalled blindly.
+  const namedIds = inputs.flatMap((i) => (i.workflowExecutionId ? [i.workflowExecutionId] : []));
+  const leadIds = inputs.flatMap((i) => (!i.workflowExecutionId && i.leadId ? [i.leadId] : []));
+  const named = namedIds.length ? await enrollments.find({ where: { workflowId: In(namedIds), status: 'active' } }) : [];
+  const ofLeads = leadIds.length ? await enrollments.find({ where: { leadId: In([...new Set(leadIds)]), status: 'active' } }) : [];
+  return inputs.map((input) => {
+    if (input.workflowExecutionId) return named.filter((e) => e.workflowId === input.workflowExecutionId).map((e) => e.workflowId);
+    const campaignId = input.message?.campaignId;
+    return ofLeads.filter((e) => e.leadId === input.leadId && (!campaignId || e.campaignId === campaignId)).map((e) => e.workflowId);
+  });
 }

@@ -1,25 +1,16 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { webhookSweepWorkflow } from '../../workflows/webhook-sweep';
+import { ensureSchedule } from './schedules';
 
 export const webhookSweepScheduleId = (taskQueue: string) => `webhook-outbox-sweep/${taskQueue}`;
 
-/**
- * Creates the every-minute outbox sweep, or leaves the existing one alone: every worker calls
- * this at start, so it must be idempotent. Overlapping runs are skipped, not queued.
- */
-export async function ensureWebhookSweepSchedule(client: Client, taskQueue: string): Promise<{ scheduleId: string; created: boolean }> {
-  const scheduleId = webhookSweepScheduleId(taskQueue);
-  try {
-    await client.schedule.create({
-      scheduleId,
-      spec: { intervals: [{ every: '1 minute' }] },
-      action: { type: 'startWorkflow', workflowType: webhookSweepWorkflow, taskQueue, args: [{}] },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP },
-      memo: { summary: 'Dispatches webhook events that the relay left undispatched' },
-    });
-    return { scheduleId, created: true };
-  } catch (err) {
-    if (err instanceof ScheduleAlreadyRunning) return { scheduleId, created: false };
-    throw err;
-  }
+/** The every-minute outbox sweep (idempotent; every worker calls it at start). */
+export function ensureWebhookSweepSchedule(client: Client, taskQueue: string): Promise<{ scheduleId: string; created: boolean }> {
+  return ensureSchedule(client, {
+    scheduleId: webhookSweepScheduleId(taskQueue),
+    workflowType: webhookSweepWorkflow,
+    taskQueue,
+    every: '1 minute',
+    summary: 'Dispatches webhook events that the relay left undispatched',
+  });
 }

@@ -4,6 +4,7 @@ import type { Workflow } from '@temporalio/common';
 import { workflowStarts } from '../metrics';
 import { searchAttributePairs, type SearchAttributeValues } from './search-attributes';
 import { TASK_QUEUE } from './task-queues';
+import { BackgroundStarts, type BackgroundStartsOptions } from './background-starts';
 
 const START_DEADLINE_MS = 5_000;
 
@@ -25,10 +26,28 @@ export interface StartOptions<W extends Workflow> {
  * the start itself idempotent.
  */
 export class WorkflowStarter {
+  private readonly background: BackgroundStarts;
+
   constructor(
     readonly client: Client,
     private readonly taskQueue: string = TASK_QUEUE,
-  ) {}
+    background: BackgroundStartsOptions = {},
+  ) {
+    this.background = new BackgroundStarts(background);
+  }
+
+  /**
+   * Starts after the caller has moved on (the request answers without waiting for Temporal). Only
+   * for workflows that a sweep also starts from committed state; see BackgroundStarts.
+   */
+  startSoon<W extends Workflow>(workflow: W, opts: StartOptions<W>): void {
+    this.background.enqueue(opts.workflowId, () => this.start(workflow, opts));
+  }
+
+  /** Waits for the starts queued by startSoon (on shutdown). */
+  drain(): Promise<void> {
+    return this.background.drain();
+  }
 
   async start<W extends Workflow>(workflow: W, opts: StartOptions<W>): Promise<{ workflowId: string; started: boolean }> {
     try {

@@ -4,10 +4,9 @@ import type { Express } from 'express';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import type { ActivityDeps } from '../../activities';
-import { createApp, type AppOptions } from '../../api/app';
+import { createApp, flushApp, type AppOptions } from '../../api/app';
 import type { AppDeps } from '../../api/http/domain-context';
 import { initializeDatabase } from '../../db/data-source';
-import type { RateLimiter } from '../../lib/rate-limit/limiter';
 import type { Plan } from '../../db/entities/tenant';
 import { createTenant, type CreatedTenant } from '../../domain/tenants';
 import type { RelayHooks } from '../../domain/webhooks/relay';
@@ -20,6 +19,8 @@ export interface TestStack {
   db: DataSource;
   client: Client;
   worker: Worker;
+  /** The app's starter: `await stack.workflows.drain()` waits for starts made after a response. */
+  workflows: WorkflowStarter;
   taskQueue: string;
   http: () => request.Agent;
   stop(): Promise<void>;
@@ -70,14 +71,16 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     db,
     client,
     worker,
+    workflows,
     taskQueue,
     http: () => request.agent(app),
     stop: async () => {
+      await workflows.drain();
       worker.shutdown();
       await running;
       await nativeConnection.close();
       await client.connection.close();
-      await (app.locals.limiter as RateLimiter).close();
+      await flushApp(app);
       await db.destroy();
     },
   };

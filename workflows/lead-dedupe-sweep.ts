@@ -1,0 +1,15 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { RecordActivities } from '../activities/records';
+
+const { sweepUncheckedLeads } = proxyActivities<RecordActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 3 },
+});
+
+/** Leads younger than this may still have their start queued in the API process; leave them to it. */
+export const DEFAULT_DEDUPE_SWEEP_MIN_AGE_MS = 30_000;
+
+/** Run by a Temporal Schedule every minute: starts duplicate detection that never started. */
+export async function leadDedupeSweepWorkflow(input: { minAgeMs?: number } = {}): Promise<{ started: number }> {
+  return sweepUncheckedLeads({ minAgeMs: input.minAgeMs ?? DEFAULT_DEDUPE_SWEEP_MIN_AGE_MS });
+}
