@@ -1,4 +1,5 @@
 import type { DeepPartial, EntityManager, EntityTarget, FindManyOptions, FindOptionsWhere, Repository, SelectQueryBuilder } from 'typeorm';
+import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Environment } from './entities/tenant-owned';
 
@@ -82,6 +83,23 @@ export class ScopedRepository<T extends TenantRow> {
     if (rows.length === 0) return [];
     const entities = rows.map((data) => this.repo.create({ ...data, ...this.scopeColumns() } as DeepPartial<T>));
     return this.repo.save(entities, { transaction: false, chunk: 1000 });
+  }
+
+  /**
+   * Many rows in one INSERT ... ON CONFLICT DO NOTHING: returns the rows that were inserted, so a
+   * row that collided with a unique index is simply absent.
+   */
+  async insertIgnoringConflicts(rows: QueryDeepPartialEntity<T>[]): Promise<T[]> {
+    if (rows.length === 0) return [];
+    const result = await this.repo
+      .createQueryBuilder()
+      .insert()
+      .values(rows.map((row) => ({ ...row, ...this.scopeColumns() }) as QueryDeepPartialEntity<T>))
+      .orIgnore()
+      .returning('id')
+      .execute();
+    const ids = (result.raw as { id: string }[]).map((r) => String(r.id));
+    return ids.length ? this.find({ where: { id: In(ids) } as FindOptionsWhere<T> }) : [];
   }
 
   /** Saves changes to an entity loaded through this repository (scope columns cannot move). */

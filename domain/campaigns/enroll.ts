@@ -12,8 +12,6 @@ import { enrollmentWorkflowId, pinnedGraph, startEnrollmentWorkflow } from './st
 
 export type EnrollmentOutcome = 'enrolled' | 'already_enrolled' | 'not_found' | 'unsubscribed';
 
-const UNIQUE_VIOLATION = '23505';
-
 /**
  * Enrolls leads (given as public IDs) into an active or paused campaign. Each lead gets one row and
  * one workflow; a lead already enrolled (even one that finished) is reported, not restarted. When
@@ -34,36 +32,46 @@ export async function enrollLeads(
   const keys = unique.map((id) => decodeId('lead', id));
   const found = await scoped(ctx.db.manager, Lead, ctx.scope).find({ where: { id: In(keys.filter((k): k is string => k !== null)) } });
   const leads = new Map(found.map((l) => [l.id, l]));
-  const results: { leadId: string; status: EnrollmentOutcome }[] = [];
-  const started: { lead: Lead; enrollment: CampaignEnrollment }[] = [];
-  for (const [i, publicId] of unique.entries()) {
+  // In the request's order, so enrollments are numbered (and listed) as asked.
+  const eligible = keys.flatMap((k) => {
+    const lead = k ? leads.get(k) : undefined;
+    return lead && !lead.unsubscribedAt ? [lead] : [];
+  });
+  const inserted = await insertEnrollments(ctx, campaign, eligible);
+  const results = unique.map((publicId, i): { leadId: string; status: EnrollmentOutcome } => {
     const lead = keys[i] ? leads.get(keys[i]) : undefined;
-    if (!lead) results.push({ leadId: publicId, status: 'not_found' });
-    else if (lead.unsubscribedAt) results.push({ leadId: publicId, status: 'unsubscribed' });
-    else {
-      const enrollment = await insertEnrollment(ctx, campaign, lead);
-      results.push({ leadId: publicId, status: enrollment ? 'enrolled' : 'already_enrolled' });
-      if (enrollment) started.push({ lead, enrollment });
-    }
-  }
+    if (!lead) return { leadId: publicId, status: 'not_found' };
+    if (lead.unsubscribedAt) return { leadId: publicId, status: 'unsubscribed' };
+    return { leadId: publicId, status: inserted.has(lead.id) ? 'enrolled' : 'already_enrolled' };
+  });
+  const started = eligible.flatMap((lead) => {
+    const enrollment = inserted.get(lead.id);
+    return enrollment ? [{ lead, enrollment }] : [];
+  });
   await startAll(ctx, campaign, graph, started);
   return results;
 }
 
-async function insertEnrollment(ctx: DomainContext, campaign: Campaign, lead: Lead): Promise<CampaignEnrollment | null> {
-  try {
-    return await scoped(ctx.db.manager, CampaignEnrollment, ctx.scope).insert({
+/**
+ * One INSERT for the whole batch; a lead already enrolled (the unique campaign+lead index) is
+ * skipped by ON CONFLICT and missing from the result.
+ */
+async function insertEnrollments(ctx: DomainContext, campaign: Campaign, leads: Lead[]): Promise<Map<string, CampaignEnrollment>> {
+  if (leads.length === 0) return new Map();
+  const rows = await scoped(ctx.db.manager, CampaignEnrollment, ctx.scope).insertIgnoringConflicts(
+    leads.map((lead) => ({
       campaignId: campaign.id,
       leadId: lead.id,
       workflowId: enrollmentWorkflowId(campaign.id, lead.id),
       workflowVersion: campaign.workflowVersion ?? 0,
-      status: 'active',
-    });
-  } catch (err) {
-    if ((err as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) return null;
-    throw err;
-  }
+      status: 'active' as const,
+    })),
+  );
+  return new Map(rows.map((e) => [e.leadId, e]));
 }
+
+/** Starts in flight at once for one request: a bulk enrollment is not one start after another. */
+const START_CONCURRENCY = 16;
 
 async function startAll(
   ctx: DomainContext,
@@ -72,14 +80,18 @@ async function startAll(
   items: { lead: Lead; enrollment: CampaignEnrollment }[],
 ) {
   const failed: CampaignEnrollment[] = [];
-  for (const { lead, enrollment } of items) {
-    try {
-      await startEnrollmentWorkflow(ctx.workflows, ctx.scope, campaign, lead, enrollment, graph);
-    } catch (err) {
-      logger.warn({ err, workflowId: enrollment.workflowId }, 'could not start enrollment workflow');
-      failed.push(enrollment);
+  const queue = [...items];
+  const worker = async () => {
+    for (let item = queue.shift(); item; item = queue.shift()) {
+      try {
+        await startEnrollmentWorkflow(ctx.workflows, ctx.scope, campaign, item.lead, item.enrollment, graph);
+      } catch (err) {
+        logger.warn({ err, workflowId: item.enrollment.workflowId }, 'could not start enrollment workflow');
+        failed.push(item.enrollment);
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(START_CONCURRENCY, queue.length) }, worker));
   if (failed.length) {
     await scoped(ctx.db.manager, CampaignEnrollment, ctx.scope).deleteWhere({ id: In(failed.map((e) => e.id)) });
     throw new AppError(
