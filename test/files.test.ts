@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { decodeId, encodeId } from '../lib/ids';
 import { config } from '../lib/config';
-import { storedPath } from '../lib/files/storage';
+import { objectKey } from '../lib/files/file-storage';
+import { LocalFileStorage } from '../lib/files/local-storage';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
 let stack: TestStack;
@@ -25,7 +26,7 @@ const upload = (
   });
 };
 const bytesOf = (t: TestTenant, id: string) =>
-  storedPath({ tenantId: t.tenant.id, environment: 'sandbox' }, decodeId('file', id) as string);
+  new LocalFileStorage().pathOf(objectKey({ tenantId: t.tenant.id, environment: 'sandbox' }, decodeId('file', id) as string));
 
 describe('files', () => {
   it('uploads a file for a lead, serves its metadata and bytes, and deletes both', async () => {
@@ -94,5 +95,21 @@ describe('files', () => {
     expect((await stack.http().get(`/v1/files/${loose.id}/content`).set(other.sandbox)).status).toBe(404);
     expect((await stack.http().get(`/v1/files/${loose.id}`).set(t.live)).status).toBe(404);
     expect((await stack.http().get('/v1/files').set(t.live)).body.data).toEqual([]);
+  });
+
+  it('answers presigned-URL requests with 409 on the local driver, pointing at the API routes instead', async () => {
+    const t = await newTenant(stack.db);
+    const direct = await stack
+      .http()
+      .post('/v1/files/uploads')
+      .set(t.sandbox)
+      .send({ fileName: 'deck.pdf', contentType: 'application/pdf', size: 100 });
+    expect([direct.status, direct.body.message]).toEqual([409, 'Presigned URLs need FILES_DRIVER=s3; use POST /v1/files/upload instead']);
+    const file = (await upload(t, 'x')).body.data;
+    expect(file.status).toBe('ready');
+    const url = await stack.http().get(`/v1/files/${file.id}/download-url`).set(t.sandbox);
+    expect([url.status, url.body.message]).toEqual([409, 'Presigned URLs need FILES_DRIVER=s3; use GET /v1/files/:id/content instead']);
+    expect((await stack.http().post(`/v1/files/${file.id}/complete`).set(t.sandbox)).status).toBe(409);
+    expect((await stack.http().get('/v1/files').set(t.sandbox)).body.data.map((f: { id: string }) => f.id)).toEqual([file.id]);
   });
 });
