@@ -1,7 +1,7 @@
 import { StoredFile } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
 import { AppError } from '../lib/errors';
-import { objectKey, type DirectTransfers, type FileStorage } from '../lib/files/file-storage';
+import { objectKey, type FileStorage } from '../lib/files/file-storage';
 import type { DirectUploadCreate } from '../api/schemas/file';
 import type { DomainContext } from './context';
 import { getReadyFile, resolveOwner } from './files';
@@ -14,15 +14,8 @@ export interface FileSettings {
   urlTtlSeconds: number;
 }
 
-/** The local driver serves bytes only through the API: say so rather than hand out unusable URLs. */
-function directOf(storage: FileStorage, instead: string): DirectTransfers {
-  if (!storage.direct) throw new AppError('conflict', `Presigned URLs need FILES_DRIVER=s3; use ${instead} instead`);
-  return storage.direct;
-}
-
 /** Records a pending file and presigns the PUT of its bytes; completion checks what arrived. */
 export async function startDirectUpload(ctx: DomainContext, settings: FileSettings, body: DirectUploadCreate) {
-  const direct = directOf(settings.storage, 'POST /v1/files/upload');
   const file = await ctx.db.transaction(async (manager) =>
     scoped(manager, StoredFile, ctx.scope).insert({
       filename: body.fileName,
@@ -34,7 +27,7 @@ export async function startDirectUpload(ctx: DomainContext, settings: FileSettin
       uploadedBy: ctx.actorUserId,
     }),
   );
-  const upload = await direct.uploadUrl(objectKey(ctx.scope, file.id), file, settings.urlTtlSeconds);
+  const upload = await settings.storage.direct.uploadUrl(objectKey(ctx.scope, file.id), file, settings.urlTtlSeconds);
   return { file, upload };
 }
 
@@ -67,6 +60,5 @@ export function completeDirectUpload(ctx: DomainContext, settings: FileSettings,
 
 export async function presignDownload(ctx: DomainContext, settings: FileSettings, id: string) {
   const file = await getReadyFile(ctx, id);
-  const direct = directOf(settings.storage, 'GET /v1/files/:id/content');
-  return direct.downloadUrl(objectKey(ctx.scope, file.id), file, settings.urlTtlSeconds);
+  return settings.storage.direct.downloadUrl(objectKey(ctx.scope, file.id), file, settings.urlTtlSeconds);
 }

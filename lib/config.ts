@@ -58,6 +58,8 @@ const EnvSchema = z.object({
     .default(1024 * 1024 * 1024),
   /** How long presigned upload and download URLs stay valid. */
   FILE_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
+  /** Signs the local driver's upload and download URLs (the API answers them itself). */
+  FILE_URL_SECRET: z.string().min(16).default('dev-file-url-secret-change-me'),
   S3_BUCKET: optionalString,
   S3_REGION: z.string().default('us-east-1'),
   /** For S3-compatible services (MinIO, R2, moto); unset means AWS. */

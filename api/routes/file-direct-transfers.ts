@@ -4,7 +4,7 @@ import { defineRoute } from '../http/route';
 import { serializeFile, serializePresigned } from '../serializers/file';
 import { DirectUploadCreate, DirectUploadSchema, FileIdParams, PresignedRequestSchema, StoredFileSchema } from '../schemas/file';
 
-/** Presigned uploads and downloads: the bytes go straight between the client and the bucket. */
+/** Presigned uploads and downloads: with S3 the bytes go straight between the client and the bucket. */
 export function directTransferRoutes(deps: AppDeps, files: FileSettings) {
   const base = { tag: 'Files', auth: 'tenant', scope: 'files:write' } as const;
   return [
@@ -12,7 +12,7 @@ export function directTransferRoutes(deps: AppDeps, files: FileSettings) {
       ...base,
       method: 'post',
       path: '/v1/files/uploads',
-      summary: 'Start a direct upload: records a pending file and returns a presigned PUT URL for its bytes (409 unless FILES_DRIVER=s3)',
+      summary: 'Start a direct upload: records a pending file and returns a presigned PUT URL for its bytes',
       body: DirectUploadCreate,
       response: DirectUploadSchema,
       handler: async ({ body, auth }) => {
@@ -38,7 +38,7 @@ export function directTransferRoutes(deps: AppDeps, files: FileSettings) {
       scope: 'files:read',
       method: 'get',
       path: '/v1/files/:id/download-url',
-      summary: "A short-lived presigned GET URL for a file's bytes, as an attachment (409 while pending or unless FILES_DRIVER=s3)",
+      summary: "A short-lived presigned GET URL for a file's bytes, as an attachment (409 while pending)",
       params: FileIdParams,
       response: PresignedRequestSchema,
       errors: [409],

@@ -27,8 +27,8 @@ export interface FileStorage {
   head(key: string): Promise<{ size: number; contentType?: string } | null>;
   /** Removes the bytes; nothing stored is not an error. */
   remove(key: string): Promise<void>;
-  /** Null when the driver only serves bytes through the API. */
-  readonly direct: DirectTransfers | null;
+  /** Presigned URLs: S3's own, or with the local driver URLs the API signs and answers itself. */
+  readonly direct: DirectTransfers;
 }
 
 /** <tenant>/<environment>/<file id>: one tenant's and environment's files never share a prefix. */

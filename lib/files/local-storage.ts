@@ -2,18 +2,23 @@ import { createReadStream } from 'node:fs';
 import { access, mkdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { ApiSignedUrls } from './api-signed-urls';
 import type { FileStorage } from './file-storage';
 import { filesRoot, removeBytes } from './local-disk';
+
+export const localPathOf = (key: string, root = filesRoot()) => path.join(root, ...key.split('/'));
 
 /** Bytes on this machine's disk under FILES_DIR/<object key>: one API process, or a shared volume. */
 export class LocalFileStorage implements FileStorage {
   readonly driver = 'local';
-  readonly direct = null;
 
-  constructor(private readonly root: string = filesRoot()) {}
+  constructor(
+    readonly direct: ApiSignedUrls,
+    private readonly root: string = filesRoot(),
+  ) {}
 
-  pathOf(key: string): string {
-    return path.join(this.root, ...key.split('/'));
+  private pathOf(key: string): string {
+    return localPathOf(key, this.root);
   }
 
   async put(key: string, source: { path: string }): Promise<void> {
