@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { config, temporalUiUrl } from '../lib/config';
+import { fileSettingsFromConfig } from '../lib/files/create-storage';
 import { PgCounterStore, type CounterStore } from '../lib/rate-limit/counter-store';
 import { RedisCounterStore } from '../lib/rate-limit/redis-counter-store';
 import { BatchingCounterStore } from '../lib/rate-limit/batching-counter-store';
@@ -11,6 +12,7 @@ import { mountRoutes } from './http/mount';
 import { accessLog } from './middleware/access-log';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
+import { FILE_URL_PREFIX, fileUrlRoutes } from './routes/file-urls';
 import { MULTIPART_PATHS } from './routes/files';
 import { recordMetrics } from './middleware/metrics';
 import { requestId } from './middleware/request-id';
@@ -43,8 +45,10 @@ export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions =
     ipPerMinute: opts.limits?.ipPerMinute ?? config.IP_RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: opts.limits?.authFailuresPerMinute ?? config.AUTH_FAILURE_LIMIT_PER_MINUTE,
   });
+  const files = services.files ?? fileSettingsFromConfig(config);
   const deps: AppDeps = {
     ...services,
+    files,
     limiter,
     keyCache: new ApiKeyCache(),
     trackingHits: new TrackingHits(services.db, services.workflows.client),
@@ -60,9 +64,10 @@ export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions =
 
   app.use(requestId, accessLog, recordMetrics);
   // Public form posts come from browsers as urlencoded bodies as well as JSON; uploads are multipart;
-  // one-click unsubscribe (RFC 8058) posts a form body to a tracking URL.
+  // one-click unsubscribe (RFC 8058) posts a form body to a tracking URL; signed file URLs take raw bytes.
   const isPublicForm = (path: string) => path.startsWith('/v1/public/forms/');
-  const skipJsonCheck = (path: string) => isPublicForm(path) || MULTIPART_PATHS.has(path) || path.startsWith('/v1/t/');
+  const skipJsonCheck = (path: string) =>
+    isPublicForm(path) || MULTIPART_PATHS.has(path) || path.startsWith('/v1/t/') || path.startsWith(FILE_URL_PREFIX);
   app.use(jsonBody(opts.bodyLimit ?? config.BODY_LIMIT, skipJsonCheck));
   app.use('/v1/public/forms', express.urlencoded({ extended: false, limit: '64kb' }));
 
@@ -70,6 +75,7 @@ export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions =
   app.use(systemRoutes(deps));
   app.use(docsRoutes(routes, opts.publicBaseUrl));
   app.use(dashboardRoutes({ temporalUiUrl: opts.temporalUiUrl ?? temporalUiUrl(), temporalNamespace: config.TEMPORAL_NAMESPACE }));
+  app.use(fileUrlRoutes(files));
   app.use(mountRoutes(routes, deps));
   app.use(publicPageRoutes(deps));
   app.use(trackingRoutes(deps));

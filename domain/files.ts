@@ -1,8 +1,11 @@
+import type { EntityManager } from 'typeorm';
 import { Lead, Partner, StoredFile, Task } from '../db/entities';
 import type { FileEntityType } from '../db/entities/stored-file';
 import { scoped } from '../db/scoped-repository';
+import { AppError } from '../lib/errors';
+import { objectKey, type FileStorage } from '../lib/files/file-storage';
+import { removeBytes, sha256Of } from '../lib/files/local-disk';
 import { decodeId } from '../lib/ids';
-import { moveIntoPlace, removeBytes, sha256Of, storedPath } from '../lib/files/storage';
 import { logger } from '../lib/logger';
 import type { FileListQuery, FileUploadFields } from '../api/schemas/file';
 import type { ReceivedUpload } from '../api/http/receive-upload';
@@ -12,29 +15,44 @@ import { assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookup
 /** Owners stored here must exist in the scope; opportunities are not stored on this branch yet. */
 const OWNER_ENTITIES = { lead: Lead, partner: Partner, task: Task } as const;
 
+/** The owning record's internal ID (null for none); a record the caller cannot see is a 422. */
+export async function resolveOwner(
+  manager: EntityManager,
+  ctx: DomainContext,
+  fields: { entityType?: FileEntityType; entityId?: string },
+): Promise<{ entityType: FileEntityType | null; entityId: string | null }> {
+  if (!fields.entityType) return { entityType: null, entityId: null };
+  const entityId = decodeId(fields.entityType, fields.entityId) as string;
+  if (fields.entityType !== 'opportunity') {
+    const entity = OWNER_ENTITIES[fields.entityType];
+    await assertExists(manager, entity, ctx.scope, entityId, 'entityId', entity.name);
+  }
+  return { entityType: fields.entityType, entityId };
+}
+
 /**
- * Records the file and moves its bytes into place inside one transaction: if the move fails
- * nothing is recorded. The temporary upload is removed whatever happens.
+ * Records the file and stores its bytes inside one transaction: if storing fails nothing is
+ * recorded. The temporary upload is removed whatever happens.
  */
-export async function storeUpload(ctx: DomainContext, upload: ReceivedUpload, fields: FileUploadFields): Promise<StoredFile> {
+export async function storeUpload(
+  ctx: DomainContext,
+  storage: FileStorage,
+  upload: ReceivedUpload,
+  fields: FileUploadFields,
+): Promise<StoredFile> {
   try {
     const sha256 = await sha256Of(upload.tempPath);
     return await ctx.db.transaction(async (manager) => {
-      const entityId = fields.entityType ? (decodeId(fields.entityType, fields.entityId) as string) : null;
-      if (fields.entityType && fields.entityType !== 'opportunity') {
-        const entity = OWNER_ENTITIES[fields.entityType];
-        await assertExists(manager, entity, ctx.scope, entityId, 'entityId', entity.name);
-      }
       const file = await scoped(manager, StoredFile, ctx.scope).insert({
         filename: upload.filename,
         contentType: upload.contentType,
         size: upload.size,
-        entityType: (fields.entityType ?? null) as FileEntityType | null,
-        entityId,
+        ...(await resolveOwner(manager, ctx, fields)),
         sha256,
+        status: 'ready',
         uploadedBy: ctx.actorUserId,
       });
-      await moveIntoPlace(upload.tempPath, ctx.scope, file.id);
+      await storage.put(objectKey(ctx.scope, file.id), { path: upload.tempPath, size: upload.size, contentType: upload.contentType });
       return file;
     });
   } finally {
@@ -44,10 +62,21 @@ export async function storeUpload(ctx: DomainContext, upload: ReceivedUpload, fi
 
 export const getFile = (ctx: DomainContext, id: string) => findOrFail(ctx.db.manager, StoredFile, ctx.scope, id, 'File');
 
-export const fileContentPath = (ctx: DomainContext, file: StoredFile) => storedPath(ctx.scope, file.id);
+/** A file whose bytes can be served: a pending direct upload has none yet. */
+export async function getReadyFile(ctx: DomainContext, id: string): Promise<StoredFile> {
+  const file = await getFile(ctx, id);
+  if (file.status !== 'ready') throw new AppError('conflict', 'File upload is not complete yet');
+  return file;
+}
 
+export async function openContent(ctx: DomainContext, storage: FileStorage, id: string) {
+  const file = await getReadyFile(ctx, id);
+  return { file, stream: await storage.open(objectKey(ctx.scope, file.id)) };
+}
+
+/** Ready files only: a pending upload is not an attachment until it is completed. */
 export function listFiles(ctx: DomainContext, f: FileListQuery) {
-  const qb = scoped(ctx.db.manager, StoredFile, ctx.scope).query('f');
+  const qb = scoped(ctx.db.manager, StoredFile, ctx.scope).query('f').andWhere(`f.status = 'ready'`);
   if (f.entityType) {
     qb.andWhere('f.entity_type = :type AND f.entity_id = :entityId', { type: f.entityType, entityId: decodeId(f.entityType, f.entityId) });
   }
@@ -56,12 +85,12 @@ export function listFiles(ctx: DomainContext, f: FileListQuery) {
 }
 
 /** The record goes in a transaction; the bytes after commit (a failure there only leaves an orphan). */
-export async function deleteFile(ctx: DomainContext, id: string): Promise<StoredFile> {
+export async function deleteFile(ctx: DomainContext, storage: FileStorage, id: string): Promise<StoredFile> {
   const file = await ctx.db.transaction(async (manager) => {
     const found = await findForUpdate(manager, StoredFile, ctx.scope, id, 'File');
     await scoped(manager, StoredFile, ctx.scope).deleteById(id);
     return found;
   });
-  await removeBytes(storedPath(ctx.scope, file.id)).catch((err) => logger.warn({ err, fileId: id }, 'could not remove file bytes'));
+  await storage.remove(objectKey(ctx.scope, file.id)).catch((err) => logger.warn({ err, fileId: id }, 'could not remove file bytes'));
   return file;
 }

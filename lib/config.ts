@@ -5,8 +5,11 @@ import { z } from 'zod';
  * Empty strings count as unset so `FOO= npm start` behaves like no FOO at all.
  */
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+const booleanString = z
+  .preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false']).default('false'))
+  .transform((v) => v === 'true');
 
-export const ConfigSchema = z.object({
+const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_BASE_URL: optionalString,
@@ -44,11 +47,31 @@ export const ConfigSchema = z.object({
     .int()
     .min(1)
     .default(10 * 1024 * 1024),
+  /** Where file bytes live: local disk (FILES_DIR) or an S3-compatible bucket (presigned transfers then bypass the API). */
+  FILES_DRIVER: z.enum(['local', 's3']).default('local'),
+  /** Size limit for direct (presigned) uploads; the size column is a 32-bit integer, hence the cap. */
+  FILE_DIRECT_UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1)
+    .default(1024 * 1024 * 1024),
+  /** How long presigned upload and download URLs stay valid. */
+  FILE_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
+  /** Signs the local driver's upload and download URLs (the API answers them itself). */
+  FILE_URL_SECRET: z.string().min(16).default('dev-file-url-secret-change-me'),
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().default('us-east-1'),
+  /** For S3-compatible services (MinIO, R2, moto); unset means AWS. */
+  S3_ENDPOINT: optionalString,
+  /** Without both keys the AWS default credential chain applies (instance role, AWS_PROFILE, ...). */
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  /** Bucket in the path instead of the host name: most S3-compatible services need it. */
+  S3_FORCE_PATH_STYLE: booleanString,
 
   /** Dev and tests only: lets webhook endpoints point at private, loopback or link-local addresses. */
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: z
-    .preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false']).default('false'))
-    .transform((v) => v === 'true'),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanString,
   // AI generation (spec 4.2): no key means the deterministic templates answer.
   AI_API_KEY: optionalString,
   AI_MODEL: z.string().default('gpt-4o-mini'),
@@ -65,6 +88,15 @@ export const ConfigSchema = z.object({
   TWILIO_API_BASE_URL: optionalString,
   /** Signs open, click and unsubscribe tokens. */
   TRACKING_SECRET: z.string().min(16).default('dev-tracking-secret-change-me'),
+});
+
+/** Rules across variables, checked at startup rather than on first use. */
+export const ConfigSchema = EnvSchema.superRefine((c, ctx) => {
+  if (c.FILES_DRIVER === 's3' && !c.S3_BUCKET)
+    ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when FILES_DRIVER=s3' });
+  if (!c.S3_ACCESS_KEY_ID !== !c.S3_SECRET_ACCESS_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['S3_SECRET_ACCESS_KEY'], message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together' });
+  }
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { decodeId, encodeId } from '../lib/ids';
 import { config } from '../lib/config';
-import { storedPath } from '../lib/files/storage';
+import { objectKey } from '../lib/files/file-storage';
+import { localPathOf } from '../lib/files/local-storage';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
 let stack: TestStack;
@@ -25,7 +26,7 @@ const upload = (
   });
 };
 const bytesOf = (t: TestTenant, id: string) =>
-  storedPath({ tenantId: t.tenant.id, environment: 'sandbox' }, decodeId('file', id) as string);
+  localPathOf(objectKey({ tenantId: t.tenant.id, environment: 'sandbox' }, decodeId('file', id) as string));
 
 describe('files', () => {
   it('uploads a file for a lead, serves its metadata and bytes, and deletes both', async () => {
@@ -94,5 +95,40 @@ describe('files', () => {
     expect((await stack.http().get(`/v1/files/${loose.id}/content`).set(other.sandbox)).status).toBe(404);
     expect((await stack.http().get(`/v1/files/${loose.id}`).set(t.live)).status).toBe(404);
     expect((await stack.http().get('/v1/files').set(t.live)).body.data).toEqual([]);
+  });
+
+  it('answers the presigned-URL flow on the local driver with URLs the API signs and serves itself', async () => {
+    const t = await newTenant(stack.db);
+    const started = await stack
+      .http()
+      .post('/v1/files/uploads')
+      .set(t.sandbox)
+      .send({ fileName: 'deck.pdf', contentType: 'application/pdf', size: 11 });
+    expect(started.status).toBe(201);
+    const { upload, ...file } = started.body.data;
+    expect(upload).toMatchObject({ method: 'PUT', headers: { 'Content-Type': 'application/pdf' } });
+    const uploadPath = new URL(upload.url).pathname;
+    expect(uploadPath.startsWith('/v1/files/direct/')).toBe(true);
+
+    // No API key: the URL is the permission, and it allows only the signed type and length.
+    const put = (body: string, type = 'application/pdf', path = uploadPath) => stack.http().put(path).set('Content-Type', type).send(body);
+    expect((await put('%PDF-1.7 ok', 'text/plain')).status).toBe(403);
+    expect((await put('%PDF')).status).toBe(403);
+    expect((await put('%PDF-1.7 ok', 'application/pdf', `${uploadPath.slice(0, -2)}xx`)).status).toBe(403);
+    expect((await stack.http().post(`/v1/files/${file.id}/complete`).set(t.sandbox)).status).toBe(409);
+    expect((await put('%PDF-1.7 ok')).status).toBe(200);
+    const completed = await stack.http().post(`/v1/files/${file.id}/complete`).set(t.sandbox);
+    expect([completed.status, completed.body.data]).toEqual([200, { ...file, status: 'ready' }]);
+    expect(existsSync(bytesOf(t, file.id))).toBe(true);
+
+    const download = (await stack.http().get(`/v1/files/${file.id}/download-url`).set(t.sandbox)).body.data;
+    expect(download).toMatchObject({ method: 'GET', headers: {} });
+    const fetched = await stack.http().get(new URL(download.url).pathname).buffer(true);
+    expect([fetched.status, String(fetched.body)]).toEqual([200, '%PDF-1.7 ok']);
+    expect(fetched.headers['content-disposition']).toBe("attachment; filename*=UTF-8''deck.pdf");
+    expect((await stack.http().put(new URL(download.url).pathname).set('Content-Type', 'application/pdf').send('x')).status).toBe(403);
+
+    expect((await stack.http().delete(`/v1/files/${file.id}`).set(t.sandbox)).status).toBe(200);
+    expect((await stack.http().get(new URL(download.url).pathname)).status).toBe(404);
   });
 });

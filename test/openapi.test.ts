@@ -31,6 +31,18 @@ describe('OpenAPI document', () => {
     expect(schema.required.sort()).toEqual(Object.keys(lead).sort());
   });
 
+  it('documents the presigned file routes with their scopes, bodies and 409s', async () => {
+    const doc = (await stack.http().get('/v1/openapi.json')).body;
+    const start = doc.paths['/v1/files/uploads'].post;
+    expect(start['x-required-scope']).toBe('files:write');
+    expect(doc.components.schemas.DirectUploadCreate.required).toEqual(expect.arrayContaining(['fileName', 'contentType', 'size']));
+    expect(Object.keys(doc.components.schemas.DirectUpload.properties)).toEqual(expect.arrayContaining(['status', 'upload']));
+    expect(Object.keys(doc.paths['/v1/files/{id}/complete'].post.responses)).toEqual(expect.arrayContaining(['200', '404', '409']));
+    const download = doc.paths['/v1/files/{id}/download-url'].get;
+    expect([download['x-required-scope'], Object.keys(download.responses)]).toEqual(['files:read', expect.arrayContaining(['200', '409'])]);
+    expect(Object.keys(doc.paths['/v1/files/{id}/content'].get.responses)).toContain('409');
+  });
+
   it('serves interactive docs at /docs with locally bundled assets', async () => {
     const page = await stack.http().get('/docs');
     expect(page.status).toBe(200);

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { TrackingSettings } from '../../domain/communications/compose-email';
 import type { DomainContext, WebhookDomainOptions } from '../../domain/context';
 import type { TrackingHits } from '../../domain/engagement/tracking-hits';
+import type { FileSettings } from '../../domain/file-direct-transfers';
 import type { RateLimiter } from '../../lib/rate-limit/limiter';
 import type { ApiKeyCache } from '../auth/key-cache';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
@@ -20,6 +21,8 @@ export interface AppDeps {
   aiResponseTimeoutMs?: number;
   /** Signs and checks open/click/unsubscribe tokens (default from config: TRACKING_SECRET, PUBLIC_BASE_URL). */
   tracking?: TrackingSettings;
+  /** Where file bytes live (default from config: FILES_DRIVER, S3_*, FILE_URL_TTL_SECONDS). */
+  files?: FileSettings;
 }
 
 export function domainContext(deps: AppDeps, auth: AuthContext): DomainContext {

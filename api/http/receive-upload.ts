@@ -4,7 +4,8 @@ import multer from 'multer';
 import { config } from '../../lib/config';
 import { AppError } from '../../lib/errors';
 import { ALLOWED_UPLOAD_TYPES } from '../../lib/files/allowed-types';
-import { uploadTempDir } from '../../lib/files/storage';
+import { uploadTempDir } from '../../lib/files/local-disk';
+import { safeFileName } from '../../lib/files/safe-name';
 
 export interface ReceivedUpload {
   tempPath: string;
@@ -37,13 +38,6 @@ function toAppError(err: unknown): unknown {
   return new AppError('validation_failed', 'Validation failed', [{ field, message: err.message }]);
 }
 
-/** No path, control or quote characters in a stored name; the client's name is only a label. */
-const safeName = (name: string) =>
-  [...name.replace(/^.*[\\/]/, '')]
-    .map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f || c === '"' ? '_' : c))
-    .join('')
-    .slice(0, 255) || 'file';
-
 /** Streams a multipart request's file to a temporary file; the caller moves or removes it. */
 export async function receiveUpload(req: Request, res: Response): Promise<ReceivedUpload> {
   if (!req.is('multipart/form-data')) throw new AppError('unsupported_media_type', 'Content-Type must be multipart/form-data');
@@ -51,7 +45,7 @@ export async function receiveUpload(req: Request, res: Response): Promise<Receiv
   if (!req.file) throw new AppError('validation_failed', 'Validation failed', [{ field: 'file', message: 'Required' }]);
   return {
     tempPath: req.file.path,
-    filename: safeName(req.file.originalname),
+    filename: safeFileName(req.file.originalname),
     contentType: req.file.mimetype,
     size: req.file.size,
     fields: { ...(req.body as Record<string, unknown>) },

@@ -141,7 +141,7 @@ function errorStatusesFor(route: AnyRoute): number[] {
   if (route.params) out.push(404);
   if (route.body) out.push(413, 415, 422);
   if (route.method === 'post' || route.method === 'patch') out.push(409);
-  return out.sort();
+  return [...new Set([...out, ...(route.errors ?? [])])].sort();
 }
 
 function objectParams(schema: z.ZodType | undefined, location: 'path' | 'query', convert: (s: z.ZodType, io: 'input') => JsonSchema) {

@@ -1,16 +1,19 @@
-import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { deleteFile, fileContentPath, getFile, listFiles, storeUpload } from '../../domain/files';
+import { deleteFile, getFile, listFiles, openContent, storeUpload } from '../../domain/files';
+import { config } from '../../lib/config';
 import { validationFailed } from '../../lib/errors';
-import { removeBytes } from '../../lib/files/storage';
+import { attachmentDisposition } from '../../lib/files/content-disposition';
+import { fileSettingsFromConfig } from '../../lib/files/create-storage';
+import { removeBytes } from '../../lib/files/local-disk';
 import { domainContext, type AppDeps } from '../http/domain-context';
 import { paginate } from '../http/envelope';
 import { receiveUpload } from '../http/receive-upload';
 import { defineRoute } from '../http/route';
 import { toFieldErrors } from '../http/zod-errors';
 import { serializeFile } from '../serializers/file';
+import { directTransferRoutes } from './file-direct-transfers';
 import { FileIdParams, FileListQuery, FileUploadFields, FileUploadForm, StoredFileSchema } from '../schemas/file';
 
 /** Paths whose bodies are multipart: the JSON body parser leaves them to the upload handler. */
@@ -19,6 +22,7 @@ export const MULTIPART_PATHS = new Set(['/v1/files/upload']);
 export function fileRoutes(deps: AppDeps) {
   const base = { tag: 'Files', auth: 'tenant', scope: 'files:write' } as const;
   const read = { ...base, scope: 'files:read' } as const;
+  const files = deps.files ?? fileSettingsFromConfig(config);
   return [
     defineRoute({
       ...base,
@@ -34,7 +38,10 @@ export function fileRoutes(deps: AppDeps) {
           await removeBytes(upload.tempPath);
           throw validationFailed(toFieldErrors(fields.error));
         }
-        return { data: serializeFile(await storeUpload(domainContext(deps, auth), upload, fields.data)), message: 'File uploaded' };
+        return {
+          data: serializeFile(await storeUpload(domainContext(deps, auth), files.storage, upload, fields.data)),
+          message: 'File uploaded',
+        };
       },
     }),
     defineRoute({
@@ -66,21 +73,20 @@ export function fileRoutes(deps: AppDeps) {
       ...read,
       method: 'get',
       path: '/v1/files/:id/content',
-      summary: "Download a file's bytes (as an attachment, with its stored content type)",
+      summary: "Download a file's bytes (as an attachment, with its stored content type); 409 while a direct upload is pending",
       params: FileIdParams,
-      response: z.object({ file: StoredFileSchema, path: z.string() }),
+      response: z.object({ file: StoredFileSchema, stream: z.custom<Readable>() }),
+      errors: [409],
       handler: async ({ params, auth }) => {
-        const ctx = domainContext(deps, auth);
-        const file = await getFile(ctx, params.id);
-        await access(fileContentPath(ctx, file)); // missing bytes are a 500 before any header is sent
-        return { data: { file: serializeFile(file), path: fileContentPath(ctx, file) } };
+        const { file, stream } = await openContent(domainContext(deps, auth), files.storage, params.id);
+        return { data: { file: serializeFile(file), stream } };
       },
-      send: async (res, { file, path }) => {
+      send: async (res, { file, stream }) => {
         res.setHeader('Content-Type', file.contentType);
         res.setHeader('Content-Length', String(file.size));
-        res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+        res.setHeader('Content-Disposition', attachmentDisposition(file.filename));
         res.setHeader('X-Content-Type-Options', 'nosniff');
-        await pipeline(createReadStream(path), res);
+        await pipeline(stream, res);
       },
     }),
     defineRoute({
@@ -91,9 +97,10 @@ export function fileRoutes(deps: AppDeps) {
       params: FileIdParams,
       response: StoredFileSchema,
       handler: async ({ params, auth }) => ({
-        data: serializeFile(await deleteFile(domainContext(deps, auth), params.id)),
+        data: serializeFile(await deleteFile(domainContext(deps, auth), files.storage, params.id)),
         message: 'File deleted',
       }),
     }),
+    ...directTransferRoutes(deps, files),
   ];
 }

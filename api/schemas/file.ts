@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { FILE_ENTITY_TYPES } from '../../db/entities/stored-file';
+import { FILE_ENTITY_TYPES, FILE_STATUSES } from '../../db/entities/stored-file';
+import { config } from '../../lib/config';
+import { ALLOWED_UPLOAD_TYPES } from '../../lib/files/allowed-types';
+import { safeFileName } from '../../lib/files/safe-name';
 import { decodeId } from '../../lib/ids';
 import { PaginationQuery, encodedId } from './common';
 
@@ -36,7 +39,8 @@ export const StoredFileSchema = z
     size: z.number().int(),
     entityType: z.enum(FILE_ENTITY_TYPES).nullable(),
     entityId: z.string().nullable(),
-    sha256: z.string(),
+    sha256: z.string().nullable().meta({ description: 'Null for direct uploads (their bytes never pass through the API)' }),
+    status: z.enum(FILE_STATUSES).meta({ description: 'pending until a direct upload is completed; only ready files have content' }),
     createdAt: z.string(),
   })
   .meta({ id: 'File' });
@@ -49,3 +53,31 @@ export const FileListQuery = PaginationQuery.extend({
 export type FileListQuery = z.output<typeof FileListQuery>;
 
 export const FileIdParams = z.object({ id: encodedId('file') });
+
+/** Asks for a presigned upload URL: the same type allow-list as multipart uploads, a larger size limit. */
+export const DirectUploadCreate = z
+  .object({
+    fileName: z.string().min(1).max(255).transform(safeFileName),
+    contentType: z
+      .string()
+      .refine((t) => ALLOWED_UPLOAD_TYPES.has(t), { error: (i) => `Files of type ${String(i.input)} are not accepted` }),
+    size: z.number().int().min(1).max(config.FILE_DIRECT_UPLOAD_MAX_BYTES),
+    entityType: z.enum(FILE_ENTITY_TYPES).optional(),
+    entityId: z.string().max(40).optional(),
+  })
+  .strict()
+  .superRefine(entityPair)
+  .meta({ id: 'DirectUploadCreate' });
+export type DirectUploadCreate = z.output<typeof DirectUploadCreate>;
+
+export const PresignedRequestSchema = z
+  .object({
+    url: z.string(),
+    method: z.enum(['PUT', 'GET']),
+    headers: z.record(z.string(), z.string()).meta({ description: 'Send exactly these headers: they are signed' }),
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'PresignedRequest' });
+export type PresignedRequestSchema = z.output<typeof PresignedRequestSchema>;
+
+export const DirectUploadSchema = StoredFileSchema.extend({ upload: PresignedRequestSchema }).meta({ id: 'DirectUpload' });

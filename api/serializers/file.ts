@@ -1,6 +1,7 @@
 import type { StoredFile } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { StoredFileSchema } from '../schemas/file';
+import type { PresignedRequest } from '../../lib/files/file-storage';
+import type { PresignedRequestSchema, StoredFileSchema } from '../schemas/file';
 
 export function serializeFile(f: StoredFile): StoredFileSchema {
   return {
@@ -11,6 +12,9 @@ export function serializeFile(f: StoredFile): StoredFileSchema {
     entityType: f.entityType,
     entityId: f.entityType && f.entityId ? encodeId(f.entityType, f.entityId) : null,
     sha256: f.sha256,
+    status: f.status,
     createdAt: f.createdAt.toISOString(),
   };
 }
+
+export const serializePresigned = (p: PresignedRequest): PresignedRequestSchema => ({ ...p, expiresAt: p.expiresAt.toISOString() });

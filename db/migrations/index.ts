@@ -10,6 +10,7 @@ import { AddCampaigns1795310471324 } from './1795310471324-AddCampaigns';
 import { AddForms1795310504912 } from './1795310504912-AddForms';
 import { AddFiles1795310569723 } from './1795310569723-AddFiles';
 import { AddLeadsUncheckedIndex1795320000000 } from './1795320000000-AddLeadsUncheckedIndex';
+import { AddFileStatus1795330000000 } from './1795330000000-AddFileStatus';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -24,4 +25,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddForms1795310504912,
   AddFiles1795310569723,
   AddLeadsUncheckedIndex1795320000000,
+  AddFileStatus1795330000000,
 ];

@@ -1,20 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { TenantScope } from '../../db/scoped-repository';
 import { config } from '../config';
 
-/** Where uploaded bytes live: <root>/<tenant>/<environment>/<file id>; uploads land in <root>/tmp first. */
+/** Local bytes live under FILES_DIR: uploads in flight in tmp/ (every driver), stored files too with the local driver. */
 export const filesRoot = () => path.resolve(config.FILES_DIR ?? path.join(config.DATA_DIR, 'files'));
 export const uploadTempDir = () => path.join(filesRoot(), 'tmp');
-export const storedPath = (scope: TenantScope, id: string) => path.join(filesRoot(), scope.tenantId, scope.environment, id);
-
-export async function moveIntoPlace(tempPath: string, scope: TenantScope, id: string): Promise<void> {
-  const target = storedPath(scope, id);
-  await mkdir(path.dirname(target), { recursive: true });
-  await rename(tempPath, target);
-}
 
 export const removeBytes = (p: string) => rm(p, { force: true });
 

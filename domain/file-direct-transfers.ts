@@ -1,0 +1,64 @@
+import { StoredFile } from '../db/entities';
+import { scoped } from '../db/scoped-repository';
+import { AppError } from '../lib/errors';
+import { objectKey, type FileStorage } from '../lib/files/file-storage';
+import type { DirectUploadCreate } from '../api/schemas/file';
+import type { DomainContext } from './context';
+import { getReadyFile, resolveOwner } from './files';
+import { findForUpdate } from './scoped-lookups';
+
+/** The app's file storage and how long its presigned URLs last. */
+export interface FileSettings {
+  storage: FileStorage;
+  /** Lifetime of the presigned URLs. */
+  urlTtlSeconds: number;
+}
+
+/** Records a pending file and presigns the PUT of its bytes; completion checks what arrived. */
+export async function startDirectUpload(ctx: DomainContext, settings: FileSettings, body: DirectUploadCreate) {
+  const file = await ctx.db.transaction(async (manager) =>
+    scoped(manager, StoredFile, ctx.scope).insert({
+      filename: body.fileName,
+      contentType: body.contentType,
+      size: body.size,
+      ...(await resolveOwner(manager, ctx, body)),
+      sha256: null,
+      status: 'pending',
+      uploadedBy: ctx.actorUserId,
+    }),
+  );
+  const upload = await settings.storage.direct.uploadUrl(objectKey(ctx.scope, file.id), file, settings.urlTtlSeconds);
+  return { file, upload };
+}
+
+/**
+ * Marks a direct upload ready once its object is stored with the declared size and type. An
+ * object that does not match is removed, so a pending file never keeps unchecked bytes; the
+ * client may PUT again while the URL lasts.
+ */
+export function completeDirectUpload(ctx: DomainContext, settings: FileSettings, id: string): Promise<StoredFile> {
+  return ctx.db.transaction(async (manager) => {
+    const file = await findForUpdate(manager, StoredFile, ctx.scope, id, 'File');
+    if (file.status === 'ready') throw new AppError('conflict', 'File upload is already complete');
+    const key = objectKey(ctx.scope, file.id);
+    const stored = await settings.storage.head(key);
+    if (!stored) throw new AppError('conflict', 'Nothing has been uploaded for this file yet');
+    const mismatch =
+      stored.size !== file.size
+        ? `${stored.size} bytes were uploaded; ${file.size} were declared`
+        : stored.contentType && stored.contentType !== file.contentType
+          ? `${stored.contentType} was uploaded; ${file.contentType} was declared`
+          : null;
+    if (mismatch) {
+      await settings.storage.remove(key);
+      throw new AppError('conflict', `Upload does not match the file: ${mismatch}`);
+    }
+    file.status = 'ready';
+    return scoped(manager, StoredFile, ctx.scope).save(file);
+  });
+}
+
+export async function presignDownload(ctx: DomainContext, settings: FileSettings, id: string) {
+  const file = await getReadyFile(ctx, id);
+  return settings.storage.direct.downloadUrl(objectKey(ctx.scope, file.id), file, settings.urlTtlSeconds);
+}
