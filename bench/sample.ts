@@ -1,0 +1,20 @@
+/** One measured run: throughput and latency percentiles (ms). */
+export interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Only where a target has a p95 goal (T6: commit to receiver 2xx at a steady rate). */
+  p95?: number;
+  /** 4xx and 5xx answers or failed operations: a run with errors measures the wrong thing, so it cannot meet its goal. */
+  errors: number;
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] * 10) / 10;
+}
+
+export function sampleOf(latencies: number[], seconds: number): Sample {
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors: 0 };
+}
