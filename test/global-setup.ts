@@ -4,7 +4,6 @@
  * Test files receive both through environment variables.
  */
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -13,17 +12,7 @@ import { initializeDatabase } from '../db/data-source';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { startDevServer } from '../lib/temporal/dev-server';
 import { findTemporalBinary } from '../lib/temporal/find-binary';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.once('error', reject);
-  });
-}
+import { freePort } from './support/free-port';
 
 export default async function globalSetup(): Promise<void> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'lead-engagement-test-'));
