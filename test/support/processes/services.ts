@@ -1,3 +1,5 @@
+import { Client, Connection } from '@temporalio/client';
+import { webhookSweepScheduleId } from '../../../lib/temporal/webhook-sweep-schedule';
 import { freePort } from '../free-port';
 import { ServiceProcess } from './service-process';
 
@@ -56,6 +58,18 @@ export async function startServices(targets: ServiceTargets, apiEnv: Record<stri
     },
     async stop() {
       await Promise.all([api.stop(), worker.stop()]);
+      await deleteSweepSchedule(targets.temporalAddress, taskQueue);
     },
   };
+}
+
+/** Every worker creates the outbox sweep schedule for its queue; left behind, it would fire forever. */
+async function deleteSweepSchedule(address: string, taskQueue: string): Promise<void> {
+  const connection = await Connection.connect({ address, connectTimeout: 2000 }).catch(() => null);
+  if (!connection) return; // a scenario that stopped its own Temporal for good
+  await new Client({ connection }).schedule
+    .getHandle(webhookSweepScheduleId(taskQueue))
+    .delete()
+    .catch(() => undefined);
+  await connection.close();
 }
