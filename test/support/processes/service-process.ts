@@ -3,15 +3,18 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const REGISTER = path.join(__dirname, 'swc-register.js');
-const ENTRY = { api: 'api/server.ts', worker: 'workers/main.ts' } as const;
+const ENTRY = { api: 'api/server.ts', worker: 'workers/main.ts', postgres: 'test/support/processes/embedded-postgres-main.ts' } as const;
+/** How each kind says it is ready (the API instead answers /healthz). */
+const READY_LINE = { worker: (l: string) => l.includes('"msg":"worker running"'), postgres: (l: string) => l.startsWith('ready ') };
 const READY_TIMEOUT_MS = 90_000;
 const KEPT_LINES = 200;
 
 export type ServiceKind = keyof typeof ENTRY;
 
 /**
- * The production entry point of the API or the worker (`npm run api` / `npm run worker`) as a real
- * child process, so a test can SIGKILL it like an OOM kill or a lost machine, and start another.
+ * The production entry point of the API or the worker (`npm run api` / `npm run worker`), or a
+ * scenario's own PostgreSQL, as a real child process: a test can SIGKILL it like an OOM kill or a
+ * lost machine, stop it, and start another.
  */
 export class ServiceProcess {
   private child: ChildProcess | null = null;
@@ -45,7 +48,7 @@ export class ServiceProcess {
     });
     for (const stream of [child.stdout, child.stderr]) stream?.setEncoding('utf8').on('data', (chunk: string) => this.record(chunk));
     await Promise.race([
-      this.kind === 'api' ? this.waitForHealth() : this.waitForLine((l) => l.includes('"msg":"worker running"')),
+      this.kind === 'api' ? this.waitForHealth() : this.waitForLine(READY_LINE[this.kind]),
       this.exited.then(() => Promise.reject(new Error(`${this.kind} exited before it was ready:\n${this.tail()}`))),
     ]);
     return this;
