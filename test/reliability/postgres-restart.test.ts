@@ -1,6 +1,9 @@
 import path from 'node:path';
 import request from 'supertest';
+import { Client } from 'pg';
 import { initializeDatabase } from '../../db/data-source';
+import { REVOCATION_CHANNEL } from '../../api/auth/key-cache';
+import { hashApiKey } from '../../lib/auth/api-key-secret';
 import { freePort } from '../support/free-port';
 import { ServiceProcess } from '../support/processes/service-process';
 import { startServices, type Services } from '../support/processes/services';
@@ -16,11 +19,13 @@ import { waitUntil } from '../support/wait-until';
 let pg: ServiceProcess;
 let services: Services;
 let tenant: TestTenant;
+let databaseUrl: string;
 
 beforeAll(async () => {
   const dataDir = path.join(process.env.TEST_WORK_DIR as string, `pg-restart-${process.pid}`);
   pg = await new ServiceProcess('postgres', { PG_DATA_DIR: dataDir, PG_PORT: String(await freePort()) }).start();
   const url = (pg.output.find((l) => l.startsWith('ready ')) as string).slice('ready '.length);
+  databaseUrl = url;
   const db = await initializeDatabase({ url, migrate: true });
   tenant = await newTenant(db);
   await db.destroy();
@@ -55,4 +60,20 @@ it('answers 503 promptly while PostgreSQL is down and serves again after its res
   await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201);
   await api().get('/readyz').expect(200);
   expect(services.api.pid).toBe(pid);
+
+  // Another API process revokes the key. Cached keys live 30 s, so a refusal well before that can
+  // only come from the notification: this process's key cache must have started listening again.
+  const keyHash = hashApiKey(tenant.live['X-API-Key']);
+  const other = new Client({ connectionString: databaseUrl });
+  await other.connect();
+  await other.query(`UPDATE api_keys SET status = 'revoked', revoked_at = now() WHERE key_hash = $1`, [keyHash]);
+  await waitUntil(
+    async () => {
+      await other.query(`SELECT pg_notify('${REVOCATION_CHANNEL}', $1)`, [keyHash]); // again, until a listener hears it
+      return (await api().get('/v1/leads').set(tenant.live)).status === 401;
+    },
+    'the revoked key to be refused',
+    15_000,
+  );
+  await other.end();
 });
