@@ -18,8 +18,11 @@ async function main(): Promise<void> {
   const db = await initializeDatabase({ url: config.DATABASE_URL, applicationName: 'lead-engagement-api' });
   const client = await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const workflows = new WorkflowStarter(client);
+  // Crash tests only: hold the relay after the commit, so a kill lands between commit and workflow start.
+  const delay = config.TEST_RELAY_DELAY_MS;
+  const relayHooks = delay ? { beforeStart: () => new Promise<void>((resolve) => setTimeout(resolve, delay)) } : undefined;
   const app = createApp(
-    { db, workflows, webhooks: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS } },
+    { db, workflows, webhooks: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, relayHooks } },
     { publicBaseUrl: config.PUBLIC_BASE_URL },
   );
   const keyCache = app.locals.keyCache as ApiKeyCache;

@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   /** Where the Temporal Web UI is (the dashboard links to workflows there). Default: the dev server's UI. */
   TEMPORAL_UI_URL: optionalString,
   TEMPORAL_TASK_QUEUE: z.string().default('lead-engagement'),
+  /** A workflow bundle built ahead (bundleWorkflowCode): the worker starts in seconds instead of bundling workflows/. */
+  WORKFLOW_BUNDLE_PATH: optionalString,
 
   ID_SECRET: z.string().min(8).default('dev-id-secret-change-me'),
   JWT_SECRET: z.string().min(16).default('dev-jwt-secret-change-me-please'),
@@ -72,6 +74,19 @@ const EnvSchema = z.object({
 
   /** Dev and tests only: lets webhook endpoints point at private, loopback or link-local addresses. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanString,
+  /** How often the outbox sweep runs, and how old an undispatched event must be before it takes it (DESIGN 9). */
+  WEBHOOK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
+  WEBHOOK_SWEEP_MIN_AGE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Delays before each delivery attempt, comma-separated ms; unset: the schedule of DESIGN 9 (about 28 h). */
+  WEBHOOK_RETRY_DELAYS_MS: z.preprocess(
+    (v) => (v === '' || v === undefined ? undefined : String(v).split(',').map(Number)),
+    z.array(z.number().int().min(0)).min(1).optional(),
+  ),
+  /**
+   * Tests only (crash scenarios): the API waits this long between committing a change with its
+   * outbox event and starting the delivery workflows, so a test can kill it inside that window.
+   */
+  TEST_RELAY_DELAY_MS: z.coerce.number().int().min(0).default(0),
   // AI generation (spec 4.2): no key means the deterministic templates answer.
   AI_API_KEY: optionalString,
   AI_MODEL: z.string().default('gpt-4o-mini'),

@@ -83,9 +83,12 @@ async function main(): Promise<void> {
     const client = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
     stops.push(() => client.connection.close());
     const workflows = new WorkflowStarter(client);
-    await ensureWebhookSweepSchedule(client, TASK_QUEUE);
+    await ensureWebhookSweepSchedule(client, TASK_QUEUE, {
+      everyMs: config.WEBHOOK_SWEEP_INTERVAL_MS,
+      minAgeMs: config.WEBHOOK_SWEEP_MIN_AGE_MS,
+    });
     await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
-    const webhooks = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS };
+    const webhooks = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS };
     const workerConnection = await NativeConnection.connect({ address: temporalAddress });
     const worker = await createWorker({
       connection: workerConnection,

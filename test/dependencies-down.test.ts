@@ -3,7 +3,10 @@ import { Client, Connection } from '@temporalio/client';
 import request from 'supertest';
 import { createApp } from '../api/app';
 import { createDataSource } from '../db/data-source';
+import { encodeId } from '../lib/ids';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
+import { seedEnrollment } from './support/campaign-seed';
+import { threeEmails } from './support/sequences';
 import { newTenant, startStack, validLead, type TestStack } from './support/stack';
 
 /** Dependencies that are down must give a prompt 503 in the envelope, never a hang or a 500. */
@@ -77,5 +80,21 @@ describe('when a dependency is down', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     const ready = await request(app).get('/readyz');
     expect(ready.body.data).toEqual({ database: 'ok', temporal: 'unavailable' });
+  });
+
+  it('lists enrollments promptly, without workflow progress, when Temporal is unreachable', async () => {
+    const app = createApp(
+      { db: stack.db, workflows: new WorkflowStarter(deadTemporal(), stack.taskQueue) },
+      { limits: { ipPerMinute: 1e9, authFailuresPerMinute: 1e9 } },
+    );
+    const tenant = await newTenant(stack.db);
+    const { campaign } = await seedEnrollment(stack.db, threeEmails(), { tenantId: tenant.tenant.id, environment: 'live' });
+    const started = Date.now();
+    const res = await request(app)
+      .get(`/v1/campaigns/${encodeId('campaign', campaign.id)}/enrollments`)
+      .set(tenant.live);
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((e: { progress: unknown }) => e.progress)).toEqual([null]);
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });

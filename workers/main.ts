@@ -27,16 +27,20 @@ async function main(): Promise<void> {
   await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
   await admin.close();
   const client = await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
-  await ensureWebhookSweepSchedule(client, TASK_QUEUE);
+  await ensureWebhookSweepSchedule(client, TASK_QUEUE, {
+    everyMs: config.WEBHOOK_SWEEP_INTERVAL_MS,
+    minAgeMs: config.WEBHOOK_SWEEP_MIN_AGE_MS,
+  });
   await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const deps = {
     db,
     workflows: new WorkflowStarter(client),
-    webhooks: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    webhooks: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS },
     ai: aiSettingsFromConfig(config),
   };
-  const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, deps });
+  const workflowBundle = config.WORKFLOW_BUNDLE_PATH ? { codePath: config.WORKFLOW_BUNDLE_PATH } : undefined;
+  const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, deps, workflowBundle });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       logger.info({ signal }, 'worker draining');

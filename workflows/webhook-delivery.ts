@@ -40,7 +40,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryRef): Promis
   const scope = { tenantId: input.tenantId, environment: input.environment };
   const prepared = await prepareWebhookDelivery(input);
   if (prepared.skip) return { status: prepared.status, attempts: 0 };
-  const delays = WEBHOOK_RETRY_DELAYS_MS.map(jittered);
+  const delays = (prepared.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS).map(jittered);
   let reason = 'All attempts failed';
   let attempts = 0;
   for (let i = 0; i < delays.length; i++) {

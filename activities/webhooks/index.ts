@@ -10,11 +10,16 @@ export interface WebhookActivityOptions {
   allowPrivateTargets: boolean;
   /** Consecutive failed deliveries after which an endpoint is disabled. */
   autoDisableAfter?: number;
+  /**
+   * Delays before each attempt, replacing the ~28 h schedule of DESIGN 9 (tests of a receiver that is
+   * down for a while). The workflow receives it through an activity result, so it stays deterministic.
+   */
+  retryDelaysMs?: number[];
 }
 
 export function createWebhookActivities(db: DataSource, workflows: WorkflowStarter, opts: WebhookActivityOptions) {
   return {
-    prepareWebhookDelivery: prepareWebhookDelivery(db),
+    prepareWebhookDelivery: prepareWebhookDelivery(db, opts.retryDelaysMs),
     attemptWebhookDelivery: attemptWebhookDelivery(db, opts),
     failWebhookDelivery: failWebhookDelivery(db, { autoDisableAfter: opts.autoDisableAfter ?? 5 }),
     sweepWebhookOutbox: (input: { minAgeMs: number }) => sweepOutbox(db, workflows, input),

@@ -9,6 +9,8 @@ export interface PreparedDelivery {
   status: string;
   /** True when this (event, endpoint) was already delivered or given up on: never send twice. */
   skip: boolean;
+  /** The worker's retry schedule when configured (WEBHOOK_RETRY_DELAYS_MS); unset: the workflow's default. */
+  retryDelaysMs?: number[];
 }
 
 /**
@@ -16,7 +18,7 @@ export interface PreparedDelivery {
  * delivery (relay and sweep racing, a re-run after completion) finds a finished row and skips; a
  * manual retry resets it to pending instead.
  */
-export function prepareWebhookDelivery(db: DataSource) {
+export function prepareWebhookDelivery(db: DataSource, retryDelaysMs?: number[]) {
   return async ({ tenantId, environment, eventId, endpointId, manual }: WebhookDeliveryRef): Promise<PreparedDelivery> => {
     const scope = { tenantId, environment };
     const event = await scoped(db.manager, OutboxEvent, scope).findById(eventId);
@@ -30,10 +32,10 @@ export function prepareWebhookDelivery(db: DataSource) {
     const deliveries = scoped(db.manager, WebhookDelivery, scope);
     const delivery = await deliveries.findOne({ eventId, endpointId });
     if (!delivery) throw ApplicationFailure.nonRetryable('Delivery row missing after upsert', 'WebhookDeliveryMissing');
-    if (delivery.status === 'pending') return { deliveryId: delivery.id, status: delivery.status, skip: false };
+    if (delivery.status === 'pending') return { deliveryId: delivery.id, status: delivery.status, skip: false, retryDelaysMs };
     if (!manual) return { deliveryId: delivery.id, status: delivery.status, skip: true };
     Object.assign(delivery, { status: 'pending', completedAt: null, nextAttemptAt: new Date() });
     await deliveries.save(delivery);
-    return { deliveryId: delivery.id, status: 'pending', skip: false };
+    return { deliveryId: delivery.id, status: 'pending', skip: false, retryDelaysMs };
   };
 }

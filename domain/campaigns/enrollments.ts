@@ -6,6 +6,11 @@ import type { DomainContext } from '../context';
 import { getCampaign } from './campaigns';
 
 const QUERY_CONCURRENCY = 10;
+/**
+ * Progress is a nice-to-have next to the rows: a page waits at most this long for it. Without a
+ * deadline the client keeps retrying while Temporal (or every worker) is down and the request hangs.
+ */
+const PROGRESS_DEADLINE_MS = 3_000;
 
 export interface EnrollmentWithProgress {
   enrollment: CampaignEnrollment;
@@ -13,9 +18,9 @@ export interface EnrollmentWithProgress {
   progress: SequenceProgress | null;
 }
 
-async function queryProgress(client: Client, workflowId: string): Promise<SequenceProgress | null> {
+async function queryProgress(client: Client, workflowId: string, deadline: number): Promise<SequenceProgress | null> {
   try {
-    return await client.workflow.getHandle(workflowId).query(progressQuery);
+    return await client.withDeadline(deadline, () => client.workflow.getHandle(workflowId).query(progressQuery));
   } catch {
     return null;
   }
@@ -36,9 +41,10 @@ export async function listEnrollments(
     .getManyAndCount();
   const rows: EnrollmentWithProgress[] = enrollments.map((enrollment) => ({ enrollment, progress: null }));
   const queue = [...rows];
+  const deadline = Date.now() + PROGRESS_DEADLINE_MS;
   const worker = async () => {
     for (let row = queue.shift(); row; row = queue.shift())
-      row.progress = await queryProgress(ctx.workflows.client, row.enrollment.workflowId);
+      row.progress = await queryProgress(ctx.workflows.client, row.enrollment.workflowId, deadline);
   };
   await Promise.all(Array.from({ length: Math.min(QUERY_CONCURRENCY, queue.length) }, worker));
   return { rows, total };

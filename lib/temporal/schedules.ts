@@ -6,6 +6,8 @@ export interface PeriodicWorkflow {
   workflowType: Workflow;
   taskQueue: string;
   every: Duration;
+  /** The workflow's arguments (default: one empty options object). */
+  args?: unknown[];
   summary: string;
 }
 
@@ -18,7 +20,7 @@ export async function ensureSchedule(client: Client, s: PeriodicWorkflow): Promi
     await client.schedule.create({
       scheduleId: s.scheduleId,
       spec: { intervals: [{ every: s.every }] },
-      action: { type: 'startWorkflow', workflowType: s.workflowType, taskQueue: s.taskQueue, args: [{}] },
+      action: { type: 'startWorkflow', workflowType: s.workflowType, taskQueue: s.taskQueue, args: s.args ?? [{}] },
       policies: { overlap: ScheduleOverlapPolicy.SKIP },
       memo: { summary: s.summary },
     });

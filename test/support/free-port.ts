@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 
-/** A loopback port nobody listens on right now, for a server spawned as a child process. */
+/** A port nobody listens on right now (the OS picks it), for servers a test starts and restarts. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();

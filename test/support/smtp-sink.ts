@@ -15,6 +15,11 @@ const decode = (raw: string) =>
 /** A real SMTP server on loopback that keeps what it receives (no STARTTLS, no auth). */
 export class SmtpSink {
   received: ReceivedMail[] = [];
+  /**
+   * Runs once a message is fully received and before the server answers 250: the sender is still
+   * waiting for that answer, so a crash test can kill it in the window between send and confirm.
+   */
+  beforeAccept: (mail: ReceivedMail) => void | Promise<void> = () => {};
   private readonly server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -23,8 +28,9 @@ export class SmtpSink {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        this.received.push({ to: session.envelope.rcptTo.map((r) => r.address), text: decode(Buffer.concat(chunks).toString('utf8')) });
-        callback();
+        const mail = { to: session.envelope.rcptTo.map((r) => r.address), text: decode(Buffer.concat(chunks).toString('utf8')) };
+        this.received.push(mail);
+        Promise.resolve(this.beforeAccept(mail)).then(() => callback(), callback);
       });
     },
   });

@@ -64,13 +64,18 @@ export class WebhookReceiver {
     });
   });
 
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** `port`: listen where an earlier run of this receiver did, like a receiver coming back up. */
+  async start(port = 0): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     return this;
   }
 
+  get port(): number {
+    return (this.server.address() as { port: number }).port;
+  }
+
   url(path = '/hook'): string {
-    return `http://127.0.0.1:${(this.server.address() as { port: number }).port}${path}`;
+    return `http://127.0.0.1:${this.port}${path}`;
   }
 
   for(path: string): ReceivedWebhook[] {

@@ -1,0 +1,73 @@
+import request from 'supertest';
+import type { DataSource } from 'typeorm';
+import { initializeDatabase } from '../../db/data-source';
+import { decodeId } from '../../lib/ids';
+import { startServices, type Services } from '../support/processes/services';
+import { newTenant, validLead } from '../support/stack';
+import { waitUntil } from '../support/wait-until';
+import { registerEndpoint } from '../support/webhook-api';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * The API is killed after a change and its outbox event committed, before the relay started the
+ * delivery workflow (TEST_RELAY_DELAY_MS holds the relay in that window). Nothing committed is lost:
+ * the periodic sweep, shortened here to every 2 s, starts the delivery, and it happens once.
+ */
+let db: DataSource;
+let receiver: WebhookReceiver;
+let services: Services;
+
+beforeAll(async () => {
+  db = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 2 });
+  receiver = await new WebhookReceiver().start();
+  services = await startServices(
+    {
+      databaseUrl: process.env.TEST_DB_URL as string,
+      temporalAddress: process.env.TEST_TEMPORAL_ADDRESS as string,
+      env: { WEBHOOK_SWEEP_INTERVAL_MS: '2000', WEBHOOK_SWEEP_MIN_AGE_MS: '1000' },
+    },
+    { TEST_RELAY_DELAY_MS: '600000' },
+  );
+});
+
+afterAll(async () => {
+  await services?.stop();
+  await receiver?.stop();
+  await db?.destroy();
+});
+
+const undispatchedEvent = async (tenantId: string) =>
+  (await db.query(`SELECT id, dispatched_at FROM events WHERE tenant_id = $1 AND type = 'lead.created'`, [tenantId]))[0] as
+    { id: string; dispatched_at: Date | null } | undefined;
+
+it('delivers, exactly once and through the sweep, the event of a change whose API process died before the relay ran', async () => {
+  const tenant = await newTenant(db);
+  await registerEndpoint(services.api.baseUrl, tenant, receiver, '/crash', ['lead.created']);
+
+  // The request never gets its answer: the relay holds it until the process is killed.
+  const lead = validLead();
+  const pending = request(services.api.baseUrl)
+    .post('/v1/leads')
+    .set(tenant.live)
+    .send(lead)
+    .then(
+      () => 'answered',
+      () => 'connection lost',
+    );
+  const tenantKey = decodeId('tenant', tenant.id) as string;
+  const event = await waitUntil(() => undispatchedEvent(tenantKey), 'the committed lead.created event');
+  await services.api.kill();
+  expect(await pending).toBe('connection lost');
+  expect(event.dispatched_at).toBeNull();
+  expect(await db.query(`SELECT 1 FROM webhook_deliveries WHERE event_id = $1`, [event.id])).toHaveLength(0);
+
+  const [delivery] = await receiver.waitFor('/crash', 1, 30_000);
+  expect(delivery.body).toMatchObject({ type: 'lead.created', data: { email: lead.email } });
+  expect(delivery.serviceVerifiedWith).toHaveLength(1);
+  await waitUntil(async () => (await undispatchedEvent(tenantKey))?.dispatched_at, 'the sweep to mark the event dispatched');
+  const succeeded = `SELECT status FROM webhook_deliveries WHERE event_id = $1`;
+  await waitUntil(async () => (await db.query(succeeded, [event.id]))[0]?.status === 'succeeded', 'the delivery to be recorded');
+  // One delivery row for the event, and the receiver saw one request: no second start sent it again.
+  expect(await db.query(succeeded, [event.id])).toEqual([{ status: 'succeeded' }]);
+  expect(receiver.for('/crash')).toHaveLength(1);
+});

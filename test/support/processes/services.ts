@@ -1,0 +1,79 @@
+import { Client, Connection } from '@temporalio/client';
+import { webhookSweepScheduleId } from '../../../lib/temporal/webhook-sweep-schedule';
+import { leadDedupeSweepScheduleId } from '../../../lib/temporal/lead-dedupe-sweep-schedule';
+import { freePort } from '../free-port';
+import { ServiceProcess } from './service-process';
+
+export interface ServiceTargets {
+  databaseUrl: string;
+  temporalAddress: string;
+  /** Unset: email goes to the capture transport. */
+  smtpUrl?: string;
+  /** Extra settings for both processes (e.g. a short sweep interval). */
+  env?: Record<string, string>;
+}
+
+export interface Services {
+  api: ServiceProcess;
+  worker: ServiceProcess;
+  taskQueue: string;
+  /** SIGKILLs the worker and starts a fresh one with the same settings, like a supervisor would. */
+  replaceWorker(): Promise<ServiceProcess>;
+  stop(): Promise<void>;
+}
+
+let started = 0;
+
+/** The settings `npm run api` and `npm run worker` read, pointed at this scenario's dependencies. */
+function serviceEnv(targets: ServiceTargets, taskQueue: string): Record<string, string> {
+  return {
+    DATABASE_URL: targets.databaseUrl,
+    TEMPORAL_ADDRESS: targets.temporalAddress,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    // The bundle global setup built: a worker then starts in seconds, which restarts need.
+    WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE as string,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    IP_RATE_LIMIT_PER_MINUTE: '1000000',
+    ...(targets.smtpUrl ? { SMTP_URL: targets.smtpUrl } : {}),
+    ...targets.env,
+  };
+}
+
+/** The API and one worker as child processes, on a task queue of their own. */
+export async function startServices(targets: ServiceTargets, apiEnv: Record<string, string> = {}): Promise<Services> {
+  const taskQueue = `reliability-${process.pid}-${++started}-${Date.now()}`;
+  const env = serviceEnv(targets, taskQueue);
+  let worker = new ServiceProcess('worker', env);
+  const api = new ServiceProcess('api', { ...env, PORT: String(await freePort()), ...apiEnv });
+  await Promise.all([worker.start(), api.start()]);
+  return {
+    api,
+    get worker() {
+      return worker;
+    },
+    taskQueue,
+    async replaceWorker() {
+      await worker.kill();
+      worker = new ServiceProcess('worker', env);
+      return worker.start();
+    },
+    async stop() {
+      await Promise.all([api.stop(), worker.stop()]);
+      await deleteSweepSchedules(targets.temporalAddress, taskQueue);
+    },
+  };
+}
+
+/** Every worker creates the sweep schedules for its queue; left behind, they would fire forever. */
+async function deleteSweepSchedules(address: string, taskQueue: string): Promise<void> {
+  const connection = await Connection.connect({ address, connectTimeout: 2000 }).catch(() => null);
+  if (!connection) return; // a scenario that stopped its own Temporal for good
+  const client = new Client({ connection });
+  for (const id of [webhookSweepScheduleId(taskQueue), leadDedupeSweepScheduleId(taskQueue)]) {
+    await client.schedule
+      .getHandle(id)
+      .delete()
+      .catch(() => undefined);
+  }
+  await connection.close();
+}
