@@ -52,6 +52,8 @@ export interface RouteSpec<
   status?: number;
   /** `bare`: the body is exactly {success, data, message} (the AI endpoints, spec 2.1); errors keep the full envelope. */
   envelope?: 'standard' | 'bare';
+  /** Error statuses beyond those the route's shape implies (e.g. 401 from a public login). */
+  errors?: number[];
   /** multipart/form-data routes: the form's fields, for the docs (the handler parses the stream). */
   multipart?: AnySchema;
   /** Routes that answer bytes instead of the envelope send the handler's `data` themselves. */
