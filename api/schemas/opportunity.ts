@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PaginationQuery, encodedId, isoDateTime, sortQuery } from './common';
+import { PaginationQuery, encodedId, isoDate, isoDateTime, sortQuery } from './common';
 
 const currency = z
   .string()
@@ -29,7 +29,7 @@ export const OpportunityCreate = z
     stageId: encodedId('status').optional(),
     probability: z.number().int().min(0).max(100).optional(),
     ownerId: encodedId('user').optional(),
-    expectedCloseDate: z.iso.date().optional(),
+    expectedCloseDate: isoDate.optional(),
   })
   .strict()
   .meta({ id: 'OpportunityCreate' });
@@ -43,7 +43,7 @@ export const OpportunityUpdate = z
     stageId: encodedId('status'),
     probability: z.number().int().min(0).max(100).nullable().meta({ description: 'null: follow the stage again' }),
     ownerId: encodedId('user'),
-    expectedCloseDate: z.iso.date().nullable(),
+    expectedCloseDate: isoDate.nullable(),
     lostReason: z.string().trim().min(1).max(500).meta({ description: 'Recorded when moving to a lost stage' }),
   })
   .partial()
