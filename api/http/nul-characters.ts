@@ -17,7 +17,7 @@ export function findNulCharacter(value: unknown, path: string[] = []): string | 
   }
   if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return at([...path, key.replace(/\u0000/g, '\\u0000')]);
+      if (key.includes('\u0000')) return at([...path, key.replaceAll('\u0000', '\\u0000')]);
       const found = findNulCharacter(item, [...path, key]);
       if (found !== null) return found;
     }
