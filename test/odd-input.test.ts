@@ -58,6 +58,18 @@ describe('odd input is a client error, never a 500', () => {
     expect(res.body.errors).toEqual([{ field: 'expectedCloseDate', message: 'Year must be 0001 or later' }]);
   });
 
+  // The score column is an integer: a fraction reached PostgreSQL and failed there.
+  it('refuses a fractional lead score with 422 in a body and 400 in a filter', async () => {
+    const created = await stack
+      .http()
+      .post('/v1/leads')
+      .set(tenant.sandbox)
+      .send(validLead({ score: 1.5 }));
+    expect([created.status, created.body.errors?.[0]?.field]).toEqual([422, 'score']);
+    const listed = await stack.http().get('/v1/leads?scoreMin=1.9').set(tenant.sandbox);
+    expect([listed.status, listed.body.errors?.[0]?.field]).toEqual([400, 'scoreMin']);
+  });
+
   it('answers a page far past the end with an empty page, not a 500', async () => {
     const res = await stack.http().get('/v1/audit-logs?page=67553221167345&limit=2').set(tenant.sandbox);
     expect([res.status, res.body.data]).toEqual([200, []]);
