@@ -70,6 +70,12 @@ describe('odd input is a client error, never a 500', () => {
     expect([listed.status, listed.body.errors?.[0]?.field]).toEqual([400, 'scoreMin']);
   });
 
+  // numeric(14,2) holds values below 10^12.
+  it('refuses an opportunity value the money column cannot hold with 422', async () => {
+    const res = await stack.http().post('/v1/opportunities').set(tenant.sandbox).send({ name: 'Deal', value: 1e12 });
+    expect([res.status, res.body.errors?.[0]?.field]).toEqual([422, 'value']);
+  });
+
   it('answers a page far past the end with an empty page, not a 500', async () => {
     const res = await stack.http().get('/v1/audit-logs?page=67553221167345&limit=2').set(tenant.sandbox);
     expect([res.status, res.body.data]).toEqual([200, []]);

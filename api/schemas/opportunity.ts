@@ -5,7 +5,8 @@ const currency = z
   .string()
   .regex(/^[A-Za-z]{3}$/, 'Must be a 3-letter ISO 4217 currency code')
   .transform((c) => c.toUpperCase());
-const value = z.number().min(0).max(1e12);
+// numeric(14,2): below 10^12, like commission amounts (1e12 itself overflowed the column: a 500).
+const value = z.number().min(0).lt(1e12);
 
 /** POST /v1/opportunities/convert (spec 4.5). */
 export const ConvertLead = z
