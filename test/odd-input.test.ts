@@ -72,8 +72,10 @@ describe('odd input is a client error, never a 500', () => {
 
   // numeric(14,2) holds values below 10^12.
   it('refuses an opportunity value the money column cannot hold with 422', async () => {
-    const res = await stack.http().post('/v1/opportunities').set(tenant.sandbox).send({ name: 'Deal', value: 1e12 });
-    expect([res.status, res.body.errors?.[0]?.field]).toEqual([422, 'value']);
+    for (const value of [1e12, 999_999_999_999.9999]) {
+      const res = await stack.http().post('/v1/opportunities').set(tenant.sandbox).send({ name: 'Deal', value });
+      expect([res.status, res.body.errors?.[0]?.field]).toEqual([422, 'value']);
+    }
   });
 
   it('answers a page far past the end with an empty page, not a 500', async () => {

@@ -5,8 +5,9 @@ const currency = z
   .string()
   .regex(/^[A-Za-z]{3}$/, 'Must be a 3-letter ISO 4217 currency code')
   .transform((c) => c.toUpperCase());
-// numeric(14,2): below 10^12, like commission amounts (1e12 itself overflowed the column: a 500).
-const value = z.number().min(0).lt(1e12);
+// numeric(14,2) holds up to 999,999,999,999.99; anything that rounds above it (1e12, or
+// 999999999999.9999 at two decimals) overflowed the column with a 500.
+const value = z.number().min(0).max(999_999_999_999.99);
 
 /** POST /v1/opportunities/convert (spec 4.5). */
 export const ConvertLead = z
