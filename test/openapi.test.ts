@@ -43,6 +43,24 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths['/v1/files/{id}/content'].get.responses)).toContain('409');
   });
 
+  // Found by the OpenAPI fuzzer (test/reliability/schemathesis.test.ts): each was a real answer the
+  // document did not list.
+  it('documents every status a route can answer and the media type of downloads', async () => {
+    const { paths } = (await stack.http().get('/v1/openapi.json')).body;
+    const statuses = (path: string, method: string) => Object.keys(paths[path][method].responses);
+    // A write can meet a state conflict whatever its verb (deleting an archived course, configuring an uninstalled addon).
+    expect(statuses('/v1/training/courses/{id}', 'delete')).toContain('409');
+    expect(statuses('/v1/addons/{id}/configuration', 'put')).toContain('409');
+    // A public login answers wrong credentials with 401 and too many failures with 429.
+    expect(statuses('/v1/auth/login', 'post')).toEqual(expect.arrayContaining(['401', '429']));
+    // A body that names another record can 404 on it.
+    expect(statuses('/v1/opportunities/convert', 'post')).toContain('404');
+    // Multipart fields are validated like JSON bodies.
+    expect(statuses('/v1/files/upload', 'post')).toEqual(expect.arrayContaining(['413', '415', '422']));
+    // A download answers with the stored file's own type.
+    expect(Object.keys(paths['/v1/files/{id}/content'].get.responses['200'].content)).toEqual(['*/*']);
+  });
+
   it('serves interactive docs at /docs with locally bundled assets', async () => {
     const page = await stack.http().get('/docs');
     expect(page.status).toBe(200);

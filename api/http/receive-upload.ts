@@ -31,6 +31,11 @@ function uploader() {
 }
 
 function toAppError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  // busboy's parse errors (no boundary, truncated form, malformed part header) carry no `code`;
+  // file-system errors (ENOSPC, EACCES) do, and stay server errors.
+  if (err instanceof Error && !(err instanceof multer.MulterError) && !('code' in err))
+    return new AppError('bad_request', 'Malformed multipart body', [{ field: 'body', message: err.message }]);
   if (!(err instanceof multer.MulterError)) return err;
   if (err.code === 'LIMIT_FILE_SIZE')
     return new AppError('payload_too_large', `File exceeds the ${config.FILE_UPLOAD_MAX_BYTES}-byte limit`);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from './context';
 import { bareBody, successBody, type Pagination } from './envelope';
+import { findNulCharacter, NUL_MESSAGE } from './nul-characters';
 import { toFieldErrors } from './zod-errors';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -52,7 +53,7 @@ export interface RouteSpec<
   status?: number;
   /** `bare`: the body is exactly {success, data, message} (the AI endpoints, spec 2.1); errors keep the full envelope. */
   envelope?: 'standard' | 'bare';
-  /** Error statuses the route answers beyond those its method, params and body imply (for the docs). */
+  /** Error statuses beyond those the route's shape implies (e.g. 401 from a public login). */
   errors?: number[];
   /** multipart/form-data routes: the form's fields, for the docs (the handler parses the stream). */
   multipart?: AnySchema;
@@ -84,6 +85,8 @@ function parseParams(schema: AnySchema | undefined, raw: unknown) {
 
 function parseQuery(schema: AnySchema | undefined, raw: unknown) {
   if (!schema) return undefined;
+  const nul = findNulCharacter(raw);
+  if (nul !== null) throw new AppError('bad_request', 'Invalid query parameters', [{ field: nul, message: NUL_MESSAGE }]);
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   throw new AppError('bad_request', 'Invalid query parameters', toFieldErrors(result.error));
@@ -91,6 +94,8 @@ function parseQuery(schema: AnySchema | undefined, raw: unknown) {
 
 function parseBody(schema: AnySchema | undefined, raw: unknown) {
   if (!schema) return undefined;
+  const nul = findNulCharacter(raw);
+  if (nul !== null) throw new AppError('validation_failed', 'Validation failed', [{ field: nul, message: NUL_MESSAGE }]);
   const result = schema.safeParse(raw ?? {});
   if (result.success) return result.data;
   throw new AppError('validation_failed', 'Validation failed', toFieldErrors(result.error));

@@ -50,8 +50,11 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { serverUrl?: str
         ...(route.list ? { pagination: convert(PaginationSchema, 'output') } : {}),
       },
     };
+    const body = route.body ? convert(route.body, 'input') : undefined;
+    const multipart = route.multipart ? convert(route.multipart, 'input') : undefined;
+    const refersToRecords = [body, multipart, route.query && convert(route.query, 'input')].some((s) => namesRecord(s, components));
     const errors = Object.fromEntries(
-      errorStatusesFor(route).map((s) => [
+      errorStatusesFor(route, refersToRecords).map((s) => [
         String(s),
         { description: ERROR_STATUSES[s], content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
       ]),
@@ -63,15 +66,14 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { serverUrl?: str
       ...(route.auth === 'tenant' ? { security: [{ ApiKeyAuth: [] }, { BearerAuth: [], TenantId: [] }] } : { security: [] }),
       ...(route.scope ? { 'x-required-scope': route.scope } : {}),
       ...(parameters.length ? { parameters } : {}),
-      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input') } } } } : {}),
-      ...(route.multipart
-        ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: convert(route.multipart, 'input') } } } }
-        : {}),
+      ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+      ...(multipart ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: multipart } } } } : {}),
       responses: {
         [String(status)]: {
           description: route.summary,
           content: route.send
-            ? { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }
+            ? // Downloads answer with the stored file's own media type, whatever it is.
+              { '*/*': { schema: { type: 'string', format: 'binary' } } }
             : { 'application/json': { schema: route.envelope === 'bare' ? bareEnvelope(envelope.properties.data) : envelope } },
         },
         ...errors,
@@ -135,13 +137,31 @@ function bareEnvelope(data: JsonSchema): JsonSchema {
   };
 }
 
-function errorStatusesFor(route: AnyRoute): number[] {
-  const out = [400, 500];
-  if (route.auth === 'tenant') out.push(401, 403, 429);
-  if (route.params) out.push(404);
-  if (route.body) out.push(413, 415, 422);
-  if (route.method === 'post' || route.method === 'patch') out.push(409);
-  return [...new Set([...out, ...(route.errors ?? [])])].sort();
+/**
+ * Every status a route can answer besides its success, so clients (and the fuzzer's conformance
+ * check) can rely on the list: a body or query that names another record can 404 on it, every
+ * write can meet a state conflict, a multipart upload is validated like a JSON body.
+ */
+function errorStatusesFor(route: AnyRoute, refersToRecords: boolean): number[] {
+  const out = new Set([400, 500, ...(route.errors ?? [])]);
+  const add = (...statuses: number[]) => statuses.forEach((s) => out.add(s));
+  if (route.auth === 'tenant') add(401, 403, 429);
+  if (route.params || refersToRecords) add(404);
+  if (route.body || route.multipart) add(413, 415, 422);
+  if (route.method !== 'get') add(409);
+  return [...out].sort();
+}
+
+/** Whether a converted schema names a record by ID (`x-id-type`, set by encodedId), through its references too. */
+function namesRecord(schema: unknown, components: Record<string, JsonSchema>, seen = new Set<string>()): boolean {
+  const text = JSON.stringify(schema ?? {});
+  if (text.includes('"x-id-type"')) return true;
+  for (const [, name] of text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    if (namesRecord(components[name], components, seen)) return true;
+  }
+  return false;
 }
 
 function objectParams(schema: z.ZodType | undefined, location: 'path' | 'query', convert: (s: z.ZodType, io: 'input') => JsonSchema) {

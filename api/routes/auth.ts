@@ -17,6 +17,8 @@ export function authRoutes(deps: AppDeps) {
       body: LoginRequest,
       response: LoginResponse,
       status: 200,
+      // Wrong credentials, and past AUTH_FAILURE_LIMIT_PER_MINUTE failures from one IP.
+      errors: [401, 429],
       handler: async ({ body, req }) => {
         try {
           const session = await login(deps.db, body);

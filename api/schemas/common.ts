@@ -28,7 +28,17 @@ export function encodedId(type: IdType) {
     .meta({ description: `${idLabel(type)} ID (opaque, 16-17 alphanumeric characters)`, 'x-id-type': type });
 }
 
-export const isoDateTime = z.iso.datetime({ offset: true });
+/**
+ * What PostgreSQL can store: ISO 8601 allows year 0000 and any UTC offset, timestamptz and date
+ * take years from 0001 and offsets within ±15:59 (beyond, the query fails: a 500, not a 4xx).
+ */
+const yearFromOne = (v: string) => !v.startsWith('0000');
+const offsetWithinRange = (v: string) => !/[+-](1[6-9]|[2-9]\d):?\d\d$/.test(v);
+export const isoDateTime = z.iso
+  .datetime({ offset: true })
+  .refine(yearFromOne, 'Year must be 0001 or later')
+  .refine(offsetWithinRange, 'UTC offset must be within ±15:59');
+export const isoDate = z.iso.date().refine(yearFromOne, 'Year must be 0001 or later');
 
 export const PaginationQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),

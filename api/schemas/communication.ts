@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../../db/entities/message';
-import { emailField, encodedId, PaginationQuery } from './common';
+import { emailField, encodedId, isoDateTime, PaginationQuery } from './common';
 
 const templateData = z.record(z.string().max(100), z.union([z.string().max(5000), z.number(), z.boolean(), z.null()]));
 
@@ -81,7 +81,7 @@ export const InboundEvent = z
     messageId: encodedId('message').optional(),
     email: z.string().trim().max(320).pipe(z.email()).optional(),
     reason: z.string().max(1000).optional(),
-    timestamp: z.iso.datetime({ offset: true }).optional(),
+    timestamp: isoDateTime.optional(),
   })
   .strict()
   .refine((b) => b.messageId || b.email, { message: 'Give messageId or email', path: ['messageId'] })

@@ -23,7 +23,7 @@ export const LeadCreate = z
       .max(40)
       .optional()
       .meta({ description: "Code of one of the tenant's lead statuses (default: the default status, seeded 'new')" }),
-    score: z.number().min(0).max(100).optional(),
+    score: z.number().int().min(0).max(100).optional(),
     assignedTo: encodedId('user').nullable().optional(),
     customFields: customFields.optional(),
     referralCode: ReferralCodeInput.optional().meta({
@@ -63,8 +63,8 @@ export const LeadListQuery = PaginationQuery.extend({
   source: z.enum(LEAD_SOURCES).optional(),
   assignedTo: encodedId('user').optional(),
   q: z.string().trim().min(1).max(200).optional(),
-  scoreMin: z.coerce.number().min(0).max(100).optional(),
-  scoreMax: z.coerce.number().min(0).max(100).optional(),
+  scoreMin: z.coerce.number().int().min(0).max(100).optional(),
+  scoreMax: z.coerce.number().int().min(0).max(100).optional(),
   createdFrom: isoDateTime.optional(),
   createdTo: isoDateTime.optional(),
 });

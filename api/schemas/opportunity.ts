@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { PaginationQuery, encodedId, isoDateTime, sortQuery } from './common';
+import { PaginationQuery, encodedId, isoDate, isoDateTime, sortQuery } from './common';
 
 const currency = z
   .string()
   .regex(/^[A-Za-z]{3}$/, 'Must be a 3-letter ISO 4217 currency code')
   .transform((c) => c.toUpperCase());
-const value = z.number().min(0).max(1e12);
+// numeric(14,2) holds up to 999,999,999,999.99; anything that rounds above it (1e12, or
+// 999999999999.9999 at two decimals) overflowed the column with a 500.
+const value = z.number().min(0).max(999_999_999_999.99);
 
 /** POST /v1/opportunities/convert (spec 4.5). */
 export const ConvertLead = z
@@ -29,7 +31,7 @@ export const OpportunityCreate = z
     stageId: encodedId('status').optional(),
     probability: z.number().int().min(0).max(100).optional(),
     ownerId: encodedId('user').optional(),
-    expectedCloseDate: z.iso.date().optional(),
+    expectedCloseDate: isoDate.optional(),
   })
   .strict()
   .meta({ id: 'OpportunityCreate' });
@@ -43,7 +45,7 @@ export const OpportunityUpdate = z
     stageId: encodedId('status'),
     probability: z.number().int().min(0).max(100).nullable().meta({ description: 'null: follow the stage again' }),
     ownerId: encodedId('user'),
-    expectedCloseDate: z.iso.date().nullable(),
+    expectedCloseDate: isoDate.nullable(),
     lostReason: z.string().trim().min(1).max(500).meta({ description: 'Recorded when moving to a lost stage' }),
   })
   .partial()

@@ -1,0 +1,117 @@
+import type request from 'supertest';
+import type { z } from 'zod';
+import type { AnyRoute } from '../../api/http/route';
+import { landingPageTemplate } from '../../domain/ai/templates/landing-page';
+import { sequenceTemplate } from '../../domain/ai/templates/sequence';
+import { statusesTemplate } from '../../domain/ai/templates/statuses';
+import type { IdType } from '../../lib/ids';
+import { validLead } from './stack';
+
+type Headers = Record<string, string>;
+
+/** tenantWide: shared by both environments; global: a catalog record every tenant sees (addons). */
+export type IdFixture = { create: (headers: Headers) => Promise<string>; tenantWide?: boolean; global?: boolean };
+
+/**
+ * How to create one record of every ID type a route takes in its path, through the public API
+ * with the given key. Tests that walk every route (tenant isolation, the OpenAPI fuzzer) seed
+ * from here; a new resource needs a fixture here.
+ */
+export function idFixtures(http: () => request.Agent): Partial<Record<IdType, IdFixture>> {
+  const post = async (path: string, headers: Headers, body: object) => {
+    const res = await http().post(path).set(headers).send(body);
+    if (res.status !== 201) throw new Error(`fixture ${path} failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.data.id as string;
+  };
+  const fixtures: Partial<Record<IdType, IdFixture>> = {
+    lead: { create: (h) => post('/v1/leads', h, validLead()) },
+    apiKey: { create: (h) => post('/v1/api-keys', h, { name: 'fixture' }) },
+    user: {
+      tenantWide: true,
+      create: (h) =>
+        post('/v1/users', h, { email: `fixture-${Math.random()}@example.com`, password: 'long enough', firstName: 'I', lastName: 'S' }),
+    },
+    team: { tenantWide: true, create: (h) => post('/v1/teams', h, { name: 'Fixture' }) },
+    form: {
+      create: (h) =>
+        post('/v1/forms', h, {
+          name: 'Fixture',
+          fields: [{ name: 'email', label: 'Email', type: 'email', required: true, mapsTo: 'email' }],
+        }),
+    },
+    opportunity: { create: (h) => post('/v1/opportunities', h, { name: 'Fixture deal', value: 1 }) },
+    status: { create: (h) => post('/v1/config/statuses', h, statusesTemplate({ prompt: `fixture ${Math.random()}` }).statuses[1]) },
+    workflow: { create: (h) => post('/v1/workflows', h, sequenceTemplate({ prompt: 'fixture welcome series' })) },
+    landingPage: { create: (h) => post('/v1/landing-pages', h, landingPageTemplate({ prompt: `fixture page ${Math.random()}` })) },
+    task: { create: (h) => post('/v1/tasks', h, { title: 'Fixture' }) },
+    partner: { create: (h) => post('/v1/partners', h, { email: 'fixture@example.com', firstName: 'I', lastName: 'S' }) },
+    file: {
+      create: async (h) => {
+        const res = await http().post('/v1/files/upload').set(h).attach('file', Buffer.from('fixture'), 'fixture.txt');
+        if (res.status !== 201) throw new Error(`fixture upload failed: ${res.status}`);
+        return res.body.data.id as string;
+      },
+    },
+    course: { create: (h) => post('/v1/training/courses', h, { title: 'Fixture' }) },
+    agentExecution: {
+      create: (h) => post('/v1/agents/executions', h, { agent: 'caller', outcome: 'success', requiresApproval: true }),
+    },
+    // The owner installs a catalog addon; the others' calls must not reach that installation.
+    addon: {
+      global: true,
+      create: async (h) => {
+        const catalog = await http().get('/v1/addons/catalog').set(h);
+        return post(`/v1/addons/${catalog.body.data[0].id}/install`, h, {});
+      },
+    },
+    commission: {
+      create: async (h) => post('/v1/commissions', h, { partnerId: await fixtures.partner!.create(h), amount: 10, currency: 'USD' }),
+    },
+    webhook: { create: (h) => post('/v1/integrations/webhooks', h, { url: 'http://127.0.0.1:9/hook', events: ['*'] }) },
+    emailTemplate: {
+      create: (h) => post('/v1/communications/templates', h, { name: 'Fixture', subject: 'Hi', body: 'Hello {{firstName}}' }),
+    },
+    message: {
+      create: async (h) => {
+        const res = await http()
+          .post('/v1/communications/send/email')
+          .set(h)
+          .send({ to: 'fixture@example.com', subject: 'Hi', body: 'Hello' });
+        if (res.status !== 200) throw new Error(`fixture send/email failed: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body.data.id as string;
+      },
+    },
+    campaign: {
+      create: async (h) => {
+        const workflowId = await post('/v1/workflows', h, sequenceTemplate({ prompt: 'fixture campaign' }));
+        return post('/v1/campaigns', h, { name: 'Fixture', workflowId, status: 'active' });
+      },
+    },
+    delivery: {
+      create: async (h) => {
+        const endpoint = await post('/v1/integrations/webhooks', h, { url: 'http://127.0.0.1:9/hook', events: ['*'] });
+        await http().post(`/v1/integrations/webhooks/${endpoint}/test`).set(h);
+        for (let i = 0; i < 100; i++) {
+          const list = await http().get(`/v1/integrations/webhooks/${endpoint}/deliveries`).set(h);
+          if (list.body.data?.length) return list.body.data[0].id as string;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error('no delivery appeared for the test event');
+      },
+    },
+  };
+  return fixtures;
+}
+
+/** The ID type of each path parameter of a route (from the params schema's `x-id-type`). */
+export function paramTypes(route: AnyRoute): Record<string, IdType> {
+  const shape = (route.params as z.ZodObject | undefined)?.shape ?? {};
+  return Object.fromEntries(Object.entries(shape).map(([name, schema]) => [name, (schema as z.ZodType).meta()?.['x-id-type'] as IdType]));
+}
+
+/** One record of every fixture type, created with `headers`. */
+export async function seedEveryIdType(fixtures: Partial<Record<IdType, IdFixture>>, headers: Headers): Promise<Map<IdType, string>> {
+  const owned = new Map<IdType, string>();
+  for (const [type, fixture] of Object.entries(fixtures) as [IdType, IdFixture][]) owned.set(type, await fixture.create(headers));
+  return owned;
+}

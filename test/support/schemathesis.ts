@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The pinned CLI that scripts/install-tools.sh puts into .tools (CI runs that script first). */
+export const SCHEMATHESIS_BIN = path.resolve(__dirname, '../../.tools/bin/schemathesis');
+
+export type OpenApiDocument = {
+  paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: Record<string, unknown> }[] }>>;
+};
+
+/**
+ * A schemathesis.toml that pins every path parameter to a real record of the type the document
+ * names (`x-id-type`), so generated requests reach handlers instead of stopping at "not found".
+ * A path whose ID type has no record fails here, not silently.
+ */
+export function pinnedPathParamsConfig(
+  doc: OpenApiDocument,
+  idFor: (type: string | undefined, path: string) => string | undefined,
+): string {
+  const blocks: string[] = [];
+  for (const [p, ops] of Object.entries(doc.paths)) {
+    const params = new Map<string, string>();
+    for (const op of Object.values(ops)) {
+      for (const param of op.parameters ?? []) {
+        if (param.in !== 'path') continue;
+        const type = param.schema['x-id-type'] as string | undefined;
+        const id = idFor(type, p);
+        if (!id) throw new Error(`no seeded record of type ${type} for ${p}`);
+        params.set(param.name, id);
+      }
+    }
+    if (!params.size) continue;
+    const pinned = [...params].map(([name, id]) => `"path.${name}" = ${JSON.stringify(id)}`).join(', ');
+    blocks.push(`[[operations]]\ninclude-path = ${JSON.stringify(p)}\nparameters = { ${pinned} }\n`);
+  }
+  return blocks.join('\n');
+}
+
+export interface SchemathesisRun {
+  exitCode: number | null;
+  output: string;
+  /** Every request sent and response received, from the HAR report. */
+  entries: { request: { method: string; url: string }; response: { status: number } }[];
+}
+
+/** Runs `schemathesis run` with `args`, a config file and a HAR report in `dir`. */
+export async function runSchemathesis(dir: string, config: string, args: string[], timeoutMs: number): Promise<SchemathesisRun> {
+  mkdirSync(dir, { recursive: true });
+  const configFile = path.join(dir, 'schemathesis.toml');
+  // The fuzzer would otherwise sign up a user and switch to Bearer tokens; the test chooses the key.
+  writeFileSync(configFile, `[auth]\nauto-signup = false\n\n${config}`);
+  const harFile = path.join(dir, 'report.har');
+  rmSync(harFile, { force: true });
+  // Its cache (.schemathesis/, which replays earlier crashes) lives in the report directory, and is
+  // cleared so that a run depends on the seed alone.
+  rmSync(path.join(dir, '.schemathesis'), { recursive: true, force: true });
+  const child = spawn(
+    SCHEMATHESIS_BIN,
+    ['--config-file', configFile, 'run', ...args, '--no-color', '--report', 'har', '--report-har-path', harFile],
+    { cwd: dir, env: { ...process.env, PYTHONUNBUFFERED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearTimeout(timer);
+  if (timedOut) output += `\n[killed after ${timeoutMs} ms]`;
+  writeFileSync(path.join(dir, 'output.txt'), output);
+  if (!existsSync(harFile)) return { exitCode, output, entries: [] };
+  const har = JSON.parse(readFileSync(harFile, 'utf8')) as { log: { entries: SchemathesisRun['entries'] } };
+  return { exitCode, output, entries: har.log.entries };
+}
