@@ -40,7 +40,7 @@ let loaded: TestTenant[];
 let bystander: TestTenant;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ poolSize: 20 }); // as a production API process would have
   server = stack.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -37,6 +37,8 @@ export interface StackOptions {
   activityDeps?: Partial<ActivityDeps>;
   /** Extra app dependencies (e.g. a shorter AI response bound). */
   appDeps?: Partial<AppDeps>;
+  /** Database connections for this file's app and worker (default 5; load tests want more). */
+  poolSize?: number;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   quietTemporalLogs();
   const taskQueue = `test-${process.pid}-${++stacks}-${Date.now()}`;
   const address = process.env.TEST_TEMPORAL_ADDRESS as string;
-  const db = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 5 });
+  const db = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: opts.poolSize ?? 5 });
   const client = new Client({ connection: await Connection.connect({ address }), namespace: 'default' });
   const workflows = new WorkflowStarter(client, taskQueue);
   const allowPrivateTargets = opts.allowPrivateWebhookTargets ?? true;
