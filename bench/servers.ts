@@ -17,6 +17,8 @@ interface Args {
 }
 
 async function main(): Promise<void> {
+  // Exit normally on the parent's kill, so `node --cpu-prof dist/bench/run.js` writes this process's profile.
+  process.once('SIGTERM', () => process.exit(0));
   const args = JSON.parse(process.argv[2]) as Args;
   const app = args.mode === 'app' ? await realApp(args) : bareApp(args);
   const server = app.listen(0, '127.0.0.1', () => {
