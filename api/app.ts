@@ -76,9 +76,10 @@ export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions =
   app.use(docsRoutes(routes, opts.publicBaseUrl));
   app.use(dashboardRoutes({ temporalUiUrl: opts.temporalUiUrl ?? temporalUiUrl(), temporalNamespace: config.TEMPORAL_NAMESPACE }));
   app.use(fileUrlRoutes(files));
+  // Before the API's routes: a pixel should not be matched against every /v1 route first.
+  app.use(trackingRoutes(deps));
   app.use(mountRoutes(routes, deps));
   app.use(publicPageRoutes(deps));
-  app.use(trackingRoutes(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -9,11 +9,14 @@ import { ensureSeeded } from './status-definitions';
  * unqualified): a given code must be one of them, and no code means the default one.
  */
 export async function resolveLeadStatus(m: EntityManager, scope: TenantScope, code: string | undefined): Promise<string> {
-  await ensureSeeded(m, scope, 'lead');
   const statuses = scoped(m, StatusDefinition, scope);
-  const found = code
-    ? await statuses.findOne({ entityType: 'lead', code })
-    : await statuses.findOne({ entityType: 'lead', isDefault: true });
+  const find = () => (code ? statuses.findOne({ entityType: 'lead', code }) : statuses.findOne({ entityType: 'lead', isDefault: true }));
+  // Seeding is checked only when the lookup misses: a tenant's first lead, or an unknown code.
+  let found = await find();
+  if (!found) {
+    await ensureSeeded(m, scope, 'lead');
+    found = await find();
+  }
   if (!found) {
     throw validationFailed([
       { field: 'status', message: "Must be one of the tenant's lead statuses (GET /v1/config/statuses?entityType=lead)" },
