@@ -3,6 +3,7 @@ import { Campaign, CampaignEnrollment, Lead } from '../../db/entities';
 import { scoped } from '../../db/scoped-repository';
 import { AppError, notFound } from '../../lib/errors';
 import { decodeId } from '../../lib/ids';
+import { forEachConcurrently } from '../../lib/concurrency';
 import { logger } from '../../lib/logger';
 import { stopSignal } from '../../workflows/campaign-signals';
 import type { DomainContext } from '../context';
@@ -80,18 +81,14 @@ async function startAll(
   items: { lead: Lead; enrollment: CampaignEnrollment }[],
 ) {
   const failed: CampaignEnrollment[] = [];
-  const queue = [...items];
-  const worker = async () => {
-    for (let item = queue.shift(); item; item = queue.shift()) {
-      try {
-        await startEnrollmentWorkflow(ctx.workflows, ctx.scope, campaign, item.lead, item.enrollment, graph);
-      } catch (err) {
-        logger.warn({ err, workflowId: item.enrollment.workflowId }, 'could not start enrollment workflow');
-        failed.push(item.enrollment);
-      }
+  await forEachConcurrently(items, START_CONCURRENCY, async (item) => {
+    try {
+      await startEnrollmentWorkflow(ctx.workflows, ctx.scope, campaign, item.lead, item.enrollment, graph);
+    } catch (err) {
+      logger.warn({ err, workflowId: item.enrollment.workflowId }, 'could not start enrollment workflow');
+      failed.push(item.enrollment);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(START_CONCURRENCY, queue.length) }, worker));
+  });
   if (failed.length) {
     await scoped(ctx.db.manager, CampaignEnrollment, ctx.scope).deleteWhere({ id: In(failed.map((e) => e.id)) });
     throw new AppError(

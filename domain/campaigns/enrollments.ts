@@ -4,6 +4,7 @@ import { scoped } from '../../db/scoped-repository';
 import { progressQuery, type SequenceProgress } from '../../workflows/campaign-signals';
 import type { DomainContext } from '../context';
 import { getCampaign } from './campaigns';
+import { forEachConcurrently } from '../../lib/concurrency';
 
 const QUERY_CONCURRENCY = 10;
 /**
@@ -40,12 +41,9 @@ export async function listEnrollments(
     .take(f.limit)
     .getManyAndCount();
   const rows: EnrollmentWithProgress[] = enrollments.map((enrollment) => ({ enrollment, progress: null }));
-  const queue = [...rows];
   const deadline = Date.now() + PROGRESS_DEADLINE_MS;
-  const worker = async () => {
-    for (let row = queue.shift(); row; row = queue.shift())
-      row.progress = await queryProgress(ctx.workflows.client, row.enrollment.workflowId, deadline);
-  };
-  await Promise.all(Array.from({ length: Math.min(QUERY_CONCURRENCY, queue.length) }, worker));
+  await forEachConcurrently(rows, QUERY_CONCURRENCY, async (row) => {
+    row.progress = await queryProgress(ctx.workflows.client, row.enrollment.workflowId, deadline);
+  });
   return { rows, total };
 }

@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
+import { forEachConcurrently } from '../../lib/concurrency';
 import { logger } from '../../lib/logger';
 
 const CONCURRENCY = 10;
@@ -15,16 +16,11 @@ export async function signalWorkflows<Args extends unknown[]>(
   signal: SignalDefinition<Args>,
   ...args: Args
 ): Promise<void> {
-  const queue = [...workflowIds];
-  const worker = async () => {
-    for (let id = queue.shift(); id; id = queue.shift()) {
-      try {
-        await client.workflow.getHandle(id).signal(signal, ...args);
-      } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError))
-          logger.warn({ err, workflowId: id, signal: signal.name }, 'could not signal enrollment');
-      }
+  await forEachConcurrently(workflowIds, CONCURRENCY, async (id) => {
+    try {
+      await client.workflow.getHandle(id).signal(signal, ...args);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) logger.warn({ err, workflowId: id, signal: signal.name }, 'could not signal enrollment');
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+  });
 }
