@@ -7,7 +7,7 @@ import { config } from '../lib/config';
 import { listen } from '../lib/http-server';
 import { logger } from '../lib/logger';
 import { connectTemporalClient } from '../lib/temporal/client';
-import { WorkflowStarter } from '../lib/temporal/workflow-starter';
+import { SHUTDOWN_DRAIN_MS, WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createApp, flushApp } from './app';
 import type { ApiKeyCache } from './auth/key-cache';
 
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     process.once(signal, async () => {
       logger.info({ signal }, 'api draining');
       await server.close();
-      await workflows.drain();
+      await workflows.drain(SHUTDOWN_DRAIN_MS);
       await flushApp(app);
       await keyCache.close();
       await client.connection.close();

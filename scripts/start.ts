@@ -19,7 +19,7 @@ import { registerSearchAttributes } from '../lib/temporal/register-search-attrib
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
-import { WorkflowStarter } from '../lib/temporal/workflow-starter';
+import { SHUTDOWN_DRAIN_MS, WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { aiSettingsFromConfig } from '../activities/ai/settings';
 import { createWorker } from '../workers/create-worker';
 import { installWorkerRuntime } from '../workers/runtime';
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     await keyCache.listen(database.url);
     stops.push(() => keyCache.close());
     stops.push(() => flushApp(app));
-    stops.push(() => workflows.drain());
+    stops.push(() => workflows.drain(SHUTDOWN_DRAIN_MS));
     const server = await listen(app, config.PORT);
     stops.push(server.close);
 

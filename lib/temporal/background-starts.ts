@@ -35,10 +35,16 @@ export class BackgroundStarts {
     return true;
   }
 
-  /** Resolves once every queued start has been made (shutdown, tests). */
-  drain(): Promise<void> {
+  /**
+   * Resolves once every queued start has been made (tests), or after `maxWaitMs` (shutdown: with
+   * Temporal down each start takes its full deadline, and the sweep makes whatever is left).
+   */
+  drain(maxWaitMs = Infinity): Promise<void> {
     if (this.running === 0 && this.queue.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idle.push(resolve));
+    return new Promise((resolve) => {
+      this.idle.push(resolve);
+      if (Number.isFinite(maxWaitMs)) setTimeout(resolve, maxWaitMs).unref();
+    });
   }
 
   private next(): void {

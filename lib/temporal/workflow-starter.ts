@@ -7,6 +7,8 @@ import { TASK_QUEUE } from './task-queues';
 import { BackgroundStarts, type BackgroundStartsOptions } from './background-starts';
 
 const START_DEADLINE_MS = 5_000;
+/** How long a stopping API waits for its queued background starts. */
+export const SHUTDOWN_DRAIN_MS = 5_000;
 
 export interface StartOptions<W extends Workflow> {
   workflowId: string;
@@ -44,9 +46,9 @@ export class WorkflowStarter {
     this.background.enqueue(opts.workflowId, () => this.start(workflow, opts));
   }
 
-  /** Waits for the starts queued by startSoon (on shutdown). */
-  drain(): Promise<void> {
-    return this.background.drain();
+  /** Waits for the starts queued by startSoon, at most `maxWaitMs` (see BackgroundStarts.drain). */
+  drain(maxWaitMs?: number): Promise<void> {
+    return this.background.drain(maxWaitMs);
   }
 
   async start<W extends Workflow>(workflow: W, opts: StartOptions<W>): Promise<{ workflowId: string; started: boolean }> {
