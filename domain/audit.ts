@@ -1,4 +1,6 @@
 import type { DataSource } from 'typeorm';
+import { insertManySql, Params } from '../db/sql';
+import { GroupCommit } from '../lib/group-commit';
 import { AuditLog } from '../db/entities';
 import type { AuthContext } from '../api/http/context';
 
@@ -12,21 +14,38 @@ export interface AuditEntry {
   ip: string | null;
 }
 
-/** Written before the response is sent, so a client never sees a success that left no trace. */
-export async function recordAudit(db: DataSource, e: AuditEntry): Promise<void> {
-  await db.getRepository(AuditLog).insert({
-    tenantId: e.auth.tenantId,
-    environment: e.auth.environment,
-    apiKeyId: e.auth.apiKeyId,
-    ownerUserId: e.auth.ownerUserId,
-    actorUserId: e.auth.actorUserId,
-    action: e.action,
-    resourceType: e.resourceType,
-    resourceId: e.resourceId,
-    statusCode: e.statusCode,
-    requestId: e.requestId,
-    ip: e.ip,
-  });
+const toRow = (e: AuditEntry): Partial<AuditLog> => ({
+  tenantId: e.auth.tenantId,
+  environment: e.auth.environment,
+  apiKeyId: e.auth.apiKeyId,
+  ownerUserId: e.auth.ownerUserId,
+  actorUserId: e.auth.actorUserId,
+  action: e.action,
+  resourceType: e.resourceType,
+  resourceId: e.resourceId,
+  statusCode: e.statusCode,
+  requestId: e.requestId,
+  ip: e.ip,
+});
+
+/**
+ * Audit entries are written before the response is sent, so a client never sees a success that
+ * left no trace; concurrent requests share one INSERT (group commit).
+ */
+export class AuditLogWriter {
+  private readonly writes: GroupCommit<AuditEntry>;
+
+  constructor(db: DataSource) {
+    const meta = db.getMetadata(AuditLog);
+    this.writes = new GroupCommit(async (entries) => {
+      const p = new Params();
+      await db.query(insertManySql(db.manager, meta, entries.map(toRow), p), p.values);
+    });
+  }
+
+  record(entry: AuditEntry): Promise<void> {
+    return this.writes.add(entry);
+  }
 }
 
 /** `/v1/integrations/webhooks/:id/test` -> `integrations/webhooks`: the path up to its first parameter. */

@@ -3,6 +3,7 @@ import type { Lead, Partner } from '../db/entities';
 import { SearchDocument } from '../db/entities';
 import type { SearchType } from '../db/entities/search-document';
 import { scoped, type TenantScope } from '../db/scoped-repository';
+import { insertSql, metadataOf, Params, queryEntities, Raw } from '../db/sql';
 import { encodeId } from '../lib/ids';
 import type { DomainContext } from './context';
 
@@ -20,32 +21,55 @@ function leaves(value: unknown): string[] {
 /** Emails also count as their parts, so "example" finds ada@example.com. */
 const withEmailParts = (text: string) => text.replace(/([^\s@]+)@([^\s@]+)/g, '$1@$2 $1 $2');
 
-/** Inserts or replaces the (type, id) document; the trigger recomputes its tsvector. */
-export async function indexDocument(
+export interface SearchDocumentInput {
+  type: SearchType;
+  id: string;
+  data: Record<string, unknown>;
+}
+
+/** Inserts or replaces the (type, id) document in one statement; the trigger recomputes its tsvector. */
+export function searchDocumentUpsertSql(
   manager: EntityManager,
   scope: TenantScope,
-  doc: { type: SearchType; id: string; data: Record<string, unknown> },
-): Promise<SearchDocument> {
-  const docs = scoped(manager, SearchDocument, scope);
+  doc: SearchDocumentInput,
+  p: Params,
+  opts: { where?: string } = {},
+): string {
   const title = withEmailParts(TITLE_KEYS.flatMap((k) => leaves(doc.data[k])).join(' '));
   const body = withEmailParts(leaves(doc.data).join(' '));
-  const existing = await docs.findOne({ docType: doc.type, docId: doc.id });
-  if (!existing) return docs.insert({ docType: doc.type, docId: doc.id, data: doc.data, title, body, indexedAt: new Date() });
-  Object.assign(existing, { data: doc.data, title, body, indexedAt: new Date() });
-  return docs.save(existing);
+  return insertSql(
+    manager,
+    metadataOf(manager, SearchDocument),
+    { ...scope, docType: doc.type, docId: doc.id, data: doc.data, title, body, indexedAt: new Raw('now()') },
+    p,
+    {
+      ...opts,
+      onConflict: `ON CONFLICT (tenant_id, environment, doc_type, doc_id) DO UPDATE SET
+        data = EXCLUDED.data, title = EXCLUDED.title, body = EXCLUDED.body, indexed_at = EXCLUDED.indexed_at, updated_at = now()`,
+    },
+  );
+}
+
+export async function indexDocument(manager: EntityManager, scope: TenantScope, doc: SearchDocumentInput): Promise<SearchDocument> {
+  const p = new Params();
+  const sql = `${searchDocumentUpsertSql(manager, scope, doc, p)} RETURNING *`;
+  const [saved] = await queryEntities<SearchDocument>(manager, metadataOf(manager, SearchDocument), sql, p);
+  return saved;
 }
 
 export async function removeFromIndex(manager: EntityManager, scope: TenantScope, type: SearchType, id: string): Promise<void> {
-  const doc = await scoped(manager, SearchDocument, scope).findOne({ docType: type, docId: id });
-  if (doc) await scoped(manager, SearchDocument, scope).deleteById(doc.id);
+  await scoped(manager, SearchDocument, scope).deleteWhere({ docType: type, docId: id });
 }
 
-export const indexLead = (manager: EntityManager, scope: TenantScope, l: Lead) =>
-  indexDocument(manager, scope, {
-    type: 'lead',
-    id: encodeId('lead', l.id),
-    data: { email: l.email, firstName: l.firstName, lastName: l.lastName, phone: l.phone, status: l.status, source: l.source },
-  });
+export const leadSearchDocument = (
+  l: Pick<Lead, 'id' | 'email' | 'firstName' | 'lastName' | 'phone' | 'status' | 'source'>,
+): SearchDocumentInput => ({
+  type: 'lead',
+  id: encodeId('lead', l.id),
+  data: { email: l.email, firstName: l.firstName, lastName: l.lastName, phone: l.phone, status: l.status, source: l.source },
+});
+
+export const indexLead = (manager: EntityManager, scope: TenantScope, l: Lead) => indexDocument(manager, scope, leadSearchDocument(l));
 
 export const indexPartner = (manager: EntityManager, scope: TenantScope, p: Partner) =>
   indexDocument(manager, scope, {

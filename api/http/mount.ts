@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { recordAudit, resourceTypeOf } from '../../domain/audit';
+import { AuditLogWriter, resourceTypeOf } from '../../domain/audit';
 import { authenticate, requireScope } from '../middleware/authenticate';
 import { idempotency } from '../middleware/idempotency';
 import { onBehalfOf } from '../middleware/on-behalf-of';
@@ -18,10 +18,11 @@ export function mountRoutes(routes: AnyRoute[], deps: AppDeps): Router {
   const router = Router();
   const tenantChain: RequestHandler[] = [authenticate(deps.db, deps.limiter, deps.keyCache), rateLimit(deps.limiter), onBehalfOf(deps.db)];
   const idempotent = idempotency(deps.db);
+  const auditLog = new AuditLogWriter(deps.db);
   const audit: SuccessHook = async (req, route, status, data) => {
     if (!MUTATING.has(route.method) || !req.ctx.auth) return;
     const id = (req.params as Record<string, string>).id ?? (data as { id?: unknown } | null)?.id;
-    await recordAudit(deps.db, {
+    await auditLog.record({
       auth: req.ctx.auth,
       action: `${route.method.toUpperCase()} ${route.path}`,
       resourceType: resourceTypeOf(route.path),

@@ -61,6 +61,7 @@ export async function relayAfterCommit(
   hooks?: RelayHooks,
 ): Promise<void> {
   for (const event of events) {
+    if (event.dispatchedAt) continue; // nobody subscribed when it was written (outboxInsertSql)
     try {
       await dispatchEvent(db, workflows, event, hooks);
     } catch (err) {
