@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { StatusDefinition } from '../db/entities';
 import { scoped, type TenantScope } from '../db/scoped-repository';
 import { validationFailed } from '../lib/errors';
@@ -23,4 +23,23 @@ export async function resolveLeadStatus(m: EntityManager, scope: TenantScope, co
     ]);
   }
   return found.code;
+}
+
+const defaults = new WeakMap<DataSource, Map<string, string>>();
+const scopeKey = (scope: TenantScope) => `${scope.tenantId}/${scope.environment}`;
+
+/**
+ * The scope's default lead status as this process last saw it. Only a hint: the statement that
+ * uses it checks it is still the default and the caller resolves it again when not.
+ */
+export function defaultLeadStatusHint(db: DataSource, scope: TenantScope): string | undefined {
+  return defaults.get(db)?.get(scopeKey(scope));
+}
+
+export function rememberDefaultLeadStatus(db: DataSource, scope: TenantScope, code: string): void {
+  let byScope = defaults.get(db);
+  if (!byScope) defaults.set(db, (byScope = new Map()));
+  // Bounded: a process serving very many tenants re-resolves instead of growing without end.
+  if (byScope.size >= 10_000) byScope.clear();
+  byScope.set(scopeKey(scope), code);
 }

@@ -1,4 +1,6 @@
-import { Lead, LeadDuplicate, type OutboxEvent } from '../db/entities';
+import { Lead, LeadDuplicate, OutboxEvent, type Partner } from '../db/entities';
+import { nextId } from '../db/id-blocks';
+import { hydrate, insertSql, metadataOf, Params, queryRows, Raw, selectList } from '../db/sql';
 import { scoped } from '../db/scoped-repository';
 import { notFound } from '../lib/errors';
 import { encodeId } from '../lib/ids';
@@ -8,11 +10,12 @@ import { leadDedupeWorkflow } from '../workflows/lead-dedupe';
 import type { LeadCreate, LeadUpdate } from '../api/schemas/lead';
 import { enrollByTrigger } from './campaigns/auto-enroll';
 import type { DomainContext } from './context';
-import { resolveLeadStatus } from './lead-statuses';
+import { claimDedupeKeys, claimDedupeKeysSql, dedupeKeys } from './lead-dedupe-keys';
+import { defaultLeadStatusHint, rememberDefaultLeadStatus, resolveLeadStatus } from './lead-statuses';
 import { normalizeEmail, normalizePhone } from './normalize';
 import { resolveReferralCode } from './referral-codes';
-import { indexLead, removeFromIndex } from './search-index';
-import { emitEvent } from './webhooks/emit-event';
+import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentUpsertSql } from './search-index';
+import { emitEvent, outboxInsertSql } from './webhooks/emit-event';
 import { relayAfterCommit } from './webhooks/relay';
 import { eventPayloads } from './webhooks/webhook-events';
 
@@ -32,37 +35,81 @@ export interface LeadFilters {
   customFields?: Record<string, string>;
 }
 
+/**
+ * One statement writes the lead, its search document and its outbox event (a single statement is
+ * atomic, so no BEGIN/COMMIT), claims its duplicate-detection keys and reads the campaigns its
+ * creation triggers: the hot path of the API (issue 8, T2). A lead that claims all its keys has no
+ * duplicate and is marked checked at once; only the others start a lead-dedupe workflow. The lead's ID is reserved ahead (nextId) so the document and the event, which
+ * carry its public ID, can be written by the same statement. The status is checked by the
+ * statement itself; a miss (unknown code, stale default, statuses not seeded yet) takes the slow
+ * path once.
+ */
 export async function createLead(ctx: DomainContext, input: LeadCreate): Promise<Lead> {
-  const { lead, event } = await ctx.db.transaction(async (manager) => {
-    const partner = input.referralCode ? await resolveReferralCode(manager, ctx.scope, input.referralCode, 'referralCode') : null;
-    const lead = await scoped(manager, Lead, ctx.scope).insert({
-      email: input.email,
-      emailNormalized: normalizeEmail(input.email),
-      firstName: input.firstName,
-      lastName: input.lastName,
-      phone: input.phone ?? null,
-      phoneNormalized: normalizePhone(input.phone),
-      source: input.source ?? (partner ? 'referral' : 'api'),
-      status: await resolveLeadStatus(manager, ctx.scope, input.status),
-      score: input.score ?? 0,
-      assignedTo: input.assignedTo ?? ctx.actorUserId,
-      createdBy: ctx.actorUserId,
-      customFields: input.customFields ?? {},
-      partnerId: partner?.id ?? null,
-    });
-    await indexLead(manager, ctx.scope, lead);
-    const event = await emitEvent(manager, ctx.scope, 'lead.created', eventPayloads['lead.created'](lead));
-    return { lead, event };
-  });
+  const partner = input.referralCode ? await resolveReferralCode(ctx.db.manager, ctx.scope, input.referralCode, 'referralCode') : null;
+  const hinted = input.status ?? defaultLeadStatusHint(ctx.db, ctx.scope);
+  let created = hinted === undefined ? null : await insertLead(ctx, input, partner, hinted, input.status === undefined);
+  if (!created) {
+    const status = await resolveLeadStatus(ctx.db.manager, ctx.scope, input.status);
+    if (input.status === undefined) rememberDefaultLeadStatus(ctx.db, ctx.scope, status);
+    created = await insertLead(ctx, input, partner, status, false);
+    if (!created) throw new Error(`lead status ${status} vanished while the lead was created`);
+  }
+  const { lead, event, campaignIds } = created;
   await relayEvents(ctx, [event]);
-  startDuplicateDetection(ctx, lead);
-  await enrollByTrigger(ctx, lead, 'lead_created');
+  if (!lead.duplicatesCheckedAt) startDuplicateDetection(ctx, lead);
+  await enrollByTrigger(ctx, lead, 'lead_created', campaignIds);
   return lead;
 }
 
+async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partner | null, status: string, mustBeDefault: boolean) {
+  const m = ctx.db.manager;
+  const [leadMeta, eventMeta] = [metadataOf(m, Lead), metadataOf(m, OutboxEvent)];
+  const values = {
+    id: await nextId(ctx.db, leadMeta),
+    ...ctx.scope,
+    email: input.email,
+    emailNormalized: normalizeEmail(input.email),
+    firstName: input.firstName,
+    lastName: input.lastName,
+    phone: input.phone ?? null,
+    phoneNormalized: normalizePhone(input.phone),
+    source: input.source ?? (partner ? 'referral' : 'api'),
+    status,
+    score: input.score ?? 0,
+    assignedTo: input.assignedTo ?? ctx.actorUserId,
+    createdBy: ctx.actorUserId,
+    customFields: input.customFields ?? {},
+    partnerId: partner?.id ?? null,
+  };
+  const p = new Params();
+  const [tenant, environment] = [p.add(ctx.scope.tenantId), p.add(ctx.scope.environment)];
+  const statusExists = `EXISTS (SELECT 1 FROM status_definitions s WHERE s.tenant_id = ${tenant}::bigint AND s.environment = ${environment}::varchar
+    AND s.entity_type = 'lead' AND s.code = ${p.add(status)}::varchar${mustBeDefault ? ' AND s.is_default' : ''})`;
+  const leadWritten = { where: 'EXISTS (SELECT 1 FROM lead)' };
+  const keys = dedupeKeys(values);
+  const leadValues = {
+    ...values,
+    duplicatesCheckedAt: new Raw(`CASE WHEN (SELECT count(*) FROM claimed) = ${keys.length} THEN now() END`),
+  };
+  const sql = `WITH claimed AS (${claimDedupeKeysSql(ctx.scope, values.id, keys, p, { where: statusExists })} RETURNING key),
+    lead AS (${insertSql(m, leadMeta, leadValues, p, { where: statusExists })} RETURNING *),
+    doc AS (${searchDocumentUpsertSql(m, ctx.scope, leadSearchDocument(values), p, leadWritten)}),
+    event AS (${outboxInsertSql(m, { scope: ctx.scope, type: 'lead.created', data: eventPayloads['lead.created'](values) }, p, leadWritten)} RETURNING *),
+    triggered AS (SELECT coalesce(array_agg(c.id::text ORDER BY c.id), '{}') AS ids FROM campaigns c
+      WHERE c.tenant_id = ${tenant}::bigint AND c.environment = ${environment}::varchar AND c.status = 'active' AND c.trigger_type = 'lead_created')
+    SELECT ${selectList(leadMeta, 'lead', 'l_')}, ${selectList(eventMeta, 'event', 'e_')}, triggered.ids AS campaign_ids FROM lead, event, triggered`;
+  const [row] = await queryRows(m, sql, p);
+  if (!row) return null;
+  return {
+    lead: hydrate<Lead>(m, leadMeta, row, 'l_'),
+    event: hydrate<OutboxEvent>(m, eventMeta, row, 'e_'),
+    campaignIds: row.campaign_ids as string[],
+  };
+}
+
 /**
- * Duplicate detection is asynchronous (spec part 3), and so is its start: the request does not
- * wait for Temporal. A lead whose start was dropped or lost stays unchecked
+ * Duplicate detection is asynchronous (spec part 3) for a lead that shares a key with another,
+ * and so is its start: the request does not wait for Temporal. A lead whose start was dropped or lost stays unchecked
  * (duplicates_checked_at null) until the lead-dedupe sweep starts its workflow.
  */
 function startDuplicateDetection(ctx: DomainContext, lead: Lead): void {
@@ -130,6 +177,7 @@ export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpda
     if (patch.phone !== undefined) lead.phoneNormalized = normalizePhone(patch.phone);
     if (customFields) lead.customFields = { ...lead.customFields, ...customFields };
     const saved = await leads.save(lead);
+    if (patch.email || patch.phone) await claimDedupeKeys(manager, ctx.scope, saved);
     await indexLead(manager, ctx.scope, saved);
     const events = Object.keys(changes).length
       ? [await emitEvent(manager, ctx.scope, 'lead.updated', eventPayloads['lead.updated']({ id: lead.id, changes }))]

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { encodeId } from '../lib/ids';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { decodeId, encodeId } from '../lib/ids';
 import { leadDedupeSweepWorkflow } from '../workflows/lead-dedupe-sweep';
 import { historyToObject } from './support/history';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
@@ -40,7 +41,8 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
     const unrelated = (await stack.http().post('/v1/leads').set(tenant.live).send(validLead())).body.data;
     await stack.workflows.drain(); // the starts happen after the responses
 
-    for (const lead of [first, byEmail, byPhone, unrelated]) {
+    // The later leads share a key with the first: their check runs as a workflow an operator finds.
+    for (const lead of [byEmail, byPhone]) {
       const handle = stack.client.workflow.getHandle(`lead-dedupe/${lead.id}`);
       await handle.result();
       const description = await handle.describe();
@@ -51,6 +53,11 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
           ['LeadId', lead.id],
         ]),
       );
+    }
+    // The first and the unrelated lead were the first with their keys: checked when written, no workflow.
+    for (const lead of [first, unrelated]) {
+      expect(await checkedAt(lead.id)).not.toBeNull();
+      await expect(stack.client.workflow.getHandle(`lead-dedupe/${lead.id}`).describe()).rejects.toThrow(WorkflowNotFoundError);
     }
 
     const dupes = await stack.http().get(`/v1/leads/${first.id}/duplicates`).set(tenant.live);
@@ -88,18 +95,49 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
         .send(validLead({ email: 'env@example.com' }))
     ).body.data;
     await stack.workflows.drain();
-    await stack.client.workflow.getHandle(`lead-dedupe/${sandbox.id}`).result();
+    // Each environment has its own keys: both leads were first with theirs, so neither needed a check.
+    expect(await checkedAt(sandbox.id)).not.toBeNull();
+    expect(await checkedAt(live.id)).not.toBeNull();
     expect((await stack.http().get(`/v1/leads/${sandbox.id}/duplicates`).set(tenant.sandbox)).body.data).toEqual([]);
     expect((await stack.http().get(`/v1/leads/${live.id}/duplicates`).set(tenant.live)).body.data).toEqual([]);
   });
 
-  it('answers before the check starts, and the sweep starts checks that never started', async () => {
-    // A lead committed without its start (the API died, or its start queue was full).
-    const [row] = await stack.db.query(
-      `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, created_at)
-       VALUES ($1, 'live', 'Lost@Example.com', 'lost@example.com', 'Lost', 'Start', now() - interval '5 minutes') RETURNING id`,
-      [tenant.tenant.id],
+  it('pairs leads created at the same moment with the same email: the key claim waits for the other writer', async () => {
+    const email = `race-${Date.now()}@example.com`;
+    const created = await Promise.all(
+      Array.from({ length: 6 }, () => stack.http().post('/v1/leads').set(tenant.live).send(validLead({ email })).expect(201)),
     );
+    const ids: string[] = created.map((r) => r.body.data.id);
+    await stack.workflows.drain();
+    let workflows = 0;
+    for (const id of ids) {
+      try {
+        await stack.client.workflow.getHandle(`lead-dedupe/${id}`).result();
+        workflows++;
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+      }
+    }
+    expect(workflows).toBe(5); // all but the one that claimed the key first
+    for (const id of ids) {
+      expect(await checkedAt(id)).not.toBeNull();
+      const dupes = await stack.http().get(`/v1/leads/${id}/duplicates`).set(tenant.live);
+      expect(dupes.body.data.map((d: { lead: { id: string } }) => d.lead.id).sort()).toEqual(ids.filter((x) => x !== id).sort());
+    }
+  });
+
+  it('checks a new lead against a lead whose email was changed to the same value', async () => {
+    const moved = (await stack.http().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data;
+    const email = `moved-${Date.now()}@example.com`;
+    await stack.http().patch(`/v1/leads/${moved.id}`).set(tenant.live).send({ email }).expect(200);
+    const later = (await stack.http().post('/v1/leads').set(tenant.live).send(validLead({ email })).expect(201)).body.data;
+    await stack.workflows.drain();
+    await stack.client.workflow.getHandle(`lead-dedupe/${later.id}`).result();
+    const dupes = await stack.http().get(`/v1/leads/${later.id}/duplicates`).set(tenant.live);
+    expect(dupes.body.data.map((d: { lead: { id: string } }) => d.lead.id)).toEqual([moved.id]);
+  });
+
+  it('answers before the check starts, and the sweep starts checks that never started', async () => {
     const twin = (
       await stack
         .http()
@@ -107,8 +145,13 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
         .set(tenant.live)
         .send(validLead({ email: 'lost@example.com' }))
     ).body.data;
-    await stack.workflows.drain();
-    await stack.client.workflow.getHandle(`lead-dedupe/${twin.id}`).result();
+    // A later lead with the same email, committed without its start (the API died, or its start
+    // queue was full): its key was claimed by the twin, so only a check can find the pair.
+    const [row] = await stack.db.query(
+      `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, created_at)
+       VALUES ($1, 'live', 'Lost@Example.com', 'lost@example.com', 'Lost', 'Start', now() - interval '5 minutes') RETURNING id`,
+      [tenant.tenant.id],
+    );
 
     const swept = await stack.client.workflow.execute(leadDedupeSweepWorkflow, {
       taskQueue: stack.taskQueue,
@@ -118,8 +161,7 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
     expect(swept.started).toBeGreaterThanOrEqual(1);
     const lostId = encodeId('lead', row.id);
     await stack.client.workflow.getHandle(`lead-dedupe/${lostId}`).result();
-    const [checked] = await stack.db.query('SELECT duplicates_checked_at FROM leads WHERE id = $1', [row.id]);
-    expect(checked.duplicates_checked_at).not.toBeNull();
+    expect(await checkedAt(lostId)).not.toBeNull();
     const dupes = await stack.http().get(`/v1/leads/${lostId}/duplicates`).set(tenant.live);
     expect(dupes.body.data.map((d: { lead: { id: string } }) => d.lead.id)).toEqual([twin.id]);
 
@@ -130,3 +172,8 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
     expect(again[0].n).toBe(0);
   });
 });
+
+async function checkedAt(leadId: string): Promise<Date | null> {
+  const [row] = await stack.db.query('SELECT duplicates_checked_at FROM leads WHERE id = $1', [decodeId('lead', leadId)]);
+  return row.duplicates_checked_at;
+}

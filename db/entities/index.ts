@@ -12,6 +12,7 @@ import { Form, FormSubmission } from './form';
 import { IdempotencyKey } from './idempotency-key';
 import { LandingPage } from './landing-page';
 import { Lead } from './lead';
+import { LeadDedupeKey } from './lead-dedupe-key';
 import { LeadDuplicate } from './lead-duplicate';
 import { Message } from './message';
 import { Opportunity } from './opportunity';
@@ -31,7 +32,7 @@ import { WebhookEndpoint } from './webhook-endpoint';
 import { WorkflowDefinition } from './workflow-definition';
 import { WorkflowDefinitionVersion } from './workflow-definition-version';
 
-export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDuplicate, RateCounter, Team, TeamMember, Tenant, User };
+export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadDuplicate, RateCounter, Team, TeamMember, Tenant, User };
 export { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint };
 export { LandingPage, StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion };
 export { Form, FormSubmission, Opportunity };
@@ -44,7 +45,19 @@ export const entities = [
   // tenancy and access
   ...[Tenant, User, Team, TeamMember, ApiKey, AuditLog, IdempotencyKey, RateCounter],
   // records
-  ...[Lead, LeadDuplicate, Opportunity, Form, FormSubmission, Task, Partner, PartnerReferralCode, Commission, SearchDocument],
+  ...[
+    Lead,
+    LeadDedupeKey,
+    LeadDuplicate,
+    Opportunity,
+    Form,
+    FormSubmission,
+    Task,
+    Partner,
+    PartnerReferralCode,
+    Commission,
+    SearchDocument,
+  ],
   ...[TrainingCourse, Addon, AddonInstallation, AgentExecution, StoredFile],
   // webhooks and the events outbox
   ...[OutboxEvent, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt],

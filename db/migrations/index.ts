@@ -11,6 +11,7 @@ import { AddForms1795310504912 } from './1795310504912-AddForms';
 import { AddFiles1795310569723 } from './1795310569723-AddFiles';
 import { AddLeadsUncheckedIndex1795320000000 } from './1795320000000-AddLeadsUncheckedIndex';
 import { AddFileStatus1795330000000 } from './1795330000000-AddFileStatus';
+import { AddLeadDedupeKeys1795340000000 } from './1795340000000-AddLeadDedupeKeys';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -26,4 +27,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddFiles1795310569723,
   AddLeadsUncheckedIndex1795320000000,
   AddFileStatus1795330000000,
+  AddLeadDedupeKeys1795340000000,
 ];

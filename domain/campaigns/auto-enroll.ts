@@ -9,12 +9,15 @@ export type LeadTrigger = 'lead_created' | 'lead_status_changed' | 'form_submitt
 
 /**
  * Enrolls a just-committed lead into every active campaign of its tenant and environment whose
- * pinned definition starts with this trigger. Never fails the lead write: a failure is logged.
+ * pinned definition starts with this trigger (`campaignIds` when the caller looked them up
+ * already). Never fails the lead write: a failure is logged.
  */
-export async function enrollByTrigger(ctx: DomainContext, lead: Lead, trigger: LeadTrigger): Promise<void> {
+export async function enrollByTrigger(ctx: DomainContext, lead: Lead, trigger: LeadTrigger, campaignIds?: string[]): Promise<void> {
   try {
-    const campaigns = await scoped(ctx.db.manager, Campaign, ctx.scope).find({ where: { status: 'active', triggerType: trigger } });
-    for (const campaign of campaigns) await enrollLeads(ctx, campaign.id, [encodeId('lead', lead.id)]);
+    campaignIds ??= (await scoped(ctx.db.manager, Campaign, ctx.scope).find({ where: { status: 'active', triggerType: trigger } })).map(
+      (c) => c.id,
+    );
+    for (const campaignId of campaignIds) await enrollLeads(ctx, campaignId, [encodeId('lead', lead.id)]);
   } catch (err) {
     logger.warn({ err, leadId: lead.id, trigger }, 'automatic campaign enrollment failed');
   }

@@ -1,0 +1,43 @@
+import type { DataSource, EntityMetadata } from 'typeorm';
+
+const BLOCK = 100;
+
+interface Block {
+  ids: string[];
+  refill?: Promise<void>;
+}
+
+const blocks = new WeakMap<DataSource, Map<string, Block>>();
+
+/**
+ * The next value of a table's identity sequence, drawn from a block this process reserved ahead
+ * (one `nextval` round trip per 100 rows, like a sequence's CACHE). A statement that writes a row
+ * and rows that refer to it by its public ID (search document, outbox event) can then be one
+ * statement. IDs stay unique; across processes they are not in creation order, and a stopped
+ * process leaves a gap, as with any cached sequence.
+ */
+export async function nextId(db: DataSource, meta: EntityMetadata): Promise<string> {
+  let byTable = blocks.get(db);
+  if (!byTable) blocks.set(db, (byTable = new Map()));
+  let block = byTable.get(meta.tableName);
+  if (!block) byTable.set(meta.tableName, (block = { ids: [] }));
+  while (block.ids.length === 0) {
+    block.refill ??= reserve(db, meta.tableName)
+      .then((ids) => {
+        block.ids.push(...ids);
+      })
+      .finally(() => {
+        block.refill = undefined;
+      });
+    await block.refill;
+  }
+  return block.ids.shift() as string;
+}
+
+async function reserve(db: DataSource, table: string): Promise<string[]> {
+  const rows: { id: string }[] = await db.query(
+    `SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id FROM generate_series(1, $2) ORDER BY id`,
+    [table, BLOCK],
+  );
+  return rows.map((r) => String(r.id));
+}

@@ -1,0 +1,26 @@
+import type { EntityManager } from 'typeorm';
+import type { Lead } from '../db/entities';
+import type { TenantScope } from '../db/scoped-repository';
+import { Params } from '../db/sql';
+
+type Keyed = Pick<Lead, 'emailNormalized' | 'phoneNormalized'>;
+
+/** The values duplicate detection compares (see LeadDedupeKey). */
+export const dedupeKeys = (lead: Keyed): string[] => [
+  `e:${lead.emailNormalized}`,
+  ...(lead.phoneNormalized ? [`p:${lead.phoneNormalized}`] : []),
+];
+
+/** Claims the keys for the lead; RETURNING key lists the ones it was the first to have. */
+export function claimDedupeKeysSql(scope: TenantScope, leadId: string, keys: string[], p: Params, opts: { where?: string } = {}): string {
+  return `INSERT INTO lead_dedupe_keys (tenant_id, environment, key, lead_id)
+    SELECT ${p.add(scope.tenantId)}::bigint, ${p.add(scope.environment)}::varchar, k, ${p.add(leadId)}::bigint
+      FROM unnest(${p.add(keys)}::varchar[]) k${opts.where ? ` WHERE ${opts.where}` : ''}
+    ON CONFLICT DO NOTHING`;
+}
+
+/** After a lead's email or phone changed: later leads with the new values must get the full check. */
+export async function claimDedupeKeys(manager: EntityManager, scope: TenantScope, lead: Keyed & Pick<Lead, 'id'>): Promise<void> {
+  const p = new Params();
+  await manager.query(claimDedupeKeysSql(scope, lead.id, dedupeKeys(lead), p), p.values);
+}
