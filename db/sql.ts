@@ -1,4 +1,4 @@
-import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import { QueryFailedError, type EntityManager, type EntityMetadata, type EntityTarget, type ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 
 /**
@@ -55,8 +55,11 @@ export function hydrate<T>(manager: EntityManager, meta: EntityMetadata, row: Re
   return entity;
 }
 
+// Character types are cast as text: `::character` alone means char(1) and would truncate; the
+// column's own length is then enforced on assignment (too long is an error, not a cut).
 function castOf(manager: EntityManager, col: ColumnMetadata): string {
-  return `${manager.connection.driver.normalizeType(col)}${col.isArray ? '[]' : ''}`;
+  const type = manager.connection.driver.normalizeType(col);
+  return `${type === 'character' || type === 'character varying' ? 'text' : type}${col.isArray ? '[]' : ''}`;
 }
 
 /**
@@ -92,14 +95,27 @@ export function insertSql(
 }
 
 /**
+ * The columns of a multi-row insert: the ones the first row gives, when every row gives the same
+ * ones (a column one row leaves to its default cannot be a parameter in another). Null when the
+ * rows differ or a column is an array (unnest would flatten it).
+ */
+export function insertManyColumns(meta: EntityMetadata, rows: ObjectLiteral[]): ColumnMetadata[] | null {
+  const given = (row: ObjectLiteral) => meta.columns.filter((c) => c.isInsert && c.getEntityValue(row) !== undefined);
+  const cols = given(rows[0]);
+  if (cols.some((c) => c.isArray)) return null;
+  return rows.every((row) => given(row).length === cols.length && cols.every((c) => c.getEntityValue(row) !== undefined)) ? cols : null;
+}
+
+/**
  * Many rows in one `INSERT ... SELECT * FROM unnest($1::type[], ...)`: one parameter per column
- * whatever the number of rows. Every row gives the columns the first one gives.
+ * whatever the number of rows, so one prepared statement serves every batch size.
  */
 export function insertManySql(manager: EntityManager, meta: EntityMetadata, rows: ObjectLiteral[], p: Params): string {
+  const cols = insertManyColumns(meta, rows);
+  if (!cols) throw new Error(`insertManySql: rows of ${meta.tableName} must give the same non-array columns`);
   const driver = manager.connection.driver;
-  const cols = meta.columns.filter((c) => c.isInsert && !c.isArray && c.getEntityValue(rows[0]) !== undefined);
   const arrays = cols.map(
-    (c) => `${p.add(rows.map((r) => driver.preparePersistentValue(c.getEntityValue(r) ?? null, c)))}::${castOf(manager, c)}[]`,
+    (c) => `${p.add(rows.map((r) => driver.preparePersistentValue(c.getEntityValue(r), c)))}::${castOf(manager, c)}[]`,
   );
   return `INSERT INTO ${tableOf(meta)} (${cols.map((c) => quote(c.databaseName)).join(', ')}) SELECT * FROM unnest(${arrays.join(', ')})`;
 }
@@ -110,13 +126,33 @@ export async function queryEntities<T>(manager: EntityManager, meta: EntityMetad
   return rows.map((row) => hydrate<T>(manager, meta, row));
 }
 
-/** Rows of one statement, whatever its command (TypeORM shapes UPDATE results differently otherwise). */
+const statementNames = new Map<string, string>();
+
+/**
+ * The server-side prepared statement name for a statement text: the helpers' statements have one
+ * text per shape, so each connection parses and plans each shape once (a multi-write statement's
+ * planning costs PostgreSQL more than its execution). Bounded, in case a caller builds unbounded
+ * variants; those then run unnamed.
+ */
+function statementName(sql: string): string | undefined {
+  let name = statementNames.get(sql);
+  if (!name && statementNames.size < 500) statementNames.set(sql, (name = `h${statementNames.size}`));
+  return name;
+}
+
+/** Rows of one statement, as a named prepared statement on the manager's connection (its transaction's, if any). */
 export async function queryRows(manager: EntityManager, sql: string, p: Params | unknown[]): Promise<Record<string, unknown>[]> {
-  // What EntityManager.query does, asking for the structured result.
+  const values = Array.isArray(p) ? p : p.values;
   const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
   try {
-    const result = (await runner.query(sql, Array.isArray(p) ? p : p.values, true)) as { records?: Record<string, unknown>[] };
-    return result.records ?? [];
+    const client = (await runner.connect()) as {
+      query(q: { name?: string; text: string; values: unknown[] }): Promise<{ rows: Record<string, unknown>[] }>;
+    };
+    try {
+      return (await client.query({ name: statementName(sql), text: sql, values })).rows;
+    } catch (err) {
+      throw new QueryFailedError(sql, values, err as Error); // what TypeORM's own queries throw
+    }
   } finally {
     if (!manager.queryRunner) await runner.release();
   }

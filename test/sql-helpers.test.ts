@@ -1,0 +1,92 @@
+import type { DataSource } from 'typeorm';
+import { initializeDatabase } from '../db/data-source';
+import { EngagementEvent, Lead, Opportunity, WebhookEndpoint } from '../db/entities';
+import { nextId } from '../db/id-blocks';
+import { scoped, type TenantScope } from '../db/scoped-repository';
+import { insertManyColumns, metadataOf } from '../db/sql';
+import { createTenant } from '../domain/tenants';
+
+/**
+ * The hand-written statements (db/sql.ts) must give back exactly what TypeORM's own reads give:
+ * same types (numbers, dates, bigints as strings, jsonb), same defaults, no truncation.
+ */
+let db: DataSource;
+let scope: TenantScope;
+
+beforeAll(async () => {
+  db = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 3 });
+  const { tenant } = await createTenant(db, { name: 'SQL helpers', plan: 'enterprise' });
+  scope = { tenantId: tenant.id, environment: 'live' };
+});
+afterAll(() => db.destroy());
+
+const typeormRead = <T extends object>(entity: new () => T, id: string) =>
+  db.getRepository(entity).findOneByOrFail({ id } as never) as Promise<T>;
+
+describe('statements built from entity metadata', () => {
+  it('insert returns the row as TypeORM reads it: defaults, char(n), numeric through its transformer, jsonb, nulls', async () => {
+    const opportunities = scoped(db.manager, Opportunity, scope);
+    const inserted = await opportunities.insert({ name: 'Deal', value: 1234.5, currency: 'EUR', stageId: '1', stage: 'qualified' });
+    expect(inserted).toBeInstanceOf(Opportunity);
+    expect(inserted).toEqual(await typeormRead(Opportunity, inserted.id));
+    expect(inserted).toMatchObject({ currency: 'EUR', value: 1234.5, status: 'open', probability: 0, leadId: null, closedAt: null });
+
+    const leads = scoped(db.manager, Lead, scope);
+    const lead = await leads.insert({
+      email: 'a@example.com',
+      emailNormalized: 'a@example.com',
+      firstName: 'A',
+      lastName: 'B',
+      customFields: { plan: 'pro', seats: 3, nested: { ok: true } },
+    });
+    expect(lead).toEqual(await typeormRead(Lead, lead.id));
+    expect(lead).toMatchObject({ score: 0, source: 'api', status: 'new', phone: null, customFields: { nested: { ok: true } } });
+    expect(lead.createdAt).toBeInstanceOf(Date);
+  });
+
+  it('a value longer than its column is an error, never silently cut', async () => {
+    await expect(
+      scoped(db.manager, Opportunity, scope).insert({ name: 'Deal', value: 1, currency: 'EURO', stageId: '1', stage: 'qualified' }),
+    ).rejects.toThrow(/too long/);
+  });
+
+  it('findById and findByIdForUpdate read like TypeORM and only within the scope', async () => {
+    const leads = scoped(db.manager, Lead, scope);
+    const lead = await leads.insert({ email: 'c@example.com', emailNormalized: 'c@example.com', firstName: 'C', lastName: 'D' });
+    expect(await leads.findById(lead.id)).toEqual(await typeormRead(Lead, lead.id));
+    await db.transaction(async (m) => expect(await scoped(m, Lead, scope).findByIdForUpdate(lead.id)).toEqual(lead));
+    expect(await scoped(db.manager, Lead, { ...scope, environment: 'sandbox' }).findById(lead.id)).toBeNull();
+    expect(
+      await scoped(db.manager, Lead, { tenantId: String(Number(scope.tenantId) + 1000), environment: 'live' }).findById(lead.id),
+    ).toBeNull();
+  });
+
+  it('insertMany writes rows of one shape with one unnest statement, in order, and falls back for mixed shapes', async () => {
+    const events = scoped(db.manager, EngagementEvent, scope);
+    const at = new Date('2026-01-02T03:04:05.678Z');
+    const rows = [1, 2, 3].map((n) => ({ type: 'email_open', leadId: String(n), occurredAt: at, machine: n === 2, details: { n } }));
+    expect(insertManyColumns(metadataOf(db.manager, EngagementEvent), rows)).not.toBeNull();
+    const written = await events.insertMany(rows);
+    expect(written.map((e) => e.details)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    for (const e of written) expect(e).toEqual(await typeormRead(EngagementEvent, e.id));
+    expect(written[0].occurredAt).toEqual(at);
+
+    const mixed = [{ ...rows[0] }, { type: 'link_click', leadId: '4', occurredAt: at }];
+    expect(insertManyColumns(metadataOf(db.manager, EngagementEvent), mixed)).toBeNull();
+    const fallback = await events.insertMany(mixed);
+    expect(fallback[1]).toMatchObject({ machine: false, details: {} });
+  });
+
+  it('array columns take the per-row path (unnest would flatten them)', async () => {
+    const meta = metadataOf(db.manager, WebhookEndpoint);
+    expect(insertManyColumns(meta, [{ url: 'https://x.test', events: ['lead.created'], secret: 's' }])).toBeNull();
+  });
+
+  it('nextId hands out unique ids of the table sequence, also to concurrent callers', async () => {
+    const meta = metadataOf(db.manager, Lead);
+    const ids = await Promise.all(Array.from({ length: 250 }, () => nextId(db, meta)));
+    expect(new Set(ids).size).toBe(250);
+    const [{ last }] = await db.query(`SELECT last_value::text AS last FROM leads_id_seq`);
+    for (const id of ids) expect(BigInt(id)).toBeLessThanOrEqual(BigInt(last));
+  });
+});
