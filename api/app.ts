@@ -8,7 +8,7 @@ import { ApiKeyCache } from './auth/key-cache';
 import { TrackingHits } from '../domain/engagement/tracking-hits';
 import { RateLimiter, type LimiterOptions } from '../lib/rate-limit/limiter';
 import type { AppDeps } from './http/domain-context';
-import { mountRoutes } from './http/mount';
+import { mountRoutes, underPrefix } from './http/mount';
 import { accessLog } from './middleware/access-log';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
@@ -63,6 +63,9 @@ export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions =
   app.set('trust proxy', opts.trustProxy ?? config.TRUST_PROXY);
 
   app.use(requestId, accessLog, recordMetrics);
+  // First after the global middleware: the open pixel and click redirect are the hottest public
+  // routes and need no body parsing, and nothing else answers under /v1/t/.
+  app.use(underPrefix('/v1/t', trackingRoutes(deps)));
   // Public form posts come from browsers as urlencoded bodies as well as JSON; uploads are multipart;
   // one-click unsubscribe (RFC 8058) posts a form body to a tracking URL; signed file URLs take raw bytes.
   const isPublicForm = (path: string) => path.startsWith('/v1/public/forms/');
@@ -76,8 +79,6 @@ export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions =
   app.use(docsRoutes(routes, opts.publicBaseUrl));
   app.use(dashboardRoutes({ temporalUiUrl: opts.temporalUiUrl ?? temporalUiUrl(), temporalNamespace: config.TEMPORAL_NAMESPACE }));
   app.use(fileUrlRoutes(files));
-  // Before the API's routes: a pixel should not be matched against every /v1 route first.
-  app.use(trackingRoutes(deps));
   app.use(mountRoutes(routes, deps));
   app.use(publicPageRoutes(deps));
 

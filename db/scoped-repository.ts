@@ -123,10 +123,21 @@ export class ScopedRepository<T extends TenantRow> {
    */
   async insertIgnoringConflicts(rows: QueryDeepPartialEntity<T>[]): Promise<T[]> {
     if (rows.length === 0) return [];
+    const { manager, metadata } = this.repo;
+    const scopedRows = rows.map((row) => ({ ...row, ...this.scopeColumns() }));
+    if (insertManyColumns(metadata, scopedRows)) {
+      const p = new Params();
+      return queryEntities<T>(
+        manager,
+        metadata,
+        `${insertManySql(manager, metadata, scopedRows, p)} ON CONFLICT DO NOTHING RETURNING *`,
+        p,
+      );
+    }
     const result = await this.repo
       .createQueryBuilder()
       .insert()
-      .values(rows.map((row) => ({ ...row, ...this.scopeColumns() }) as QueryDeepPartialEntity<T>))
+      .values(scopedRows as QueryDeepPartialEntity<T>[])
       .orIgnore()
       .returning('id')
       .execute();

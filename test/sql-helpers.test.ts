@@ -64,14 +64,20 @@ describe('statements built from entity metadata', () => {
   it('insertMany writes rows of one shape with one unnest statement, in order, and falls back for mixed shapes', async () => {
     const events = scoped(db.manager, EngagementEvent, scope);
     const at = new Date('2026-01-02T03:04:05.678Z');
-    const rows = [1, 2, 3].map((n) => ({ type: 'email_open', leadId: String(n), occurredAt: at, machine: n === 2, details: { n } }));
+    const rows = [1, 2, 3].map((n) => ({
+      type: 'email_open' as const,
+      leadId: String(n),
+      occurredAt: at,
+      machine: n === 2,
+      details: { n },
+    }));
     expect(insertManyColumns(metadataOf(db.manager, EngagementEvent), rows)).not.toBeNull();
     const written = await events.insertMany(rows);
     expect(written.map((e) => e.details)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
     for (const e of written) expect(e).toEqual(await typeormRead(EngagementEvent, e.id));
     expect(written[0].occurredAt).toEqual(at);
 
-    const mixed = [{ ...rows[0] }, { type: 'link_click', leadId: '4', occurredAt: at }];
+    const mixed = [{ ...rows[0] }, { type: 'link_click' as const, leadId: '4', occurredAt: at }];
     expect(insertManyColumns(metadataOf(db.manager, EngagementEvent), mixed)).toBeNull();
     const fallback = await events.insertMany(mixed);
     expect(fallback[1]).toMatchObject({ machine: false, details: {} });

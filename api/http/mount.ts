@@ -32,9 +32,30 @@ export function mountRoutes(routes: AnyRoute[], deps: AppDeps): Router {
       ip: req.ip ?? null,
     });
   };
+  const groups = new Map<string, Router>();
   for (const route of routes) {
     const chain = route.auth === 'tenant' ? [...tenantChain, requireScope(route.scope), idempotent] : [];
-    router[route.method](route.path, ...chain, toHandler(route, audit));
+    const prefix = route.path.split('/').slice(0, 3).join('/');
+    let group = groups.get(prefix);
+    if (!group) {
+      groups.set(prefix, (group = Router()));
+      router.use(underPrefix(prefix, group));
+    }
+    group[route.method](route.path, ...chain, toHandler(route, audit));
   }
   return router;
+}
+
+/**
+ * Runs `group` only for paths under `prefix` (a string test, not a pattern match). API routes are
+ * grouped by their first two segments (`/v1/leads`), so a request is matched against its group's
+ * few routes instead of every route's pattern in turn. Routes keep their full paths, so req.path
+ * and req.route are what they would be without the grouping.
+ */
+export function underPrefix(prefix: string, group: Router): RequestHandler {
+  return (req, res, next) => {
+    const path = req.path;
+    const inside = path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/');
+    return inside ? group(req, res, next) : next();
+  };
 }

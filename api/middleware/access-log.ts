@@ -3,6 +3,7 @@ import { encodeId } from '../../lib/ids';
 import { logger } from '../../lib/logger';
 
 export const accessLog: RequestHandler = (req, res, next) => {
+  if (!logger.isLevelEnabled('info')) return next();
   const started = process.hrtime.bigint();
   res.on('finish', () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -1,8 +1,9 @@
 import type { Client } from '@temporalio/client';
-import { In, type DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { CampaignEnrollment, EngagementEvent, Lead, Message } from '../../db/entities';
 import type { EngagementType } from '../../db/entities/engagement-event';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
+import { queryRows } from '../../db/sql';
 import { engagementSignal, type EngagementKind } from '../../workflows/campaign-signals';
 import { signalWorkflows } from '../campaigns/signal-enrollments';
 
@@ -79,15 +80,32 @@ export async function recordEngagements(
 
 /** The active enrollments each input concerns, with two queries for the whole batch. */
 async function enrollmentTargets(db: DataSource, scope: TenantScope, inputs: EngagementInput[]): Promise<string[][]> {
-  const enrollments = scoped(db.manager, CampaignEnrollment, scope);
   // Only a workflow that is an enrollment of this tenant: an ID is never signalled blindly.
   const namedIds = inputs.flatMap((i) => (i.workflowExecutionId ? [i.workflowExecutionId] : []));
   const leadIds = inputs.flatMap((i) => (!i.workflowExecutionId && i.leadId ? [i.leadId] : []));
-  const named = namedIds.length ? await enrollments.find({ where: { workflowId: In(namedIds), status: 'active' } }) : [];
-  const ofLeads = leadIds.length ? await enrollments.find({ where: { leadId: In([...new Set(leadIds)]), status: 'active' } }) : [];
+  const named = namedIds.length ? await activeEnrollments(db, scope, 'workflow_id', namedIds) : [];
+  const ofLeads = leadIds.length ? await activeEnrollments(db, scope, 'lead_id', [...new Set(leadIds)]) : [];
   return inputs.map((input) => {
     if (input.workflowExecutionId) return named.filter((e) => e.workflowId === input.workflowExecutionId).map((e) => e.workflowId);
     const campaignId = input.message?.campaignId;
     return ofLeads.filter((e) => e.leadId === input.leadId && (!campaignId || e.campaignId === campaignId)).map((e) => e.workflowId);
   });
+}
+
+type EnrollmentTarget = Pick<CampaignEnrollment, 'workflowId' | 'leadId' | 'campaignId'>;
+
+/** A prepared statement (every analytics event and tracking batch asks): the active enrollments by lead or workflow ID. */
+async function activeEnrollments(
+  db: DataSource,
+  scope: TenantScope,
+  by: 'workflow_id' | 'lead_id',
+  values: string[],
+): Promise<EnrollmentTarget[]> {
+  const rows = await queryRows(
+    db.manager,
+    `SELECT workflow_id, lead_id::text, campaign_id::text FROM campaign_enrollments
+      WHERE tenant_id = $1 AND environment = $2 AND status = 'active' AND ${by} = ANY($3::${by === 'lead_id' ? 'bigint' : 'text'}[])`,
+    [scope.tenantId, scope.environment, values],
+  );
+  return rows.map((r) => ({ workflowId: r.workflow_id as string, leadId: r.lead_id as string, campaignId: r.campaign_id as string }));
 }
