@@ -247,8 +247,8 @@ async function main(): Promise<void> {
               headers: key,
               body: JSON.stringify({ leadIds: batches[i] }),
             });
-            const body = (await res.json()) as { data?: { results?: { status: string }[] } };
-            const ok = body.data?.results?.filter((r) => r.status === 'enrolled').length ?? 0;
+            const body = (await res.json()) as { data?: { status: string }[] };
+            const ok = body.data?.filter((r) => r.status === 'enrolled').length ?? 0;
             errors += res.ok ? batches[i].length - ok : batches[i].length;
           });
           enrolled.push(...leadIds);
@@ -356,11 +356,11 @@ async function main(): Promise<void> {
     targets as Record<string, { baseline: Sample; target: Sample; ratio: number; goal: number; met: boolean }>,
   ).map(
     ([id, r]) =>
-      `| ${id} | ${r.baseline.rps} | ${r.baseline.p50} / ${r.baseline.p99} | ${r.target.rps} | ${r.target.p50} / ${r.target.p99}${r.target.p95 !== undefined ? ` (p95 paced ${r.target.p95})` : ''} | ${r.ratio} | ${r.goal} | ${r.met ? 'met' : 'missed'} |`,
+      `| ${id} | ${r.baseline.rps} | ${r.baseline.p50} / ${r.baseline.p99} | ${r.target.rps} | ${r.target.p50} / ${r.target.p99}${r.target.p95 !== undefined ? ` (p95 paced ${r.target.p95})` : ''} | ${r.baseline.errors} / ${r.target.errors} | ${r.ratio} | ${r.goal} | ${r.met ? 'met' : 'missed'} |`,
   );
   const table = [
-    '| id | baseline rps | baseline p50 / p99 ms | target rps | target p50 / p99 ms | ratio | goal | result |',
-    '|---|---|---|---|---|---|---|---|',
+    '| id | baseline rps | baseline p50 / p99 ms | target rps | target p50 / p99 ms | errors (B / T) | ratio | goal | result |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
   console.log('\n' + table + '\n');
