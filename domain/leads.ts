@@ -39,10 +39,10 @@ export interface LeadFilters {
  * One statement writes the lead, its search document and its outbox event (a single statement is
  * atomic, so no BEGIN/COMMIT), claims its duplicate-detection keys and reads the campaigns its
  * creation triggers: the hot path of the API (issue 8, T2). A lead that claims all its keys has no
- * duplicate and is marked checked at once; only the others start a lead-dedupe workflow. The lead's ID is reserved ahead (nextId) so the document and the event, which
- * carry its public ID, can be written by the same statement. The status is checked by the
- * statement itself; a miss (unknown code, stale default, statuses not seeded yet) takes the slow
- * path once.
+ * duplicate and is marked checked at once; only the others start a lead-dedupe workflow. The
+ * lead's ID is reserved ahead (nextId) so the document and the event, which carry its public ID,
+ * can be written by the same statement. The status is checked by the statement itself; a miss
+ * (unknown code, stale default, statuses not seeded yet) takes the slow path once.
  */
 export async function createLead(ctx: DomainContext, input: LeadCreate): Promise<Lead> {
   const partner = input.referralCode ? await resolveReferralCode(ctx.db.manager, ctx.scope, input.referralCode, 'referralCode') : null;
@@ -109,8 +109,8 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
 
 /**
  * Duplicate detection is asynchronous (spec part 3) for a lead that shares a key with another,
- * and so is its start: the request does not wait for Temporal. A lead whose start was dropped or lost stays unchecked
- * (duplicates_checked_at null) until the lead-dedupe sweep starts its workflow.
+ * and so is its start: the request does not wait for Temporal. A lead whose start was dropped or
+ * lost stays unchecked (duplicates_checked_at null) until the lead-dedupe sweep starts its workflow.
  */
 function startDuplicateDetection(ctx: DomainContext, lead: Lead): void {
   ctx.workflows.startSoon(leadDedupeWorkflow, leadDedupeStart(lead));
