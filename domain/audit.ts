@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { insertManySql, Params } from '../db/sql';
+import { insertManySql, Params, queryRows } from '../db/sql';
 import { GroupCommit } from '../lib/group-commit';
 import { AuditLog } from '../db/entities';
 import type { AuthContext } from '../api/http/context';
@@ -39,7 +39,7 @@ export class AuditLogWriter {
     const meta = db.getMetadata(AuditLog);
     this.writes = new GroupCommit(async (entries) => {
       const p = new Params();
-      await db.query(insertManySql(db.manager, meta, entries.map(toRow), p), p.values);
+      await queryRows(db.manager, insertManySql(db.manager, meta, entries.map(toRow), p), p);
     });
   }
 

@@ -1,0 +1,52 @@
+import { GroupCommit } from '../lib/group-commit';
+
+/** A write the test completes by hand, so it controls what is in flight. */
+function manualWrites() {
+  const batches: number[][] = [];
+  const pending: { resolve: () => void; reject: (err: Error) => void }[] = [];
+  const write = (items: number[]) =>
+    new Promise<void>((resolve, reject) => {
+      batches.push(items);
+      pending.push({ resolve, reject });
+    });
+  return { batches, pending, write };
+}
+
+describe('GroupCommit', () => {
+  it('writes the first item at once and the items that arrive meanwhile together in the next write', async () => {
+    const w = manualWrites();
+    const group = new GroupCommit(w.write);
+    const first = group.add(1);
+    expect(w.batches).toEqual([[1]]);
+    const later = [group.add(2), group.add(3), group.add(4)];
+    expect(w.batches).toHaveLength(1); // waiting for the first write
+    w.pending[0].resolve();
+    await first;
+    await new Promise((r) => setImmediate(r));
+    expect(w.batches).toEqual([[1], [2, 3, 4]]);
+    w.pending[1].resolve();
+    await Promise.all(later);
+  });
+
+  it('rejects exactly the items of a failed write and goes on with the next', async () => {
+    const w = manualWrites();
+    const group = new GroupCommit(w.write);
+    const first = group.add(1);
+    const second = group.add(2);
+    w.pending[0].reject(new Error('database down'));
+    await expect(first).rejects.toThrow('database down');
+    await new Promise((r) => setImmediate(r));
+    w.pending[1].resolve();
+    await expect(second).resolves.toBeUndefined();
+  });
+
+  it('splits a long queue into writes of at most maxBatch items', async () => {
+    const batches: number[][] = [];
+    const group = new GroupCommit(async (items: number[]) => {
+      batches.push(items);
+    }, 2);
+    await Promise.all([1, 2, 3, 4, 5].map((n) => group.add(n)));
+    expect(batches.flat()).toEqual([1, 2, 3, 4, 5]);
+    expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(2);
+  });
+});
