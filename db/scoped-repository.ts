@@ -5,6 +5,7 @@ import type {
   EntityTarget,
   FindManyOptions,
   FindOptionsWhere,
+  ObjectLiteral,
   Repository,
   SelectQueryBuilder,
 } from 'typeorm';
@@ -107,12 +108,9 @@ export class ScopedRepository<T extends TenantRow> {
   /** Many rows in one INSERT statement (a prepared unnest insert when the rows give the same columns). */
   async insertMany(rows: DeepPartial<T>[]): Promise<T[]> {
     if (rows.length === 0) return [];
-    const { manager, metadata } = this.repo;
     const scopedRows = rows.map((data) => ({ ...data, ...this.scopeColumns() }));
-    if (insertManyColumns(metadata, scopedRows)) {
-      const p = new Params();
-      return queryEntities<T>(manager, metadata, `${insertManySql(manager, metadata, scopedRows, p)} RETURNING *`, p);
-    }
+    const inserted = await this.insertUniform(scopedRows, 'RETURNING *');
+    if (inserted) return inserted;
     const entities = scopedRows.map((data) => this.repo.create(data as DeepPartial<T>));
     return this.repo.save(entities, { transaction: false, chunk: 1000 });
   }
@@ -123,17 +121,9 @@ export class ScopedRepository<T extends TenantRow> {
    */
   async insertIgnoringConflicts(rows: QueryDeepPartialEntity<T>[]): Promise<T[]> {
     if (rows.length === 0) return [];
-    const { manager, metadata } = this.repo;
     const scopedRows = rows.map((row) => ({ ...row, ...this.scopeColumns() }));
-    if (insertManyColumns(metadata, scopedRows)) {
-      const p = new Params();
-      return queryEntities<T>(
-        manager,
-        metadata,
-        `${insertManySql(manager, metadata, scopedRows, p)} ON CONFLICT DO NOTHING RETURNING *`,
-        p,
-      );
-    }
+    const inserted = await this.insertUniform(scopedRows, 'ON CONFLICT DO NOTHING RETURNING *');
+    if (inserted) return inserted;
     const result = await this.repo
       .createQueryBuilder()
       .insert()
@@ -143,6 +133,14 @@ export class ScopedRepository<T extends TenantRow> {
       .execute();
     const ids = (result.raw as { id: string }[]).map((r) => String(r.id));
     return ids.length ? this.find({ where: { id: In(ids) } as FindOptionsWhere<T> }) : [];
+  }
+
+  /** The prepared unnest insert, or null when the rows do not share one shape (the caller falls back to TypeORM). */
+  private async insertUniform(rows: ObjectLiteral[], tail: string): Promise<T[] | null> {
+    const { manager, metadata } = this.repo;
+    if (!insertManyColumns(metadata, rows)) return null;
+    const p = new Params();
+    return queryEntities<T>(manager, metadata, `${insertManySql(manager, metadata, rows, p)} ${tail}`, p);
   }
 
   /** Saves changes to an entity loaded through this repository (scope columns cannot move). */
