@@ -8,14 +8,25 @@ import type { DomainContext } from './context';
 import { issueApiKey } from './tenants';
 
 /**
- * Keys belong to the environment they operate on: a sandbox caller lists and revokes sandbox keys.
- * A new key may only carry scopes its creator holds, so a restricted key cannot mint a `*` key.
+ * Keys belong to the environment they operate on: a sandbox caller lists, revokes and creates
+ * sandbox keys only. A key may not mint a key for the other environment (a sandbox key handed to a
+ * contractor must never yield a live key), and a new key may only carry scopes its creator holds,
+ * so a restricted key cannot mint a `*` key. The audit entry lands in the caller's environment,
+ * which is now always the new key's.
  */
 export async function createApiKey(
   ctx: DomainContext,
   callerScopes: string[],
   input: ApiKeyCreate,
 ): Promise<{ key: ApiKey; fullKey: string }> {
+  if (input.environment !== undefined && input.environment !== ctx.scope.environment) {
+    throw new AppError('forbidden', 'Insufficient permissions', [
+      {
+        field: 'environment',
+        message: `A ${ctx.scope.environment} key can only create ${ctx.scope.environment} keys; create ${input.environment} keys with a ${input.environment} key (or X-Environment: ${input.environment} in the platform UI)`,
+      },
+    ]);
+  }
   if (!isSubset(input.scopes, callerScopes)) {
     throw new AppError('forbidden', 'Insufficient permissions', [
       { field: 'scopes', message: 'A key cannot grant scopes its creator does not hold' },
@@ -24,7 +35,7 @@ export async function createApiKey(
   return issueApiKey(ctx.db.manager, {
     tenantId: ctx.scope.tenantId,
     ownerUserId: ctx.actorUserId,
-    environment: input.environment ?? ctx.scope.environment,
+    environment: ctx.scope.environment,
     name: input.name,
     scopes: input.scopes,
     expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,

@@ -37,12 +37,31 @@ describe('API keys', () => {
     expect(one.body.data.createdBy).toBe(encodeId('user', tenant.user.id));
   });
 
-  it('creates sandbox keys, and lists keys per environment', async () => {
-    const res = await createKey({ name: 'Tests', environment: 'sandbox' });
+  it('creates sandbox keys with a sandbox key, and lists keys per environment', async () => {
+    const res = await createKey({ name: 'Tests', environment: 'sandbox' }, tenant.sandbox);
+    expect(res.status).toBe(201);
     expect(res.body.data.fullKey).toMatch(/^svc_sandbox_sk_/);
     const sandboxList = await stack.http().get('/v1/api-keys').set(tenant.sandbox);
     expect(sandboxList.body.data.every((k: { environment: string }) => k.environment === 'sandbox')).toBe(true);
     expect(sandboxList.body.data.map((k: { id: string }) => k.id)).toContain(res.body.data.id);
+    const audit = await stack.http().get(`/v1/audit-logs?resourceId=${res.body.data.id}`).set(tenant.sandbox);
+    expect(audit.body.data).toEqual([expect.objectContaining({ action: 'POST /v1/api-keys', environment: 'sandbox' })]);
+    const liveAudit = await stack.http().get(`/v1/audit-logs?resourceId=${res.body.data.id}`).set(tenant.live);
+    expect(liveAudit.body.data).toEqual([]);
+  });
+
+  it('does not let a key create a key for the other environment, in either direction', async () => {
+    const before = await stack.db.getRepository(ApiKey).countBy({ tenantId: tenant.tenant.id });
+    for (const [headers, environment] of [
+      [tenant.sandbox, 'live'],
+      [tenant.live, 'sandbox'],
+    ] as const) {
+      const res = await createKey({ name: 'Cross', environment, scopes: ['*'] }, headers);
+      expect([res.status, res.body.message]).toEqual([403, 'Insufficient permissions']);
+      expect(res.body.errors).toEqual([{ field: 'environment', message: expect.stringContaining(`with a ${environment} key`) }]);
+      expect(JSON.stringify(res.body)).not.toMatch(/svc_(live|sandbox)_sk_/);
+    }
+    expect(await stack.db.getRepository(ApiKey).countBy({ tenantId: tenant.tenant.id })).toBe(before);
   });
 
   it('validates the name (required, at most 100 characters), scopes and expiry', async () => {
@@ -103,6 +122,11 @@ describe('API keys', () => {
       .set('X-API-Key', limited)
       .send({ name: 'Root', scopes: ['*'] });
     expect(escalate.status).toBe(403);
+    const reader = (await createKey({ name: 'Read all', scopes: ['*:read', 'api_keys:write'] })).body.data.fullKey;
+    for (const scopes of [['*'], ['leads:write'], ['api_keys:write', 'users:write']]) {
+      const res = await stack.http().post('/v1/api-keys').set('X-API-Key', reader).send({ name: 'Broader', scopes });
+      expect([scopes, res.status]).toEqual([scopes, 403]);
+    }
     const narrower = await stack
       .http()
       .post('/v1/api-keys')
