@@ -2,7 +2,7 @@ import { ApiKey } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
 import { isSubset } from '../lib/auth/scopes';
 import { AppError, notFound } from '../lib/errors';
-import { REVOCATION_CHANNEL } from '../api/auth/key-cache';
+import { keyRevocation, notifyRevocation } from '../lib/auth/key-revocation';
 import type { ApiKeyCreate } from '../api/schemas/api-key';
 import type { DomainContext } from './context';
 import { issueApiKey } from './tenants';
@@ -69,6 +69,6 @@ export async function revokeApiKey(ctx: DomainContext, id: string): Promise<ApiK
   key.revokedAt = new Date();
   const saved = await repo.save(key);
   // Every API process evicts the key from its cache (api/auth/key-cache.ts).
-  await ctx.db.query(`SELECT pg_notify('${REVOCATION_CHANNEL}', $1)`, [key.keyHash]);
+  await notifyRevocation(ctx.db, keyRevocation(key.keyHash));
   return saved;
 }

@@ -1,6 +1,9 @@
 import argon2 from 'argon2';
 import { Team, TeamMember, User } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
+import { notifyRevocation, ownerRevocation } from '../lib/auth/key-revocation';
+import { scopesForRole } from '../lib/auth/roles';
+import { isSubset } from '../lib/auth/scopes';
 import { AppError, notFound } from '../lib/errors';
 import type { UserCreate, UserUpdate } from '../api/schemas/user';
 import type { DomainContext } from './context';
@@ -13,7 +16,29 @@ export interface UserWithTeams {
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
 
-export async function createUser(ctx: DomainContext, input: UserCreate): Promise<UserWithTeams> {
+/**
+ * A caller manages users only up to its own privileges: it may not hand out a role, nor change
+ * (password, status, teams, role) a user whose role grants scopes the caller does not hold.
+ * Otherwise a `users:write` key creates an admin and logs in as it, or resets the owner's password.
+ */
+function assertWithinCaller(roleId: string, callerScopes: string[], field: string, what: string): void {
+  if (isSubset(scopesForRole(roleId), callerScopes)) return;
+  throw new AppError('forbidden', 'Insufficient permissions', [
+    { field, message: `${what} role ${roleId} grants scopes this caller does not hold; use a key or user that holds them` },
+  ]);
+}
+
+/** Users are shared by both environments, so a sandbox caller may not add them or set passwords. */
+function assertLive(ctx: DomainContext, field: string, what: string): void {
+  if (ctx.scope.environment === 'live') return;
+  throw new AppError('forbidden', 'Insufficient permissions', [
+    { field, message: `Users are shared by both environments: ${what} with a live key` },
+  ]);
+}
+
+export async function createUser(ctx: DomainContext, callerScopes: string[], input: UserCreate): Promise<UserWithTeams> {
+  assertLive(ctx, 'email', 'create users');
+  assertWithinCaller(input.roleId, callerScopes, 'roleId', 'The');
   const passwordHash = await argon2.hash(input.password);
   try {
     return await ctx.db.transaction(async (m) => {
@@ -69,15 +94,25 @@ export async function listUsers(ctx: DomainContext, q: { page: number; limit: nu
   return { rows: users.map((user) => ({ user, teamIds: teams.get(user.id) ?? [] })), total };
 }
 
-export async function updateUser(ctx: DomainContext, id: string, patch: UserUpdate): Promise<UserWithTeams> {
+export async function updateUser(ctx: DomainContext, callerScopes: string[], id: string, patch: UserUpdate): Promise<UserWithTeams> {
+  // Checked before hashing: a refused request should not cost an argon2 hash.
+  const target = await scoped(ctx.db.manager, User, ctx.scope).findById(id);
+  if (!target) throw notFound('User');
+  if (patch.password !== undefined) assertLive(ctx, 'password', 'set passwords');
+  assertWithinCaller(target.roleId, callerScopes, 'id', "This user's");
+  if (patch.roleId !== undefined) assertWithinCaller(patch.roleId, callerScopes, 'roleId', 'The');
   const passwordHash = patch.password ? await argon2.hash(patch.password) : undefined;
   await ctx.db.transaction(async (m) => {
     const users = scoped(m, User, ctx.scope);
     const user = await users.findById(id);
     if (!user) throw notFound('User');
+    // The role may have changed since the check above; a concurrent promotion must not slip through.
+    assertWithinCaller(user.roleId, callerScopes, 'id', "This user's");
     const { password: _password, teamIds, ...fields } = patch;
     Object.assign(user, fields, passwordHash ? { passwordHash } : {});
     await users.save(user);
+    // Delivered on commit: every API process forgets the user's cached keys (they now answer 401).
+    if (patch.status === 'deactivated') await notifyRevocation(m, ownerRevocation(user.id));
     if (teamIds) {
       await assertAllInTenant(m, ctx.scope, Team, teamIds, 'teamIds');
       await m.getRepository(TeamMember).delete({ tenantId: ctx.scope.tenantId, userId: user.id });
@@ -93,8 +128,8 @@ export async function updateUser(ctx: DomainContext, id: string, patch: UserUpda
 
 /**
  * DELETE deactivates rather than erases: the user's ID stays resolvable in leads and audit logs,
- * while login, X-On-Behalf-Of and dashboard tokens stop working at once.
+ * while login, X-On-Behalf-Of, dashboard tokens and the API keys the user owns stop working at once.
  */
-export async function deactivateUser(ctx: DomainContext, id: string): Promise<UserWithTeams> {
-  return updateUser(ctx, id, { status: 'deactivated' });
+export async function deactivateUser(ctx: DomainContext, callerScopes: string[], id: string): Promise<UserWithTeams> {
+  return updateUser(ctx, callerScopes, id, { status: 'deactivated' });
 }

@@ -1,8 +1,10 @@
 import request from 'supertest';
 import { createApp } from '../api/app';
-import type { ApiKeyCache } from '../api/auth/key-cache';
+import { ApiKeyCache } from '../api/auth/key-cache';
+import { resolveApiKey } from '../api/auth/resolve-api-key';
 import { initializeDatabase } from '../db/data-source';
 import { ApiKey } from '../db/entities';
+import { hashApiKey } from '../lib/auth/api-key-secret';
 import { encodeId } from '../lib/ids';
 import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
 
@@ -167,6 +169,45 @@ describe('API key cache across processes', () => {
     } finally {
       await cache.close();
       await otherDb.destroy();
+    }
+  });
+
+  it('never caches a key whose lookup was in flight when its revocation arrived', async () => {
+    const cache = new ApiKeyCache();
+    await cache.listen(process.env.TEST_DB_URL as string);
+    try {
+      const k = (await createKey({ name: 'Racing' })).body.data;
+      // The lookup's SELECT really runs against PostgreSQL and reads the key as active; its answer
+      // is then held back until the revocation (committed, NOTIFY heard) is through.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let read!: () => void;
+      const hasRead = new Promise<void>((r) => (read = r));
+      const slowDb = new Proxy(stack.db, {
+        get: (target, prop) =>
+          prop === 'query'
+            ? async (sql: string, params: unknown[]) => {
+                const rows = await target.query(sql, params);
+                if (sql.includes('key_hash')) {
+                  read();
+                  await held;
+                }
+                return rows;
+              }
+            : Reflect.get(target, prop),
+      });
+      const lookup = resolveApiKey(slowDb, cache, k.fullKey);
+      await hasRead;
+      const before = cache.generation;
+      expect((await stack.http().delete(`/v1/api-keys/${k.id}`).set(tenant.live)).status).toBe(200);
+      for (let i = 0; i < 250 && cache.generation === before; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(cache.generation).toBeGreaterThan(before); // the NOTIFY reached this cache
+      release();
+      expect(await lookup).toMatchObject({ keyId: expect.any(String) }); // read before the revocation
+      expect(cache.get(hashApiKey(k.fullKey))).toBeNull();
+      expect(await resolveApiKey(stack.db, cache, k.fullKey)).toBeNull();
+    } finally {
+      await cache.close();
     }
   });
 });

@@ -38,7 +38,8 @@ beforeAll(async () => {
   intruder = await newTenant(stack.db);
   const owned = await seedEveryIdType(
     idFixtures(() => stack.http()),
-    owner.sandbox,
+    owner,
+    'sandbox',
   );
   const doc = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as OpenApiDocument;
   // The public form endpoint takes a form or a landing page ID, so its parameter names no one type.
