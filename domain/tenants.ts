@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import argon2 from 'argon2';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ApiKey, Tenant, User } from '../db/entities';
 import type { Plan } from '../db/entities/tenant';
 import type { Environment } from '../db/entities/tenant-owned';
 import { generateApiKey } from '../lib/auth/api-key-secret';
+import { hashPassword } from '../lib/auth/password';
 
 export interface CreatedTenant {
   tenant: Tenant;
@@ -24,7 +24,7 @@ export interface CreateTenantInput {
 /** A tenant with its owner (admin) user and one live and one sandbox key, in one transaction. */
 export async function createTenant(db: DataSource, input: CreateTenantInput): Promise<CreatedTenant> {
   const password = input.ownerPassword ?? randomBytes(12).toString('base64url');
-  const passwordHash = await argon2.hash(password);
+  const passwordHash = await hashPassword(password);
   return db.transaction(async (m) => {
     const tenant = await m.getRepository(Tenant).save(m.getRepository(Tenant).create({ name: input.name, plan: input.plan }));
     const slug =

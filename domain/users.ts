@@ -1,4 +1,3 @@
-import argon2 from 'argon2';
 import { Team, TeamMember, User } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
 import { notifyRevocation, ownerRevocation } from '../lib/auth/key-revocation';
@@ -8,6 +7,7 @@ import { AppError, notFound } from '../lib/errors';
 import type { UserCreate, UserUpdate } from '../api/schemas/user';
 import type { DomainContext } from './context';
 import { addMembers, assertAllInTenant, teamIdsOfUsers } from './memberships';
+import { hashPassword } from '../lib/auth/password';
 
 export interface UserWithTeams {
   user: User;
@@ -39,7 +39,7 @@ function assertLive(ctx: DomainContext, field: string, what: string): void {
 export async function createUser(ctx: DomainContext, callerScopes: string[], input: UserCreate): Promise<UserWithTeams> {
   assertLive(ctx, 'email', 'create users');
   assertWithinCaller(input.roleId, callerScopes, 'roleId', 'The');
-  const passwordHash = await argon2.hash(input.password);
+  const passwordHash = await hashPassword(input.password);
   try {
     return await ctx.db.transaction(async (m) => {
       await assertAllInTenant(m, ctx.scope, Team, input.teamIds, 'teamIds');
@@ -101,7 +101,7 @@ export async function updateUser(ctx: DomainContext, callerScopes: string[], id:
   if (patch.password !== undefined) assertLive(ctx, 'password', 'set passwords');
   assertWithinCaller(target.roleId, callerScopes, 'id', "This user's");
   if (patch.roleId !== undefined) assertWithinCaller(patch.roleId, callerScopes, 'roleId', 'The');
-  const passwordHash = patch.password ? await argon2.hash(patch.password) : undefined;
+  const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
   await ctx.db.transaction(async (m) => {
     const users = scoped(m, User, ctx.scope);
     const user = await users.findById(id);

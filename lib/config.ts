@@ -103,6 +103,13 @@ const EnvSchema = z.object({
   TWILIO_API_BASE_URL: optionalString,
   /** Signs open, click and unsubscribe tokens. */
   TRACKING_SECRET: z.string().min(16).default('dev-tracking-secret-change-me'),
+  /**
+   * Password hashes and verifications (argon2, on libuv's thread pool of 4) running at once per
+   * process: a login flood then waits its turn instead of taking every thread other requests need.
+   */
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Password checks that may wait for a slot; beyond that a login answers 429 at once. */
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(100_000).default(200),
 });
 
 /** Rules across variables, checked at startup rather than on first use. */

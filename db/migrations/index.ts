@@ -13,6 +13,7 @@ import { AddLeadsUncheckedIndex1795320000000 } from './1795320000000-AddLeadsUnc
 import { AddFileStatus1795330000000 } from './1795330000000-AddFileStatus';
 import { AddLeadDedupeKeys1795340000000 } from './1795340000000-AddLeadDedupeKeys';
 import { ScopeIdempotencyKeysPerCaller1795350000000 } from './1795350000000-ScopeIdempotencyKeysPerCaller';
+import { AddLoginFailures1795350000001 } from './1795350000001-AddLoginFailures';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -30,4 +31,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddFileStatus1795330000000,
   AddLeadDedupeKeys1795340000000,
   ScopeIdempotencyKeysPerCaller1795350000000,
+  AddLoginFailures1795350000001,
 ];
