@@ -2,7 +2,7 @@
  * Response fields that hand the caller a secret, shown once: a new API key (`POST /v1/api-keys`)
  * and a webhook signing secret (`POST /v1/integrations/webhooks`, `POST .../rotate-secret`).
  * Whatever stores responses (idempotency replays) must not keep them. A new secret-bearing
- * response field belongs here; test/idempotency.test.ts walks the routes that return one.
+ * response field belongs here (test/idempotency.test.ts replays each route that returns one).
  */
 export const SECRET_RESPONSE_FIELDS: ReadonlySet<string> = new Set(['fullKey', 'secret']);
 
