@@ -4,6 +4,8 @@ import { initializeDatabase } from '../db/data-source';
 import { signTrackingToken } from '../domain/communications/tracking-token';
 import { config } from '../lib/config';
 import { encodeId } from '../lib/ids';
+import { serializeError } from '../lib/log-redaction';
+import { withSerializedErrors } from '../workers/runtime';
 import { freePort } from './support/free-port';
 import { ServiceProcess } from './support/processes/service-process';
 import { newTenant, validLead } from './support/stack';
@@ -110,5 +112,17 @@ describe('the logs of a session full of secrets', () => {
     expect(log).toContain('"route":"/v1/files/direct/:token"');
     expect(log).toContain('"msg":"unhandled error"');
     expect(log).toContain('invalid input for lead: \\"[redacted]\\"');
+  });
+
+  it('keep no value of a failed SQL statement in an error, as the API logs it and as the worker logs an activity failure', async () => {
+    const secret = `sk_live_${process.pid}NotABigint`;
+    // PostgreSQL quotes the offending input in its message; TypeORM adds the parameters.
+    const err = await db.query('SELECT $1::bigint AS n', [secret]).catch((e: unknown) => e);
+    expect(JSON.stringify({ ...(err as object) })).toContain(secret);
+    for (const logged of [serializeError(err), withSerializedErrors({ error: err, activityType: 'x' })]) {
+      const line = JSON.stringify(logged);
+      expect(line).toContain('invalid input syntax for type bigint: \\"[redacted]\\"');
+      expect(line).not.toContain(secret);
+    }
   });
 });
