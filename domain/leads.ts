@@ -116,13 +116,13 @@ function startDuplicateDetection(ctx: DomainContext, lead: Lead): void {
   ctx.workflows.startSoon(leadDedupeWorkflow, leadDedupeStart(lead));
 }
 
-export function leadDedupeStart(lead: Pick<Lead, 'id' | 'tenantId' | 'environment' | 'email'>): StartOptions<typeof leadDedupeWorkflow> {
+export function leadDedupeStart(lead: Pick<Lead, 'id' | 'tenantId' | 'environment'>): StartOptions<typeof leadDedupeWorkflow> {
   const leadId = encodeId('lead', lead.id);
   return {
     workflowId: workflowIds.leadDedupe(leadId),
     args: [{ tenantId: lead.tenantId, environment: lead.environment, leadId: lead.id }],
     searchAttributes: { tenantId: encodeId('tenant', lead.tenantId), environment: lead.environment, leadId },
-    memo: { summary: `Duplicate check for ${lead.email}` },
+    memo: { summary: `Duplicate check for lead ${leadId}` },
   };
 }
 

@@ -1,5 +1,6 @@
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { config } from '../lib/config';
+import { serializeError } from '../lib/log-redaction';
 import { logger } from '../lib/logger';
 
 /**
@@ -11,7 +12,11 @@ export function installWorkerRuntime(): void {
   Runtime.install({
     logger: new DefaultLogger(level, ({ level: l, message, meta }) => {
       const method = l === 'TRACE' ? 'trace' : l === 'DEBUG' ? 'debug' : l === 'INFO' ? 'info' : l === 'WARN' ? 'warn' : 'error';
-      logger[method]({ temporal: meta }, message);
+      logger[method]({ temporal: meta && withSerializedErrors(meta) }, message);
     }),
   });
 }
+
+/** pino's `err` serializer applies to top-level `err` only; the SDK puts failures (e.g. an activity's SQL error) in `meta.error`. */
+export const withSerializedErrors = (meta: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, v instanceof Error ? serializeError(v) : v]));

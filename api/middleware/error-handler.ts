@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
 import { errorBody } from '../http/envelope';
+import { routeTemplate } from '../http/route-template';
 
 /** Errors raised by body-parser carry a `type`; map them to the spec's statuses. */
 function fromBodyParser(err: { type?: string; status?: number }): AppError | null {
@@ -43,7 +44,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
         (isServiceUnavailable(err) ? new AppError('service_unavailable', 'Service temporarily unavailable; retry shortly') : null));
 
   if (!appError) {
-    logger.error({ err, requestId: req.ctx?.requestId, path: req.path }, 'unhandled error');
+    logger.error({ err, requestId: req.ctx?.requestId, route: routeTemplate(req) }, 'unhandled error');
   } else if (appError.code === 'service_unavailable') {
     logger.warn({ err, requestId: req.ctx?.requestId }, 'dependency unavailable');
   }

@@ -51,6 +51,6 @@ export async function startEnrollmentWorkflow(
       campaignId: encodeId('campaign', campaign.id),
       leadId: encodeId('lead', lead.id),
     },
-    memo: { summary: `Campaign "${campaign.name}" (v${campaign.workflowVersion}) for ${lead.email}` },
+    memo: { summary: `Campaign ${encodeId('campaign', campaign.id)} (v${campaign.workflowVersion}) for lead ${encodeId('lead', lead.id)}` },
   });
 }

@@ -39,7 +39,7 @@ async function deliver(ctx: DomainContext, message: Message, waitMs: number): Pr
         environment: ctx.scope.environment,
         ...(message.leadId ? { leadId: encodeId('lead', message.leadId) } : {}),
       },
-      memo: { summary: `${message.channel} to ${message.to}` },
+      memo: { summary: `${message.channel} message ${messageId}` },
     });
   } catch (err) {
     logger.warn({ err, workflowId }, 'could not start message delivery');
