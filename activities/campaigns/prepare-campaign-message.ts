@@ -3,7 +3,8 @@ import type { WorkflowNode } from '../../api/schemas/workflow-definition';
 import { EmailTemplate, Lead } from '../../db/entities';
 import { scoped } from '../../db/scoped-repository';
 import { leadVariables } from '../../domain/communications/lead-variables';
-import { looksLikeHtml, renderTemplate } from '../../domain/communications/render-template';
+import { inferEmailFormat } from '../../domain/communications/email-format';
+import { renderEmailBody, renderTemplate } from '../../domain/communications/render-template';
 import { storeMessageOnce } from '../../domain/communications/store-message';
 import { decodeId } from '../../lib/ids';
 import type { EnrollmentRef } from '.';
@@ -43,11 +44,14 @@ export function prepareCampaignMessage(db: DataSource) {
     }
     let subject = input.data.subjectLine;
     let source = input.data.body ?? '';
+    // Saved definitions carry the format; a graph pinned before formats existed gets it from the author's body.
+    let format = input.data.format ?? inferEmailFormat(source);
     if (input.data.templateId) {
       const templateKey = decodeId('emailTemplate', input.data.templateId);
       const template = templateKey ? await scoped(db.manager, EmailTemplate, input).findById(templateKey) : null;
       if (!template) return { messageId: null, status: 'skipped', reason: 'template_not_found' };
       source = template.body;
+      format = template.format;
       subject = input.data.subjectLine || template.subject;
     }
     const message = await storeMessageOnce(db.manager, input, {
@@ -55,7 +59,7 @@ export function prepareCampaignMessage(db: DataSource) {
       channel: 'email',
       to: lead.email,
       subject: renderTemplate(subject, vars, { html: false }),
-      body: renderTemplate(source, vars, { html: looksLikeHtml(source) }),
+      ...renderEmailBody(source, vars, format),
     });
     return { messageId: message.id, status: message.status };
   };
