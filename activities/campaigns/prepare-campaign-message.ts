@@ -4,6 +4,7 @@ import { EmailTemplate, Lead } from '../../db/entities';
 import { scoped } from '../../db/scoped-repository';
 import { leadVariables } from '../../domain/communications/lead-variables';
 import { inferEmailFormat } from '../../domain/communications/email-format';
+import { suppressionOf } from '../../domain/communications/email-suppressions';
 import { renderEmailBody, renderTemplate } from '../../domain/communications/render-template';
 import { storeMessageOnce } from '../../domain/communications/store-message';
 import { decodeId } from '../../lib/ids';
@@ -42,6 +43,8 @@ export function prepareCampaignMessage(db: DataSource) {
       const message = await storeMessageOnce(db.manager, input, { ...common, channel: 'sms', to: lead.phone, body });
       return { messageId: message.id, status: message.status };
     }
+    // Checked again where the address is chosen: a suppression recorded since the eligibility check still holds.
+    if (await suppressionOf(db.manager, input, lead.email)) return { messageId: null, status: 'skipped', reason: 'address_suppressed' };
     let subject = input.data.subjectLine;
     let source = input.data.body ?? '';
     // Saved definitions carry the format; a graph pinned before formats existed gets it from the author's body.

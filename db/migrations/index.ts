@@ -13,6 +13,7 @@ import { AddLeadsUncheckedIndex1795320000000 } from './1795320000000-AddLeadsUnc
 import { AddFileStatus1795330000000 } from './1795330000000-AddFileStatus';
 import { AddLeadDedupeKeys1795340000000 } from './1795340000000-AddLeadDedupeKeys';
 import { AddEmailFormats1795352000000 } from './1795352000000-AddEmailFormats';
+import { AddEmailSuppressions1795352100000 } from './1795352100000-AddEmailSuppressions';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -30,4 +31,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddFileStatus1795330000000,
   AddLeadDedupeKeys1795340000000,
   AddEmailFormats1795352000000,
+  AddEmailSuppressions1795352100000,
 ];
