@@ -2,6 +2,7 @@ import { Lead } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
 import { notFound, validationFailed } from '../lib/errors';
 import { encodeId } from '../lib/ids';
+import { suppressAddress } from './communications/email-suppressions';
 import type { DomainContext } from './context';
 import { removeFromIndex, indexLead } from './search-index';
 import { emitEvent } from './webhooks/emit-event';
@@ -15,7 +16,7 @@ const LEAD_REFERENCES = ['tasks', 'opportunities', 'engagement_events', 'form_su
  * Merges `duplicateId` into `survivorId` in one transaction: its tasks, opportunities, files,
  * engagement events, form submissions, messages and commissions move to the survivor; empty
  * survivor fields are filled from the duplicate and custom fields merged (the survivor's values
- * win); then the duplicate is deleted. Emits lead.updated for the survivor and lead.deleted for the
+ * win), an unsubscribe or bounce of either lead holds for the survivor; then the duplicate is deleted. Emits lead.updated for the survivor and lead.deleted for the
  * duplicate. The bulk re-pointing is raw SQL, so each statement names the scope explicitly.
  */
 export async function mergeLeads(ctx: DomainContext, survivorId: string, duplicateId: string): Promise<Lead> {
@@ -72,6 +73,11 @@ export async function mergeLeads(ctx: DomainContext, survivorId: string, duplica
       changes.customFields = addedCustom;
     }
     survivor.score = Math.max(survivor.score, duplicate.score);
+    // The stricter state is kept: an opt-out or bounce of either lead holds for the merged one and its address.
+    survivor.unsubscribedAt ??= duplicate.unsubscribedAt;
+    survivor.bouncedAt ??= duplicate.bouncedAt;
+    const reason = survivor.bouncedAt ? 'bounced' : survivor.unsubscribedAt ? 'unsubscribed' : null;
+    if (reason) await suppressAddress(m, ctx.scope, survivor.email, reason);
     changes.mergedLeadId = encodeId('lead', duplicateId);
     const saved = await leads.save(survivor);
     await leads.deleteById(duplicateId);

@@ -8,7 +8,16 @@ import {
 import { WorkflowDefinition as DefinitionEntity, WorkflowDefinitionVersion } from '../db/entities';
 import { scoped, type TenantScope } from '../db/scoped-repository';
 import { notFound, validationFailed } from '../lib/errors';
+import { inferEmailFormat } from './communications/email-format';
 import type { DomainContext } from './context';
+
+/** Email nodes with a body get their format when saved (inferred from the author's body if not given), never at send time. */
+const withEmailFormats = (nodes: WorkflowDefinition['nodes']): WorkflowDefinition['nodes'] =>
+  nodes.map((n) =>
+    n.type === 'email' && n.data.body !== undefined && !n.data.format
+      ? { ...n, data: { ...n.data, format: inferEmailFormat(n.data.body) } }
+      : n,
+  );
 
 async function snapshot(m: EntityManager, scope: TenantScope, row: DefinitionEntity): Promise<void> {
   await scoped(m, WorkflowDefinitionVersion, scope).insert({
@@ -23,7 +32,7 @@ async function snapshot(m: EntityManager, scope: TenantScope, row: DefinitionEnt
 
 export async function createWorkflowDefinition(ctx: DomainContext, input: WorkflowDefinition): Promise<DefinitionEntity> {
   return ctx.db.transaction(async (m) => {
-    const row = await scoped(m, DefinitionEntity, ctx.scope).insert({ ...input, version: 1 });
+    const row = await scoped(m, DefinitionEntity, ctx.scope).insert({ ...input, nodes: withEmailFormats(input.nodes), version: 1 });
     await snapshot(m, ctx.scope, row);
     return row;
   });
@@ -66,7 +75,7 @@ export async function updateWorkflowDefinition(ctx: DomainContext, id: string, p
       ...patch,
     });
     if (!merged.success) throw validationFailed(toFieldErrors(merged.error));
-    Object.assign(row, merged.data, { version: row.version + 1 });
+    Object.assign(row, merged.data, { nodes: withEmailFormats(merged.data.nodes), version: row.version + 1 });
     const saved = await scoped(m, DefinitionEntity, ctx.scope).save(row);
     await snapshot(m, ctx.scope, saved);
     return saved;

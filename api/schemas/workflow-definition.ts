@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_FORMATS } from '../../db/entities/message';
 import { PaginationQuery, encodedId } from './common';
 import { checkWorkflowGraph } from './workflow-graph-rules';
 
@@ -26,6 +27,10 @@ const EmailData = z
     label,
     subjectLine: z.string().trim().min(1).max(200),
     body: z.string().max(20_000).optional(),
+    format: z
+      .enum(EMAIL_FORMATS)
+      .optional()
+      .meta({ description: 'Format of body (text or html); when absent it is inferred from body once, when the definition is saved' }),
     templateId: z.string().max(64).optional(),
   })
   .strict()

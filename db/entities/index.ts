@@ -7,6 +7,7 @@ import { CampaignEnrollment } from './campaign-enrollment';
 import { Commission } from './commission';
 import { TrainingCourse } from './course';
 import { EmailTemplate } from './email-template';
+import { EmailSuppression } from './email-suppression';
 import { EngagementEvent } from './engagement-event';
 import { Form, FormSubmission } from './form';
 import { IdempotencyKey } from './idempotency-key';
@@ -39,7 +40,7 @@ export { LandingPage, StatusDefinition, WorkflowDefinition, WorkflowDefinitionVe
 export { Form, FormSubmission, Opportunity };
 export { Commission, Partner, PartnerReferralCode, SearchDocument, Task };
 export { Addon, AddonInstallation, AgentExecution, StoredFile, TrainingCourse };
-export { Campaign, CampaignEnrollment, EmailTemplate, EngagementEvent, Message };
+export { Campaign, CampaignEnrollment, EmailSuppression, EmailTemplate, EngagementEvent, Message };
 export * from './tenant-owned';
 
 export const entities = [
@@ -65,5 +66,5 @@ export const entities = [
   // definitions (AI generation round-trips through these)
   ...[StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion, LandingPage],
   // campaigns, communications and engagement
-  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EngagementEvent],
+  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EmailSuppression, EngagementEvent],
 ];

@@ -14,6 +14,8 @@ import { AddFileStatus1795330000000 } from './1795330000000-AddFileStatus';
 import { AddLeadDedupeKeys1795340000000 } from './1795340000000-AddLeadDedupeKeys';
 import { ScopeIdempotencyKeysPerCaller1795350000000 } from './1795350000000-ScopeIdempotencyKeysPerCaller';
 import { AddLoginFailures1795350000001 } from './1795350000001-AddLoginFailures';
+import { AddEmailFormats1795352000000 } from './1795352000000-AddEmailFormats';
+import { AddEmailSuppressions1795352100000 } from './1795352100000-AddEmailSuppressions';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -32,4 +34,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddLeadDedupeKeys1795340000000,
   ScopeIdempotencyKeysPerCaller1795350000000,
   AddLoginFailures1795350000001,
+  AddEmailFormats1795352000000,
+  AddEmailSuppressions1795352100000,
 ];

@@ -6,6 +6,7 @@ import { decodeId } from '../../lib/ids';
 import { forEachConcurrently } from '../../lib/concurrency';
 import { logger } from '../../lib/logger';
 import { stopSignal } from '../../workflows/campaign-signals';
+import { suppressionsOf } from '../communications/email-suppressions';
 import type { DomainContext } from '../context';
 import { getCampaign } from './campaigns';
 import { signalWorkflows } from './signal-enrollments';
@@ -33,16 +34,23 @@ export async function enrollLeads(
   const keys = unique.map((id) => decodeId('lead', id));
   const found = await scoped(ctx.db.manager, Lead, ctx.scope).find({ where: { id: In(keys.filter((k): k is string => k !== null)) } });
   const leads = new Map(found.map((l) => [l.id, l]));
+  // An address that unsubscribed on any lead record counts as this lead's unsubscribe.
+  const suppressed = await suppressionsOf(
+    ctx.db.manager,
+    ctx.scope,
+    found.map((l) => l.email),
+  );
+  const optedOut = (lead: Lead) => lead.unsubscribedAt !== null || suppressed.get(lead.emailNormalized) === 'unsubscribed';
   // In the request's order, so enrollments are numbered (and listed) as asked.
   const eligible = keys.flatMap((k) => {
     const lead = k ? leads.get(k) : undefined;
-    return lead && !lead.unsubscribedAt ? [lead] : [];
+    return lead && !optedOut(lead) ? [lead] : [];
   });
   const inserted = await insertEnrollments(ctx, campaign, eligible);
   const results = unique.map((publicId, i): { leadId: string; status: EnrollmentOutcome } => {
     const lead = keys[i] ? leads.get(keys[i]) : undefined;
     if (!lead) return { leadId: publicId, status: 'not_found' };
-    if (lead.unsubscribedAt) return { leadId: publicId, status: 'unsubscribed' };
+    if (optedOut(lead)) return { leadId: publicId, status: 'unsubscribed' };
     return { leadId: publicId, status: inserted.has(lead.id) ? 'enrolled' : 'already_enrolled' };
   });
   const started = eligible.flatMap((lead) => {

@@ -3,10 +3,13 @@ import { EmailTemplate } from '../../db/entities';
 import { scoped } from '../../db/scoped-repository';
 import { notFound } from '../../lib/errors';
 import type { DomainContext } from '../context';
+import { inferEmailFormat } from './email-format';
 
 const repo = (ctx: DomainContext) => scoped(ctx.db.manager, EmailTemplate, ctx.scope);
 
-export const createEmailTemplate = (ctx: DomainContext, input: EmailTemplateCreate) => repo(ctx).insert(input);
+/** The format is inferred here, once, when the author did not give it; later edits keep it unless they give one. */
+export const createEmailTemplate = (ctx: DomainContext, input: EmailTemplateCreate) =>
+  repo(ctx).insert({ ...input, format: input.format ?? inferEmailFormat(input.body) });
 
 export async function listEmailTemplates(ctx: DomainContext, f: { page: number; limit: number }) {
   const [rows, total] = await repo(ctx)

@@ -9,7 +9,8 @@ import { workflowIds } from '../../workflows/ids';
 import { sendMessageWorkflow } from '../../workflows/send-message';
 import type { DomainContext } from '../context';
 import { leadVariables } from './lead-variables';
-import { looksLikeHtml, renderTemplate } from './render-template';
+import { inferEmailFormat } from './email-format';
+import { renderEmailBody, renderTemplate } from './render-template';
 import { storeMessageOnce } from './store-message';
 
 /** How long the API waits for the delivery workflow before answering with the message still queued. */
@@ -57,17 +58,19 @@ async function deliver(ctx: DomainContext, message: Message, waitMs: number): Pr
 export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = SEND_WAIT_MS): Promise<Message> {
   const lead = await leadOf(ctx, input.leadId);
   let source = input.body ?? '';
+  let format = input.format ?? inferEmailFormat(source);
   if (input.templateId) {
     const template = await scoped(ctx.db.manager, EmailTemplate, ctx.scope).findById(input.templateId);
     if (!template) throw validationFailed([{ field: 'templateId', message: 'Email template not found' }]);
     source = template.body;
+    format = template.format;
   }
   const vars = { ...(lead ? leadVariables(lead) : {}), ...input.templateData };
   const message = await storeMessageOnce(ctx.db.manager, ctx.scope, {
     channel: 'email',
     to: input.to,
     subject: renderTemplate(input.subject, vars, { html: false }),
-    body: renderTemplate(source, vars, { html: looksLikeHtml(source) }),
+    ...renderEmailBody(source, vars, format),
     leadId: lead?.id ?? null,
     opportunityId: input.opportunityId ?? null,
     idempotencyKey: `api/${randomUUID()}`,

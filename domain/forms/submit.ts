@@ -1,4 +1,7 @@
 import type { DataSource } from 'typeorm';
+import { z } from 'zod';
+import { emailField, phoneField } from '../../api/schemas/common';
+import { LeadCreate } from '../../api/schemas/lead';
 import { Form, FormSubmission, Lead, User } from '../../db/entities';
 import type { FormField } from '../../db/entities/form';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
@@ -14,8 +17,17 @@ import { emitEvent } from '../webhooks/emit-event';
 import { relayAfterCommit } from '../webhooks/relay';
 import { eventPayloads } from '../webhooks/webhook-events';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+?[0-9 ()./-]{5,30}$/;
+/**
+ * An input mapped to a lead field is checked by that field's schema in POST /v1/leads (lengths
+ * included), so a submission never reaches a column it does not fit; other email and phone inputs
+ * by the same email and phone rules; anything else is a custom field value (as long as a lead's).
+ */
+function schemaFor(f: FormField): z.ZodType {
+  if (f.mapsTo) return LeadCreate.shape[f.mapsTo];
+  if (f.type === 'email') return emailField;
+  if (f.type === 'tel') return phoneField;
+  return z.string().max(2000, 'At most 2000 characters');
+}
 
 function readValues(form: Form, raw: Record<string, unknown>): { values: Record<string, string | boolean>; errors: FieldError[] } {
   const values: Record<string, string | boolean> = {};
@@ -40,9 +52,8 @@ function readValues(form: Form, raw: Record<string, unknown>): { values: Record<
 }
 
 function checkField(f: FormField, text: string): string | null {
-  if (text.length > 2000) return 'At most 2000 characters';
-  if (f.type === 'email' && !EMAIL.test(text)) return 'Must be a valid email address';
-  if (f.type === 'tel' && !PHONE.test(text)) return 'Must be a phone number with country code';
+  const parsed = schemaFor(f).safeParse(text);
+  if (!parsed.success) return parsed.error.issues[0].message;
   if (f.type === 'select' && !f.options?.includes(text)) return `Must be one of ${f.options?.join(', ')}`;
   return null;
 }
@@ -56,6 +67,20 @@ async function actorFor(db: DataSource, form: Form): Promise<string> {
   return admin.id;
 }
 
+/**
+ * An anonymous submission for a lead that exists only fills what the lead lacks: anyone can post
+ * any address, so the names, phone and custom fields the tenant has stay. Every submitted value is
+ * kept in the submission, linked to the lead.
+ */
+async function fillEmptyFields(ctx: DomainContext, lead: Lead, mapped: Record<string, string>, custom: Record<string, string | boolean>) {
+  const isEmpty = (v: unknown) => v === null || v === undefined || v === '';
+  const patch: Record<string, string> = {};
+  for (const key of ['firstName', 'lastName', 'phone'] as const) if (mapped[key] && isEmpty(lead[key])) patch[key] = mapped[key];
+  const customFields = Object.fromEntries(Object.entries(custom).filter(([k]) => isEmpty(lead.customFields[k])));
+  if (!Object.keys(patch).length && !Object.keys(customFields).length) return lead;
+  return updateLead(ctx, lead.id, { ...patch, ...(Object.keys(customFields).length ? { customFields } : {}) });
+}
+
 export interface SubmitDeps {
   db: DataSource;
   workflows: WorkflowStarter;
@@ -64,7 +89,7 @@ export interface SubmitDeps {
 
 /**
  * A public submission: validates against the form, upserts the lead by email (mapped inputs fill
- * lead fields, the rest customFields), records the submission and emits form.submitted. The lead
+ * lead fields, the rest customFields; an existing lead's fields are only filled where empty), records the submission and emits form.submitted. The lead
  * upsert commits first (it starts duplicate detection like any new lead); the submission and its
  * event commit together.
  */
@@ -89,7 +114,7 @@ export async function submitForm(deps: SubmitDeps, form: Form, raw: Record<strin
   const email = mapped.email;
   const existing = await scoped(deps.db.manager, Lead, scope).findOne({ emailNormalized: normalizeEmail(email) });
   const lead = existing
-    ? await updateLead(ctx, existing.id, { ...mapped, customFields: custom })
+    ? await fillEmptyFields(ctx, existing, mapped, custom)
     : await createLead(ctx, {
         email,
         firstName: mapped.firstName ?? email.split('@')[0],
