@@ -28,13 +28,15 @@ async function lockEntityType(m: EntityManager, scope: TenantScope, entityType: 
 /**
  * Seeds the defaults the first time a scope touches an entity type. The default definition cannot
  * be deleted, so "no rows" reliably means "never seeded" and deleted rows never come back.
+ * Callers outside a transaction (a tenant's first leads, created at once) get no lasting advisory
+ * lock, so the seeds go in one statement that skips rows a concurrent seeder already wrote.
  */
 export async function ensureSeeded(m: EntityManager, scope: TenantScope, entityType: EntityType): Promise<void> {
   const repo = scoped(m, StatusDefinitionEntity, scope);
   if ((await repo.count({ entityType })) > 0) return;
   await lockEntityType(m, scope, entityType);
   if ((await repo.count({ entityType })) > 0) return;
-  for (const seed of DEFAULT_DEFINITIONS[entityType]) await repo.insert(seed);
+  await repo.insertIgnoringConflicts(DEFAULT_DEFINITIONS[entityType]);
 }
 
 async function seedAll(ctx: DomainContext, entityTypes: EntityType[]): Promise<void> {
