@@ -21,6 +21,7 @@ import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedu
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
 import { SHUTDOWN_DRAIN_MS, WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { aiSettingsFromConfig } from '../activities/ai/settings';
+import { describeError } from '../lib/describe-error';
 import { createWorker } from '../workers/create-worker';
 import { installWorkerRuntime } from '../workers/runtime';
 import path from 'node:path';
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
     step(
       config.DATABASE_URL ? 'using DATABASE_URL' : `starting embedded PostgreSQL (data in ${path.join(config.DATA_DIR, 'postgres')}) ...`,
     );
-    const database = await resolveDatabase();
+    const database = await resolveDatabase({ attachToRunning: false });
     stops.push(database.stop);
 
     let temporalAddress = config.TEMPORAL_ADDRESS;
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
     await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
     await admin.close();
 
-    step('starting worker (bundling workflows) ...');
+    step(config.WORKFLOW_BUNDLE_PATH ? 'starting worker ...' : 'starting worker (bundling workflows) ...');
     const client = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
     stops.push(() => client.connection.close());
     const workflows = new WorkflowStarter(client);
@@ -94,6 +95,7 @@ async function main(): Promise<void> {
       connection: workerConnection,
       namespace: config.TEMPORAL_NAMESPACE,
       deps: { db, workflows, webhooks, ai: aiSettingsFromConfig(config) },
+      workflowBundle: config.WORKFLOW_BUNDLE_PATH ? { codePath: config.WORKFLOW_BUNDLE_PATH } : undefined,
     });
     const running = worker.run();
     stops.push(async () => {
@@ -127,13 +129,15 @@ async function main(): Promise<void> {
         `  Sandbox API key   ${creds.sandboxKey}`,
         '',
         `  Try: curl -s -H "X-API-Key: ${creds.sandboxKey}" ${baseUrl}/v1/leads`,
+        '  More tenants (in another terminal, beside this one):',
+        '    npm run admin -- tenant create --name "Acme Corp" --plan pro',
         '  Press Ctrl-C to stop.',
         '',
       ].join('\n'),
     );
   } catch (err) {
     logger.fatal({ err }, 'start failed');
-    console.error(`[start] failed: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`[start] failed: ${describeError(err)}`);
     await shutdown(1);
   }
 }

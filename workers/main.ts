@@ -43,6 +43,7 @@ async function main(): Promise<void> {
   const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, deps, workflowBundle });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
+      if (worker.getState() !== 'RUNNING') return; // SIGINT then SIGTERM: already draining
       logger.info({ signal }, 'worker draining');
       worker.shutdown();
     });
