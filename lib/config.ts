@@ -103,6 +103,13 @@ const EnvSchema = z.object({
   TWILIO_API_BASE_URL: optionalString,
   /** Signs open, click and unsubscribe tokens. */
   TRACKING_SECRET: z.string().min(16).default('dev-tracking-secret-change-me'),
+
+  /** `npm run worker` serves /healthz and /metrics on this port (unset: no HTTP server). */
+  WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** host:port where the Temporal SDK's Prometheus exporter listens (worker metrics; merged into the worker's /metrics). */
+  TEMPORAL_SDK_METRICS_ADDRESS: optionalString,
+  /** On SIGTERM the worker stops polling and gives in-flight activities this long to finish before cancelling them. */
+  WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
 });
 
 /** Rules across variables, checked at startup rather than on first use. */

@@ -15,6 +15,7 @@ import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedu
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createWorker } from './create-worker';
+import { serveWorkerEndpoints } from './http-endpoints';
 import { installWorkerRuntime } from './runtime';
 
 async function main(): Promise<void> {
@@ -48,8 +49,14 @@ async function main(): Promise<void> {
       worker.shutdown();
     });
   }
-  logger.info({ taskQueue: worker.options.taskQueue }, 'worker running');
-  await worker.run();
+  const running = worker.run();
+  const endpoints =
+    config.WORKER_HTTP_PORT === undefined
+      ? null
+      : await serveWorkerEndpoints({ port: config.WORKER_HTTP_PORT, worker, db, sdkMetricsAddress: config.TEMPORAL_SDK_METRICS_ADDRESS });
+  logger.info({ taskQueue: worker.options.taskQueue, httpPort: endpoints?.port }, 'worker running');
+  await running;
+  await endpoints?.close();
   await connection.close();
   await client.connection.close();
   await db.destroy();

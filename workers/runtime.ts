@@ -13,6 +13,11 @@ export function installWorkerRuntime(): void {
   const level: LogLevel = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'DEBUG' : 'WARN';
   Runtime.install({
     shutdownSignals: [],
+    ...(config.TEMPORAL_SDK_METRICS_ADDRESS
+      ? {
+          telemetryOptions: { metrics: { prometheus: { bindAddress: config.TEMPORAL_SDK_METRICS_ADDRESS, useSecondsForDurations: true } } },
+        }
+      : {}),
     logger: new DefaultLogger(level, ({ level: l, message, meta }) => {
       const method = l === 'TRACE' ? 'trace' : l === 'DEBUG' ? 'debug' : l === 'INFO' ? 'info' : l === 'WARN' ? 'warn' : 'error';
       logger[method]({ temporal: meta }, message);
