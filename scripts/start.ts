@@ -13,6 +13,7 @@ import { config } from '../lib/config';
 import { listen } from '../lib/http-server';
 import { logger } from '../lib/logger';
 import { connectTemporalClient } from '../lib/temporal/client';
+import { temporalConnectionOptions } from '../lib/temporal/connection-options';
 import { startDevServer } from '../lib/temporal/dev-server';
 import { findTemporalBinary } from '../lib/temporal/find-binary';
 import { registerSearchAttributes } from '../lib/temporal/register-search-attributes';
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
     const db = await initializeDatabase({ url: database.url, migrate: true });
     stops.push(() => db.destroy());
 
-    const admin = await Connection.connect({ address: temporalAddress });
+    const admin = await Connection.connect(temporalConnectionOptions(temporalAddress));
     await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
     await admin.close();
 
@@ -90,7 +91,7 @@ async function main(): Promise<void> {
     });
     await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
     const webhooks = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS };
-    const workerConnection = await NativeConnection.connect({ address: temporalAddress });
+    const workerConnection = await NativeConnection.connect(temporalConnectionOptions(temporalAddress));
     const worker = await createWorker({
       connection: workerConnection,
       namespace: config.TEMPORAL_NAMESPACE,

@@ -10,6 +10,7 @@ import { registerSearchAttributes } from '../lib/temporal/register-search-attrib
 import { Connection } from '@temporalio/client';
 import { aiSettingsFromConfig } from '../activities/ai/settings';
 import { connectTemporalClient } from '../lib/temporal/client';
+import { temporalConnectionOptions } from '../lib/temporal/connection-options';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   }
   installWorkerRuntime();
   const db = await initializeDatabase({ url: config.DATABASE_URL, applicationName: 'lead-engagement-worker' });
-  const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const admin = await Connection.connect(temporalConnectionOptions(config.TEMPORAL_ADDRESS));
   await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
   await admin.close();
   const client = await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
     minAgeMs: config.WEBHOOK_SWEEP_MIN_AGE_MS,
   });
   await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.TEMPORAL_ADDRESS));
   const deps = {
     db,
     workflows: new WorkflowStarter(client),
