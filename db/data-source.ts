@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
+import { DataSource, type Migration } from 'typeorm';
 import { entities } from './entities';
 import { migrations } from './migrations';
 
@@ -29,6 +29,30 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
 export async function initializeDatabase(opts: DataSourceOptions & { migrate?: boolean }): Promise<DataSource> {
   const ds = createDataSource(opts);
   await ds.initialize();
-  if (opts.migrate) await ds.runMigrations();
+  if (opts.migrate) await runMigrationsExclusively(ds);
   return ds;
+}
+
+/** pg_advisory_lock key of the migration run ('lead-engagement migrations', any constant shared by all versions). */
+const MIGRATION_LOCK_KEY = 7_302_514_901;
+
+/**
+ * runMigrations under a PostgreSQL advisory lock. TypeORM has no lock of its own: two processes
+ * starting together (replicas, a migrate job beside `npm run admin`) both saw the same pending
+ * migrations and both ran them. The second now waits, then finds nothing left to do. The lock
+ * lives on a connection of its own, released with it even if this process dies mid-way.
+ */
+export async function runMigrationsExclusively(ds: DataSource): Promise<Migration[]> {
+  const lock = ds.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      return await ds.runMigrations();
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await lock.release();
+  }
 }
