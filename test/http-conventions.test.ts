@@ -46,6 +46,18 @@ describe('HTTP conventions', () => {
     expect(res.body).toMatchObject({ success: false, status: 404 });
   });
 
+  it('answers an unsupported method on an existing path with 405 and Allow, not 404', async () => {
+    const lead = (await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead())).body.data;
+    const put = await stack.http().put(`/v1/leads/${lead.id}`).set(tenant.sandbox).send({ firstName: 'Ada' });
+    expect(put.status).toBe(405);
+    expect(put.headers.allow).toBe('DELETE, GET, HEAD, PATCH');
+    expect(put.body).toMatchObject({ success: false, status: 405, message: expect.stringMatching(/PUT is not allowed/) });
+    const trace = await stack.http().trace('/v1/leads');
+    expect([trace.status, trace.headers.allow]).toEqual([405, 'GET, HEAD, POST']);
+    const unknown = await stack.http().put('/v1/nothing-here').set(tenant.sandbox);
+    expect(unknown.status).toBe(404);
+  });
+
   it('answers an oversized body with 413', async () => {
     const huge = { ...validLead(), customFields: { blob: 'x'.repeat(2_000_000) } };
     const res = await stack.http().post('/v1/leads').set(tenant.sandbox).send(huge);

@@ -70,8 +70,13 @@ export const PaginationSchema = z
 
 /** Contact fields shared by leads, partners, users and logins. */
 export const emailField = z.string().trim().max(320).pipe(z.email('Must be a valid email address'));
+/**
+ * 5-30 characters of digits and separators with at most 20 digits: the normalised phone (digits
+ * only) is a varchar(20). One pattern, so the document states the same rule; linear, as every
+ * repetition starts with a digit and separators are not digits.
+ */
 export const phoneField = z
   .string()
   .trim()
-  .regex(/^\+?[0-9 ()./-]{5,30}$/, 'Must be a phone number with country code');
+  .regex(/^\+?(?=[0-9 ()./-]{5,30}$)[ ()./-]*(?:[0-9][ ()./-]*){1,20}$/, 'Must be a phone number with country code (at most 20 digits)');
 export const personName = z.string().trim().min(1).max(100);
