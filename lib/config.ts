@@ -103,6 +103,12 @@ const EnvSchema = z.object({
   TWILIO_API_BASE_URL: optionalString,
   /** Signs open, click and unsubscribe tokens. */
   TRACKING_SECRET: z.string().min(16).default('dev-tracking-secret-change-me'),
+  /** Bound on resolving a webhook target's host name (c-ares, off the thread pool argon2 uses). */
+  WEBHOOK_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
+  /** statement_timeout of the API's database connections: no request holds a connection longer (0: none). */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  /** statement_timeout of the worker's connections: activities may run longer statements than requests (0: none). */
+  WORKER_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 /** Rules across variables, checked at startup rather than on first use. */
