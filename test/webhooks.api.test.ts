@@ -6,7 +6,7 @@ import { generateSecret } from '../domain/webhooks/endpoints';
 import { decodeId, encodeId } from '../lib/ids';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { postWebhook } from '../lib/webhooks/post-webhook';
-import { assertPublicTarget, guardedLookup, TargetRefusedError, type DnsSettings } from '../lib/webhooks/target-guard';
+import { assertPublicTarget, TargetRefusedError, type DnsSettings } from '../lib/webhooks/target-guard';
 import { DnsServer } from './support/dns-server';
 import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
