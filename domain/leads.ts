@@ -19,6 +19,7 @@ import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentUpsertSql
 import { emitEvent, outboxInsertSql } from './webhooks/emit-event';
 import { relayAfterCommit } from './webhooks/relay';
 import { eventPayloads } from './webhooks/webhook-events';
+import { countedPage } from '../db/counted-page';
 
 export interface LeadFilters {
   page: number;
@@ -158,11 +159,8 @@ export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ r
     const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
     qb.andWhere("(l.email_normalized LIKE :like OR lower(l.first_name || ' ' || l.last_name) LIKE :like)", { like });
   }
-  qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction)
-    .addOrderBy('l.id', f.sort.direction)
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit);
-  const [rows, total] = await qb.getManyAndCount();
+  qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction).addOrderBy('l.id', f.sort.direction);
+  const [rows, total] = await countedPage(qb, f.page, f.limit);
   return { rows, total };
 }
 

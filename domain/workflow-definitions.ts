@@ -9,6 +9,7 @@ import { WorkflowDefinition as DefinitionEntity, WorkflowDefinitionVersion } fro
 import { scoped, type TenantScope } from '../db/scoped-repository';
 import { notFound, validationFailed } from '../lib/errors';
 import type { DomainContext } from './context';
+import { countedPage } from '../db/counted-page';
 
 async function snapshot(m: EntityManager, scope: TenantScope, row: DefinitionEntity): Promise<void> {
   await scoped(m, WorkflowDefinitionVersion, scope).insert({
@@ -30,13 +31,11 @@ export async function createWorkflowDefinition(ctx: DomainContext, input: Workfl
 }
 
 export async function listWorkflowDefinitions(ctx: DomainContext, f: { page: number; limit: number }) {
-  const [rows, total] = await scoped(ctx.db.manager, DefinitionEntity, ctx.scope)
-    .query('w')
-    .orderBy('w.created_at', 'DESC')
-    .addOrderBy('w.id', 'DESC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+  const [rows, total] = await countedPage(
+    scoped(ctx.db.manager, DefinitionEntity, ctx.scope).query('w').orderBy('w.created_at', 'DESC').addOrderBy('w.id', 'DESC'),
+    f.page,
+    f.limit,
+  );
   return { rows, total };
 }
 
