@@ -32,6 +32,6 @@ export async function boundedCount(qb: SelectQueryBuilder<ObjectLiteral>, page: 
     .offset(undefined)
     .limit(bound)
     .getQueryAndParameters();
-  const [{ n }] = (await qb.connection.query(`SELECT count(*)::int AS n FROM (${sql}) bounded`, params, qb.expressionMap.queryRunner)) as { n: number }[];
+  const [{ n }] = (await qb.connection.query(`SELECT count(*)::int AS n FROM (${sql}) bounded`, params)) as { n: number }[];
   return Math.min(n, bound);
 }
