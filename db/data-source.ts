@@ -8,6 +8,11 @@ export interface DataSourceOptions {
   poolSize?: number;
   /** Shown in pg_stat_activity, so an operator can tell the api from the worker. */
   applicationName?: string;
+  /**
+   * PostgreSQL's statement_timeout on every connection of the pool: a statement running (or
+   * waiting for a lock) longer fails with 57014, which the API answers with a 503. 0 or unset: none.
+   */
+  statementTimeoutMs?: number;
 }
 
 /** Schema changes go through migrations only; `synchronize` stays off everywhere. */
@@ -22,14 +27,20 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
     migrationsTransactionMode: 'each',
     poolSize: opts.poolSize ?? 10,
     applicationName: opts.applicationName ?? 'lead-engagement',
-    extra: { connectionTimeoutMillis: 5000 },
+    extra: { connectionTimeoutMillis: 5000, ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}) },
   });
 }
 
 export async function initializeDatabase(opts: DataSourceOptions & { migrate?: boolean }): Promise<DataSource> {
+  // Migrations (an index over a large table) may take longer than any request should: they run
+  // on a connection of their own without the pool's statement_timeout.
+  if (opts.migrate && opts.statementTimeoutMs) {
+    const untimed = await initializeDatabase({ ...opts, statementTimeoutMs: undefined, poolSize: 1 });
+    await untimed.destroy();
+  }
   const ds = createDataSource(opts);
   await ds.initialize();
-  if (opts.migrate) await runMigrationsExclusively(ds);
+  if (opts.migrate && !opts.statementTimeoutMs) await runMigrationsExclusively(ds);
   return ds;
 }
 

@@ -6,6 +6,7 @@ import { keyRevocation, notifyRevocation } from '../lib/auth/key-revocation';
 import type { ApiKeyCreate } from '../api/schemas/api-key';
 import type { DomainContext } from './context';
 import { issueApiKey } from './tenants';
+import { countedPage } from '../db/counted-page';
 
 /**
  * Keys belong to the environment they operate on: a sandbox caller lists, revokes and creates
@@ -45,12 +46,7 @@ export async function createApiKey(
 export async function listApiKeys(ctx: DomainContext, q: { page: number; limit: number; status?: 'active' | 'revoked' }) {
   const qb = scoped(ctx.db.manager, ApiKey, ctx.scope).query('k');
   if (q.status) qb.andWhere('k.status = :status', { status: q.status });
-  const [rows, total] = await qb
-    .orderBy('k.created_at', 'DESC')
-    .addOrderBy('k.id', 'DESC')
-    .skip((q.page - 1) * q.limit)
-    .take(q.limit)
-    .getManyAndCount();
+  const [rows, total] = await countedPage(qb.orderBy('k.created_at', 'DESC').addOrderBy('k.id', 'DESC'), q.page, q.limit);
   return { rows, total };
 }
 

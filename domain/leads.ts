@@ -1,4 +1,4 @@
-import { Lead, LeadDuplicate, OutboxEvent, type Partner } from '../db/entities';
+import { Lead, LeadDuplicate, OutboxEvent, User, type Partner } from '../db/entities';
 import { nextId } from '../db/id-blocks';
 import { hydrate, insertSql, metadataOf, Params, queryRows, Raw, selectList } from '../db/sql';
 import { scoped } from '../db/scoped-repository';
@@ -14,10 +14,12 @@ import { claimDedupeKeys, claimDedupeKeysSql, dedupeKeys } from './lead-dedupe-k
 import { defaultLeadStatusHint, rememberDefaultLeadStatus, resolveLeadStatus } from './lead-statuses';
 import { normalizeEmail, normalizePhone } from './normalize';
 import { resolveReferralCode } from './referral-codes';
+import { assertExists } from './scoped-lookups';
 import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentUpsertSql } from './search-index';
 import { emitEvent, outboxInsertSql } from './webhooks/emit-event';
 import { relayAfterCommit } from './webhooks/relay';
 import { eventPayloads } from './webhooks/webhook-events';
+import { countedPage } from '../db/counted-page';
 
 export interface LeadFilters {
   page: number;
@@ -45,6 +47,7 @@ export interface LeadFilters {
  * (unknown code, stale default, statuses not seeded yet) takes the slow path once.
  */
 export async function createLead(ctx: DomainContext, input: LeadCreate): Promise<Lead> {
+  await assertExists(ctx.db.manager, User, ctx.scope, input.assignedTo, 'assignedTo', 'User');
   const partner = input.referralCode ? await resolveReferralCode(ctx.db.manager, ctx.scope, input.referralCode, 'referralCode') : null;
   const hinted = input.status ?? defaultLeadStatusHint(ctx.db, ctx.scope);
   let created = hinted === undefined ? null : await insertLead(ctx, input, partner, hinted, input.status === undefined);
@@ -156,11 +159,8 @@ export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ r
     const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
     qb.andWhere("(l.email_normalized LIKE :like OR lower(l.first_name || ' ' || l.last_name) LIKE :like)", { like });
   }
-  qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction)
-    .addOrderBy('l.id', f.sort.direction)
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit);
-  const [rows, total] = await qb.getManyAndCount();
+  qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction).addOrderBy('l.id', f.sort.direction);
+  const [rows, total] = await countedPage(qb, f.page, f.limit);
   return { rows, total };
 }
 
@@ -169,6 +169,7 @@ export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpda
     const leads = scoped(manager, Lead, ctx.scope);
     const lead = await leads.findByIdForUpdate(id);
     if (!lead) throw notFound('Lead');
+    await assertExists(manager, User, ctx.scope, patch.assignedTo, 'assignedTo', 'User');
     if (patch.status !== undefined) patch = { ...patch, status: await resolveLeadStatus(manager, ctx.scope, patch.status) };
     const { customFields, ...fields } = patch;
     const changes = changedFields(lead, fields, customFields);

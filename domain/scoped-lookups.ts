@@ -1,6 +1,7 @@
 import type { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { scoped, type TenantRow, type TenantScope } from '../db/scoped-repository';
 import { notFound, validationFailed } from '../lib/errors';
+import { countedPage } from '../db/counted-page';
 
 /** Loads a row of the scope and locks it for the transaction, so concurrent state moves serialise. */
 export async function findForUpdate<T extends TenantRow>(
@@ -40,15 +41,12 @@ export async function assertExists<T extends TenantRow>(
   if (!(await scoped(manager, entity, scope).findById(id))) throw validationFailed([{ field, message: `${label} not found` }]);
 }
 
-/** Offset pagination shared by the list operations. */
+/** Offset pagination shared by the list operations, its total bounded (countedPage). */
 export async function pageOf<T extends ObjectLiteral>(
   qb: SelectQueryBuilder<T>,
   page: number,
   limit: number,
 ): Promise<{ rows: T[]; total: number }> {
-  const [rows, total] = await qb
-    .skip((page - 1) * limit)
-    .take(limit)
-    .getManyAndCount();
+  const [rows, total] = await countedPage(qb, page, limit);
   return { rows, total };
 }

@@ -6,6 +6,7 @@ import { scoped, type TenantScope } from '../db/scoped-repository';
 import { insertSql, metadataOf, Params, queryEntities, Raw } from '../db/sql';
 import { encodeId } from '../lib/ids';
 import type { DomainContext } from './context';
+import { boundedCount } from '../db/counted-page';
 
 /** Fields that name a record rank above the rest of its text (tsvector weight A vs B). */
 const TITLE_KEYS = ['name', 'title', 'firstName', 'lastName', 'company', 'email'];
@@ -91,7 +92,7 @@ export async function searchDocuments(ctx: DomainContext, f: { q?: string; type?
   const qb = scoped(ctx.db.manager, SearchDocument, ctx.scope).query('d');
   if (tsq) qb.andWhere("d.tsv @@ to_tsquery('simple', :tsq)", { tsq });
   if (f.type) qb.andWhere('d.doc_type = :type', { type: f.type });
-  const total = await qb.getCount();
+  const total = await boundedCount(qb, f.page, f.limit);
   qb.addSelect(tsq ? "ts_rank(d.tsv, to_tsquery('simple', :tsq))" : '0', 'rank')
     .orderBy('rank', 'DESC')
     .addOrderBy('d.indexed_at', 'DESC')

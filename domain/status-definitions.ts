@@ -11,6 +11,7 @@ import { scoped, type TenantScope } from '../db/scoped-repository';
 import { AppError, notFound, validationFailed } from '../lib/errors';
 import type { DomainContext } from './context';
 import { DEFAULT_DEFINITIONS } from './default-status-definitions';
+import { countedPage } from '../db/counted-page';
 
 type Entity = StatusDefinitionEntity;
 
@@ -78,12 +79,8 @@ export async function listStatusDefinitions(
   await seedAll(ctx, f.entityType ? [f.entityType] : ['lead', 'opportunity']);
   const qb = scoped(ctx.db.manager, StatusDefinitionEntity, ctx.scope).query('s');
   if (f.entityType) qb.andWhere('s.entity_type = :entityType', { entityType: f.entityType });
-  qb.orderBy('s.entity_type', 'ASC')
-    .addOrderBy('s.sort_order', 'ASC')
-    .addOrderBy('s.id', 'ASC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit);
-  const [rows, total] = await qb.getManyAndCount();
+  qb.orderBy('s.entity_type', 'ASC').addOrderBy('s.sort_order', 'ASC').addOrderBy('s.id', 'ASC');
+  const [rows, total] = await countedPage(qb, f.page, f.limit);
   return { rows, total };
 }
 

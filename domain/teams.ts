@@ -4,6 +4,7 @@ import { notFound } from '../lib/errors';
 import type { TeamCreate, TeamUpdate } from '../api/schemas/team';
 import type { DomainContext } from './context';
 import { addMembers, assertAllInTenant, memberIdsOfTeams } from './memberships';
+import { countedPage } from '../db/counted-page';
 
 export interface TeamWithMembers {
   team: Team;
@@ -34,12 +35,7 @@ export async function getTeam(ctx: DomainContext, id: string): Promise<TeamWithM
 export async function listTeams(ctx: DomainContext, q: { page: number; limit: number; q?: string }) {
   const qb = scoped(ctx.db.manager, Team, ctx.scope).query('t');
   if (q.q) qb.andWhere('lower(t.name) LIKE :like', { like: `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
-  const [teams, total] = await qb
-    .orderBy('t.created_at', 'ASC')
-    .addOrderBy('t.id', 'ASC')
-    .skip((q.page - 1) * q.limit)
-    .take(q.limit)
-    .getManyAndCount();
+  const [teams, total] = await countedPage(qb.orderBy('t.created_at', 'ASC').addOrderBy('t.id', 'ASC'), q.page, q.limit);
   const members = await memberIdsOfTeams(
     ctx.db.manager,
     ctx.scope.tenantId,

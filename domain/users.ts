@@ -8,6 +8,7 @@ import type { UserCreate, UserUpdate } from '../api/schemas/user';
 import type { DomainContext } from './context';
 import { addMembers, assertAllInTenant, teamIdsOfUsers } from './memberships';
 import { hashPassword } from '../lib/auth/password';
+import { countedPage } from '../db/counted-page';
 
 export interface UserWithTeams {
   user: User;
@@ -80,12 +81,7 @@ export async function listUsers(ctx: DomainContext, q: { page: number; limit: nu
     const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
     qb.andWhere("(lower(u.email) LIKE :like OR lower(u.first_name || ' ' || u.last_name) LIKE :like)", { like });
   }
-  const [users, total] = await qb
-    .orderBy('u.created_at', 'ASC')
-    .addOrderBy('u.id', 'ASC')
-    .skip((q.page - 1) * q.limit)
-    .take(q.limit)
-    .getManyAndCount();
+  const [users, total] = await countedPage(qb.orderBy('u.created_at', 'ASC').addOrderBy('u.id', 'ASC'), q.page, q.limit);
   const teams = await teamIdsOfUsers(
     ctx.db.manager,
     ctx.scope.tenantId,

@@ -10,6 +10,7 @@ import { scoped, type TenantScope } from '../db/scoped-repository';
 import { notFound, validationFailed } from '../lib/errors';
 import { inferEmailFormat } from './communications/email-format';
 import type { DomainContext } from './context';
+import { countedPage } from '../db/counted-page';
 
 /** Email nodes with a body get their format when saved (inferred from the author's body if not given), never at send time. */
 const withEmailFormats = (nodes: WorkflowDefinition['nodes']): WorkflowDefinition['nodes'] =>
@@ -39,13 +40,11 @@ export async function createWorkflowDefinition(ctx: DomainContext, input: Workfl
 }
 
 export async function listWorkflowDefinitions(ctx: DomainContext, f: { page: number; limit: number }) {
-  const [rows, total] = await scoped(ctx.db.manager, DefinitionEntity, ctx.scope)
-    .query('w')
-    .orderBy('w.created_at', 'DESC')
-    .addOrderBy('w.id', 'DESC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+  const [rows, total] = await countedPage(
+    scoped(ctx.db.manager, DefinitionEntity, ctx.scope).query('w').orderBy('w.created_at', 'DESC').addOrderBy('w.id', 'DESC'),
+    f.page,
+    f.limit,
+  );
   return { rows, total };
 }
 

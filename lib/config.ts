@@ -144,6 +144,12 @@ const EnvSchema = z.object({
   TEMPORAL_TLS_SERVER_NAME: optionalString,
   /** Temporal Cloud API key (sent as a bearer token; requires TLS, which it turns on). */
   TEMPORAL_API_KEY: optionalString,
+  /** Bound on resolving a webhook target's host name (c-ares, off the thread pool argon2 uses). */
+  WEBHOOK_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
+  /** statement_timeout of the API's database connections: no request holds a connection longer (0: none). */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  /** statement_timeout of the worker's connections: activities may run longer statements than requests (0: none). */
+  WORKER_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 /**

@@ -75,7 +75,8 @@ async function main(): Promise<void> {
     }
 
     step('running migrations ...');
-    const db = await initializeDatabase({ url: database.url, migrate: true });
+    // One pool serves the in-process worker and API here, so it takes the worker's (longer) bound.
+    const db = await initializeDatabase({ url: database.url, migrate: true, statementTimeoutMs: config.WORKER_DB_STATEMENT_TIMEOUT_MS });
     stops.push(() => db.destroy());
 
     const admin = await Connection.connect(temporalConnectionOptions(temporalAddress));

@@ -25,7 +25,11 @@ async function main(): Promise<void> {
     throw new Error('npm run worker needs DATABASE_URL and TEMPORAL_ADDRESS; for a self-contained dev stack use npm start');
   }
   installWorkerRuntime();
-  const db = await initializeDatabase({ url: config.DATABASE_URL, applicationName: 'lead-engagement-worker' });
+  const db = await initializeDatabase({
+    url: config.DATABASE_URL,
+    applicationName: 'lead-engagement-worker',
+    statementTimeoutMs: config.WORKER_DB_STATEMENT_TIMEOUT_MS,
+  });
   const admin = await Connection.connect(temporalConnectionOptions(config.TEMPORAL_ADDRESS));
   await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
   await admin.close();

@@ -7,6 +7,7 @@ import { paginate } from '../http/envelope';
 import { defineRoute } from '../http/route';
 import { AuditLogEntry, AuditLogQuery } from '../schemas/audit-log';
 import { Usage } from '../schemas/usage';
+import { countedPage } from '../../db/counted-page';
 
 function serializeAudit(a: AuditLog): AuditLogEntry {
   return {
@@ -69,12 +70,7 @@ export function accountRoutes(deps: AppDeps) {
         if (q.action) qb.andWhere('a.action = :action', { action: q.action });
         if (q.createdFrom) qb.andWhere('a.created_at >= :from', { from: q.createdFrom });
         if (q.createdTo) qb.andWhere('a.created_at <= :to', { to: q.createdTo });
-        const [rows, total] = await qb
-          .orderBy('a.created_at', 'DESC')
-          .addOrderBy('a.id', 'DESC')
-          .skip((q.page - 1) * q.limit)
-          .take(q.limit)
-          .getManyAndCount();
+        const [rows, total] = await countedPage(qb.orderBy('a.created_at', 'DESC').addOrderBy('a.id', 'DESC'), q.page, q.limit);
         return { data: rows.map(serializeAudit), pagination: paginate(q.page, q.limit, total), message: 'Audit log retrieved' };
       },
     }),

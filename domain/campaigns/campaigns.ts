@@ -4,6 +4,7 @@ import { scoped } from '../../db/scoped-repository';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import type { DomainContext } from '../context';
 import { activateCampaign, transitionCampaign } from './transitions';
+import { countedPage } from '../../db/counted-page';
 
 async function assertWorkflowExists(ctx: DomainContext, workflowId: string) {
   if (!(await scoped(ctx.db.manager, WorkflowDefinition, ctx.scope).findById(workflowId))) {
@@ -34,12 +35,7 @@ export async function listCampaigns(ctx: DomainContext, f: { page: number; limit
   const qb = scoped(ctx.db.manager, Campaign, ctx.scope).query('c');
   if (f.status) qb.andWhere('c.status = :status', { status: f.status });
   if (f.type) qb.andWhere('c.type = :type', { type: f.type });
-  const [rows, total] = await qb
-    .orderBy('c.created_at', 'DESC')
-    .addOrderBy('c.id', 'DESC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+  const [rows, total] = await countedPage(qb.orderBy('c.created_at', 'DESC').addOrderBy('c.id', 'DESC'), f.page, f.limit);
   return { rows, total };
 }
 

@@ -5,6 +5,7 @@ import { progressQuery, type SequenceProgress } from '../../workflows/campaign-s
 import type { DomainContext } from '../context';
 import { getCampaign } from './campaigns';
 import { forEachConcurrently } from '../../lib/concurrency';
+import { countedPage } from '../../db/counted-page';
 
 const QUERY_CONCURRENCY = 10;
 /**
@@ -35,11 +36,7 @@ export async function listEnrollments(
   await getCampaign(ctx, campaignId);
   const qb = scoped(ctx.db.manager, CampaignEnrollment, ctx.scope).query('e').andWhere('e.campaign_id = :campaignId', { campaignId });
   if (f.status) qb.andWhere('e.status = :status', { status: f.status });
-  const [enrollments, total] = await qb
-    .orderBy('e.id', 'ASC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+  const [enrollments, total] = await countedPage(qb.orderBy('e.id', 'ASC'), f.page, f.limit);
   const rows: EnrollmentWithProgress[] = enrollments.map((enrollment) => ({ enrollment, progress: null }));
   const deadline = Date.now() + PROGRESS_DEADLINE_MS;
   await forEachConcurrently(rows, QUERY_CONCURRENCY, async (row) => {

@@ -4,6 +4,7 @@ import { scoped } from '../../db/scoped-repository';
 import { notFound } from '../../lib/errors';
 import type { DomainContext } from '../context';
 import { inferEmailFormat } from './email-format';
+import { countedPage } from '../../db/counted-page';
 
 const repo = (ctx: DomainContext) => scoped(ctx.db.manager, EmailTemplate, ctx.scope);
 
@@ -12,12 +13,7 @@ export const createEmailTemplate = (ctx: DomainContext, input: EmailTemplateCrea
   repo(ctx).insert({ ...input, format: input.format ?? inferEmailFormat(input.body) });
 
 export async function listEmailTemplates(ctx: DomainContext, f: { page: number; limit: number }) {
-  const [rows, total] = await repo(ctx)
-    .query('t')
-    .orderBy('t.id', 'DESC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+  const [rows, total] = await countedPage(repo(ctx).query('t').orderBy('t.id', 'DESC'), f.page, f.limit);
   return { rows, total };
 }
 

@@ -12,6 +12,7 @@ import { leadVariables } from './lead-variables';
 import { inferEmailFormat } from './email-format';
 import { renderEmailBody, renderTemplate } from './render-template';
 import { storeMessageOnce } from './store-message';
+import { countedPage } from '../../db/counted-page';
 
 /** How long the API waits for the delivery workflow before answering with the message still queued. */
 export const SEND_WAIT_MS = 5_000;
@@ -99,11 +100,7 @@ export async function listMessages(
   if (f.status) qb.andWhere('m.status = :status', { status: f.status });
   if (f.leadId) qb.andWhere('m.lead_id = :leadId', { leadId: f.leadId });
   if (f.campaignId) qb.andWhere('m.campaign_id = :campaignId', { campaignId: f.campaignId });
-  const [rows, total] = await qb
-    .orderBy('m.id', 'DESC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+  const [rows, total] = await countedPage(qb.orderBy('m.id', 'DESC'), f.page, f.limit);
   return { rows, total };
 }
 

@@ -3,6 +3,7 @@ import { scoped } from '../../db/scoped-repository';
 import { notFound } from '../../lib/errors';
 import type { FormCreate, FormUpdate } from '../../api/schemas/form';
 import type { DomainContext } from '../context';
+import { countedPage } from '../../db/counted-page';
 
 export async function createForm(ctx: DomainContext, input: FormCreate): Promise<Form> {
   return scoped(ctx.db.manager, Form, ctx.scope).insert({ ...input, redirectUrl: input.redirectUrl ?? null, createdBy: ctx.actorUserId });
@@ -17,12 +18,7 @@ export async function getForm(ctx: DomainContext, id: string): Promise<Form> {
 export async function listForms(ctx: DomainContext, q: { page: number; limit: number; status?: 'active' | 'archived' }) {
   const qb = scoped(ctx.db.manager, Form, ctx.scope).query('f');
   if (q.status) qb.andWhere('f.status = :status', { status: q.status });
-  const [rows, total] = await qb
-    .orderBy('f.created_at', 'DESC')
-    .addOrderBy('f.id', 'DESC')
-    .skip((q.page - 1) * q.limit)
-    .take(q.limit)
-    .getManyAndCount();
+  const [rows, total] = await countedPage(qb.orderBy('f.created_at', 'DESC').addOrderBy('f.id', 'DESC'), q.page, q.limit);
   return { rows, total };
 }
 

@@ -3,6 +3,7 @@ import { LandingPage } from '../../db/entities';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { AppError, notFound } from '../../lib/errors';
 import type { DomainContext } from '../context';
+import { countedPage } from '../../db/counted-page';
 
 export async function createLandingPage(ctx: DomainContext, input: LandingPageDefinition): Promise<LandingPage> {
   const pages = scoped(ctx.db.manager, LandingPage, ctx.scope);
@@ -25,13 +26,11 @@ export async function createLandingPage(ctx: DomainContext, input: LandingPageDe
 }
 
 export async function listLandingPages(ctx: DomainContext, f: { page: number; limit: number }) {
-  const [rows, total] = await scoped(ctx.db.manager, LandingPage, ctx.scope)
-    .query('p')
-    .orderBy('p.created_at', 'DESC')
-    .addOrderBy('p.id', 'DESC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+  const [rows, total] = await countedPage(
+    scoped(ctx.db.manager, LandingPage, ctx.scope).query('p').orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC'),
+    f.page,
+    f.limit,
+  );
   return { rows, total };
 }
 

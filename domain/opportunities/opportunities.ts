@@ -10,6 +10,7 @@ import { eventPayloads } from '../webhooks/webhook-events';
 import type { OutboxEvent } from '../../db/entities';
 import { earnCommissionForWonDeal } from '../commissions';
 import { resolveStage, stageEffects } from './stages';
+import { countedPage } from '../../db/counted-page';
 
 async function assertExists(
   m: EntityManager,
@@ -75,12 +76,11 @@ export async function listOpportunities(ctx: DomainContext, q: OpportunityListQu
   if (q.valueMax !== undefined) qb.andWhere('o.value <= :valueMax', { valueMax: q.valueMax });
   if (q.createdFrom) qb.andWhere('o.created_at >= :from', { from: q.createdFrom });
   if (q.createdTo) qb.andWhere('o.created_at <= :to', { to: q.createdTo });
-  const [rows, total] = await qb
-    .orderBy(SORT[q.sort.field], q.sort.direction, 'NULLS LAST')
-    .addOrderBy('o.id', q.sort.direction)
-    .skip((q.page - 1) * q.limit)
-    .take(q.limit)
-    .getManyAndCount();
+  const [rows, total] = await countedPage(
+    qb.orderBy(SORT[q.sort.field], q.sort.direction, 'NULLS LAST').addOrderBy('o.id', q.sort.direction),
+    q.page,
+    q.limit,
+  );
   return { rows, total };
 }
 

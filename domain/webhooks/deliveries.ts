@@ -7,6 +7,7 @@ import { workflowIds } from '../../workflows/ids';
 import type { DomainContext } from '../context';
 import { getWebhook } from './endpoints';
 import { startDelivery } from './relay';
+import { countedPage } from '../../db/counted-page';
 
 export interface DeliveryFilters {
   page: number;
@@ -26,12 +27,7 @@ export async function listDeliveries(ctx: DomainContext, webhookId: string, f: D
   if (f.eventType) qb.andWhere('d.event_type = :eventType', { eventType: f.eventType });
   if (f.createdFrom) qb.andWhere('d.created_at >= :createdFrom', { createdFrom: f.createdFrom });
   if (f.createdTo) qb.andWhere('d.created_at <= :createdTo', { createdTo: f.createdTo });
-  const [rows, total] = await qb
-    .orderBy('d.created_at', 'DESC')
-    .addOrderBy('d.id', 'DESC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+  const [rows, total] = await countedPage(qb.orderBy('d.created_at', 'DESC').addOrderBy('d.id', 'DESC'), f.page, f.limit);
   return { rows, total };
 }
 

@@ -10,6 +10,7 @@ import type { DomainContext } from '../context';
 import { emitEvent } from './emit-event';
 import { relayAfterCommit } from './relay';
 import { TEST_EVENT_TYPE } from './webhook-events';
+import { countedPage } from '../../db/counted-page';
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch over. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -49,12 +50,7 @@ export async function getWebhook(ctx: DomainContext, id: string): Promise<Webhoo
 export async function listWebhooks(ctx: DomainContext, q: { page: number; limit: number; status?: string }) {
   const qb = endpoints(ctx).query('w');
   if (q.status) qb.andWhere('w.status = :status', { status: q.status });
-  const [rows, total] = await qb
-    .orderBy('w.created_at', 'DESC')
-    .addOrderBy('w.id', 'DESC')
-    .skip((q.page - 1) * q.limit)
-    .take(q.limit)
-    .getManyAndCount();
+  const [rows, total] = await countedPage(qb.orderBy('w.created_at', 'DESC').addOrderBy('w.id', 'DESC'), q.page, q.limit);
   return { rows, total };
 }
 
