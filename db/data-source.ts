@@ -32,10 +32,11 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
 }
 
 export async function initializeDatabase(opts: DataSourceOptions & { migrate?: boolean }): Promise<DataSource> {
-  // Migrations (an index over a large table) may take longer than any request should: they run
-  // on a connection of their own without the pool's statement_timeout.
+  // Migrations (an index over a large table) may take longer than any request should: they run on
+  // connections of their own without the pool's statement_timeout, two of them because one holds
+  // the migration lock while the other migrates.
   if (opts.migrate && opts.statementTimeoutMs) {
-    const untimed = await initializeDatabase({ ...opts, statementTimeoutMs: undefined, poolSize: 1 });
+    const untimed = await initializeDatabase({ ...opts, statementTimeoutMs: undefined, poolSize: 2 });
     await untimed.destroy();
   }
   const ds = createDataSource(opts);
