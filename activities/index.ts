@@ -1,11 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { WorkflowStarter } from '../lib/temporal/workflow-starter';
-import { config } from '../lib/config';
 import { createAiActivities } from './ai';
 import type { AiSettings } from './ai/settings';
 import { createCampaignActivities } from './campaigns';
 import { createMessagingActivities } from './messaging';
-import { messagingSettingsFromConfig, type MessagingSettings } from './messaging/settings';
+import type { MessagingSettings } from './messaging/settings';
 import { createRecordActivities } from './records';
 import { createWebhookActivities, type WebhookActivityOptions } from './webhooks';
 
@@ -16,8 +15,8 @@ export interface ActivityDeps {
   webhooks: WebhookActivityOptions;
   /** Unset: AI generation answers with its templates. */
   ai?: AiSettings;
-  /** Unset: the settings from config (capture transports unless SMTP_URL / TWILIO_* are set). */
-  messaging?: MessagingSettings;
+  /** createWorker reads them from config when left out (capture transports unless SMTP_URL / TWILIO_* are set). */
+  messaging: MessagingSettings;
 }
 
 /** Activities are built from their clients; the worker is the only place that constructs them. */
@@ -27,7 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps.db, deps.workflows, deps.webhooks),
     ...createAiActivities(deps.ai),
     ...createCampaignActivities(deps.db),
-    ...createMessagingActivities(deps.db, deps.messaging ?? messagingSettingsFromConfig(config)),
+    ...createMessagingActivities(deps.db, deps.messaging),
   };
 }
 

@@ -7,7 +7,8 @@ import { BatchingCounterStore } from '../lib/rate-limit/batching-counter-store';
 import { ApiKeyCache } from './auth/key-cache';
 import { TrackingHits } from '../domain/engagement/tracking-hits';
 import { RateLimiter, type LimiterOptions } from '../lib/rate-limit/limiter';
-import type { AppDeps } from './http/domain-context';
+import { trackingSettingsFromConfig } from '../domain/communications/compose-email';
+import type { AppDeps, AppServices } from './http/domain-context';
 import { mountRoutes, underPrefix } from './http/mount';
 import { accessLog } from './middleware/access-log';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
@@ -35,10 +36,8 @@ export interface AppOptions {
   temporalUiUrl?: string;
 }
 
-/** What createApp builds itself; the rest comes from the entry point. */
-type BuiltDeps = 'limiter' | 'keyCache' | 'trackingHits';
-
-export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions = {}): Express {
+/** The API's composition root: settings the entry point left out are read from config here, once. */
+export function createApp(services: AppServices, opts: AppOptions = {}): Express {
   const counterStore =
     opts.counterStore ??
     new BatchingCounterStore(config.REDIS_URL ? new RedisCounterStore(config.REDIS_URL) : new PgCounterStore(services.db));
@@ -50,6 +49,8 @@ export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions =
   const deps: AppDeps = {
     ...services,
     files,
+    tracking: services.tracking ?? trackingSettingsFromConfig(config),
+    aiResponseTimeoutMs: services.aiResponseTimeoutMs ?? config.AI_RESPONSE_TIMEOUT_MS,
     limiter,
     keyCache: new ApiKeyCache(),
     trackingHits: new TrackingHits(services.db, services.workflows.client),

@@ -4,6 +4,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
 import { createActivities } from '../activities';
+import { messagingSettingsFromConfig } from '../activities/messaging/settings';
 import { initializeDatabase } from '../db/data-source';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
@@ -11,6 +12,7 @@ import { createTenant } from '../domain/tenants';
 import { generateSecret } from '../domain/webhooks/endpoints';
 import { emitEvent } from '../domain/webhooks/emit-event';
 import { eventPayloads } from '../domain/webhooks/webhook-events';
+import { config } from '../lib/config';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_RETRY_JITTER, webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
 import { historyToObject } from './support/history';
@@ -61,6 +63,7 @@ describe('webhook retry schedule (time-skipping)', () => {
         db,
         workflows: new WorkflowStarter(env.client, taskQueue),
         webhooks: { allowPrivateTargets: true, autoDisableAfter: 2 },
+        messaging: messagingSettingsFromConfig(config),
       }),
     });
     const handles = await worker.runUntil(async () => {

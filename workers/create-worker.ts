@@ -1,12 +1,14 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { messagingSettingsFromConfig } from '../activities/messaging/settings';
 import { config } from '../lib/config';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 
 export interface WorkerSetup {
   connection: NativeConnection;
   namespace: string;
-  deps: ActivityDeps;
+  /** Messaging settings left out are read from config here, once. */
+  deps: Omit<ActivityDeps, 'messaging'> & Partial<Pick<ActivityDeps, 'messaging'>>;
   taskQueue?: string;
   /** A prebuilt bundle (tests build it once); otherwise workflows/ is bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
@@ -21,7 +23,7 @@ export function createWorker(setup: WorkerSetup): Promise<Worker> {
     namespace: setup.namespace,
     taskQueue: setup.taskQueue ?? TASK_QUEUE,
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
-    activities: createActivities(setup.deps),
+    activities: createActivities({ ...setup.deps, messaging: setup.deps.messaging ?? messagingSettingsFromConfig(config) }),
     shutdownGraceTime: setup.shutdownGraceTimeMs ?? config.WORKER_SHUTDOWN_GRACE_MS,
   });
 }

@@ -4,7 +4,8 @@ import { authenticate, requireScope } from '../middleware/authenticate';
 import { idempotency } from '../middleware/idempotency';
 import { onBehalfOf } from '../middleware/on-behalf-of';
 import { rateLimit } from '../middleware/rate-limit';
-import type { AppDeps } from './domain-context';
+import { domainContext, type AppDeps } from './domain-context';
+import type { AuthContext } from './context';
 import { toHandler, type AnyRoute, type SuccessHook } from './route';
 
 const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
@@ -32,6 +33,7 @@ export function mountRoutes(routes: AnyRoute[], deps: AppDeps): Router {
       ip: req.ip ?? null,
     });
   };
+  const contextFor = (auth: AuthContext) => domainContext(deps, auth);
   const groups = new Map<string, Router>();
   for (const route of routes) {
     const chain = route.auth === 'tenant' ? [...tenantChain, requireScope(route.scope), idempotent] : [];
@@ -41,7 +43,7 @@ export function mountRoutes(routes: AnyRoute[], deps: AppDeps): Router {
       groups.set(prefix, (group = Router()));
       router.use(underPrefix(prefix, group));
     }
-    group[route.method](route.path, ...chain, toHandler(route, audit));
+    group[route.method](route.path, ...chain, toHandler(route, route.auth === 'tenant' ? contextFor : undefined, audit));
   }
   return router;
 }

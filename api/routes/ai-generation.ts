@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { generate } from '../../domain/ai/generate';
 import type { GenerationRequest } from '../../domain/ai/requests';
-import { domainContext, type AppDeps } from '../http/domain-context';
+import type { AppDeps } from '../http/domain-context';
 import { defineRoute } from '../http/route';
 import {
   GeneratedStages,
@@ -38,9 +38,9 @@ export function aiGenerationRoutes(deps: AppDeps) {
       response: spec.response,
       status: 200,
       envelope: 'bare',
-      handler: async ({ body, auth }) => {
+      handler: async ({ body, ctx }) => {
         const request = { kind: spec.kind, input: body } as GenerationRequest;
-        const out = await generate(domainContext(deps, auth), request, deps.aiResponseTimeoutMs);
+        const out = await generate(ctx, request, deps.aiResponseTimeoutMs);
         return { data: out.data as z.output<R>, message: out.message };
       },
     });

@@ -1,11 +1,10 @@
 import { ingestEngagementEvent } from '../../domain/engagement/ingest-event';
-import { domainContext, type AppDeps } from '../http/domain-context';
 import { defineRoute } from '../http/route';
 import { EngagementEventCreate, EngagementEventRecord } from '../schemas/engagement-event';
 import { serializeEngagementEvent } from '../serializers/engagement-event';
 
 /** Engagement events (spec 4.3): stored, then signalled into the enrollments they concern. */
-export function analyticsRoutes(deps: AppDeps) {
+export function analyticsRoutes() {
   return [
     defineRoute({
       method: 'post',
@@ -16,8 +15,8 @@ export function analyticsRoutes(deps: AppDeps) {
       scope: 'analytics:write',
       body: EngagementEventCreate,
       response: EngagementEventRecord,
-      handler: async ({ body, auth }) => ({
-        data: serializeEngagementEvent(await ingestEngagementEvent(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeEngagementEvent(await ingestEngagementEvent(ctx, body)),
         message: 'Event recorded',
       }),
     }),

@@ -4,9 +4,7 @@ import { campaignStats } from '../../domain/campaigns/stats';
 import { activateCampaign, completeCampaign, pauseCampaign, resumeCampaign } from '../../domain/campaigns/transitions';
 import type { DomainContext } from '../../domain/context';
 import type { Campaign as CampaignEntity } from '../../db/entities';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeCampaign } from '../serializers/campaign';
 import { Campaign, CampaignCreate, CampaignIdParams, CampaignListQuery, CampaignStats, CampaignUpdate } from '../schemas/campaign';
 
@@ -20,7 +18,7 @@ const TRANSITIONS = {
 } satisfies Record<string, { run: (ctx: DomainContext, id: string) => Promise<CampaignEntity>; summary: string; message: string }>;
 
 /** Campaigns (spec 2.12, 4.7): CRUD, status transitions and stats. Enrollments are in campaign-enrollments.ts. */
-export function campaignRoutes(deps: AppDeps) {
+export function campaignRoutes() {
   return [
     defineRoute({
       method: 'post',
@@ -31,12 +29,12 @@ export function campaignRoutes(deps: AppDeps) {
       scope: 'campaigns:write',
       body: CampaignCreate,
       response: Campaign,
-      handler: async ({ body, auth }) => ({
-        data: serializeCampaign(await createCampaign(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeCampaign(await createCampaign(ctx, body)),
         message: 'Campaign created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/campaigns',
       summary: 'List campaigns',
@@ -45,11 +43,9 @@ export function campaignRoutes(deps: AppDeps) {
       scope: 'campaigns:read',
       query: CampaignListQuery,
       response: z.array(Campaign),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listCampaigns(domainContext(deps, auth), query);
-        return { data: rows.map(serializeCampaign), pagination: paginate(query.page, query.limit, total), message: 'Campaigns retrieved' };
-      },
+      message: 'Campaigns retrieved',
+      serialize: serializeCampaign,
+      handler: ({ query, ctx }) => listCampaigns(ctx, query),
     }),
     defineRoute({
       method: 'get',
@@ -60,8 +56,8 @@ export function campaignRoutes(deps: AppDeps) {
       scope: 'campaigns:read',
       params: CampaignIdParams,
       response: Campaign,
-      handler: async ({ params, auth }) => ({
-        data: serializeCampaign(await getCampaign(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeCampaign(await getCampaign(ctx, params.id)),
         message: 'Campaign retrieved',
       }),
     }),
@@ -75,8 +71,8 @@ export function campaignRoutes(deps: AppDeps) {
       params: CampaignIdParams,
       body: CampaignUpdate,
       response: Campaign,
-      handler: async ({ params, body, auth }) => ({
-        data: serializeCampaign(await updateCampaign(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializeCampaign(await updateCampaign(ctx, params.id, body)),
         message: 'Campaign updated',
       }),
     }),
@@ -89,8 +85,8 @@ export function campaignRoutes(deps: AppDeps) {
       scope: 'campaigns:write',
       params: CampaignIdParams,
       response: Campaign,
-      handler: async ({ params, auth }) => ({
-        data: serializeCampaign(await deleteCampaign(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeCampaign(await deleteCampaign(ctx, params.id)),
         message: 'Campaign deleted',
       }),
     }),
@@ -105,8 +101,8 @@ export function campaignRoutes(deps: AppDeps) {
         params: CampaignIdParams,
         response: Campaign,
         status: 200,
-        handler: async ({ params, auth }) => ({
-          data: serializeCampaign(await t.run(domainContext(deps, auth), params.id)),
+        handler: async ({ params, ctx }) => ({
+          data: serializeCampaign(await t.run(ctx, params.id)),
           message: t.message,
         }),
       }),
@@ -120,8 +116,8 @@ export function campaignRoutes(deps: AppDeps) {
       scope: 'campaigns:read',
       params: CampaignIdParams,
       response: CampaignStats,
-      handler: async ({ params, auth }) => ({
-        data: await campaignStats(domainContext(deps, auth), params.id),
+      handler: async ({ params, ctx }) => ({
+        data: await campaignStats(ctx, params.id),
         message: 'Campaign statistics retrieved',
       }),
     }),

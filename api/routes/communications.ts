@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { getMessage, listMessages, sendEmail, sendSms } from '../../domain/communications/send-message';
 import { recordInbound } from '../../domain/engagement/inbound';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { InboundEvent, MessageIdParams, MessageListQuery, MessageRecord, SendEmail, SendSms, SentMessage } from '../schemas/communication';
 import { EngagementEventRecord } from '../schemas/engagement-event';
 import { serializeEngagementEvent } from '../serializers/engagement-event';
@@ -12,7 +10,7 @@ import { serializeMessage, serializeSentMessage } from '../serializers/message';
 const tag = 'Communications';
 
 /** Email and SMS (spec 4.9): sends run as workflows; inbound reply/bounce notifications become engagement events. */
-export function communicationRoutes(deps: AppDeps) {
+export function communicationRoutes() {
   const inbound = (kind: 'reply' | 'bounce') =>
     defineRoute({
       method: 'post',
@@ -23,10 +21,8 @@ export function communicationRoutes(deps: AppDeps) {
       scope: 'communications:write',
       body: InboundEvent,
       response: EngagementEventRecord,
-      handler: async ({ body, auth }) => ({
-        data: serializeEngagementEvent(
-          await recordInbound(domainContext(deps, auth), kind === 'reply' ? 'email_reply' : 'email_bounce', body),
-        ),
+      handler: async ({ body, ctx }) => ({
+        data: serializeEngagementEvent(await recordInbound(ctx, kind === 'reply' ? 'email_reply' : 'email_bounce', body)),
         message: 'Event recorded',
       }),
     });
@@ -41,8 +37,8 @@ export function communicationRoutes(deps: AppDeps) {
       body: SendEmail,
       response: SentMessage,
       status: 200,
-      handler: async ({ body, auth }) => ({
-        data: serializeSentMessage(await sendEmail(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeSentMessage(await sendEmail(ctx, body)),
         message: 'Email accepted',
       }),
     }),
@@ -56,12 +52,12 @@ export function communicationRoutes(deps: AppDeps) {
       body: SendSms,
       response: SentMessage,
       status: 200,
-      handler: async ({ body, auth }) => ({
-        data: serializeSentMessage(await sendSms(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeSentMessage(await sendSms(ctx, body)),
         message: 'SMS accepted',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/communications/messages',
       summary: 'List sent and queued messages',
@@ -70,11 +66,9 @@ export function communicationRoutes(deps: AppDeps) {
       scope: 'communications:read',
       query: MessageListQuery,
       response: z.array(MessageRecord),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listMessages(domainContext(deps, auth), query);
-        return { data: rows.map(serializeMessage), pagination: paginate(query.page, query.limit, total), message: 'Messages retrieved' };
-      },
+      message: 'Messages retrieved',
+      serialize: serializeMessage,
+      handler: ({ query, ctx }) => listMessages(ctx, query),
     }),
     defineRoute({
       method: 'get',
@@ -85,8 +79,8 @@ export function communicationRoutes(deps: AppDeps) {
       scope: 'communications:read',
       params: MessageIdParams,
       response: MessageRecord,
-      handler: async ({ params, auth }) => ({
-        data: serializeMessage(await getMessage(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeMessage(await getMessage(ctx, params.id)),
         message: 'Message retrieved',
       }),
     }),

@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { mergeLeads } from '../../domain/lead-merge';
 import { createLead, deleteLead, getLead, listDuplicates, listLeads, updateLead } from '../../domain/leads';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeLead } from '../serializers/lead';
 import { customFieldFilters, Lead, LeadCreate, LeadDuplicate, LeadIdParams, LeadListQuery, LeadMerge, LeadUpdate } from '../schemas/lead';
 
-export function leadRoutes(deps: AppDeps) {
+export function leadRoutes() {
   return [
     defineRoute({
       method: 'post',
@@ -18,12 +16,12 @@ export function leadRoutes(deps: AppDeps) {
       scope: 'leads:write',
       body: LeadCreate,
       response: Lead,
-      handler: async ({ body, auth }) => ({
-        data: serializeLead(await createLead(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeLead(await createLead(ctx, body)),
         message: 'Lead created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/leads',
       summary: 'List leads (also filter by custom fields: ?customFields.<key>=<value>)',
@@ -32,12 +30,10 @@ export function leadRoutes(deps: AppDeps) {
       scope: 'leads:read',
       query: LeadListQuery,
       response: z.array(Lead),
-      list: true,
-      handler: async ({ query, auth, req }) => {
-        const filters = { ...query, customFields: customFieldFilters(req.query as Record<string, unknown>) };
-        const { rows, total } = await listLeads(domainContext(deps, auth), filters);
-        return { data: rows.map(serializeLead), pagination: paginate(query.page, query.limit, total), message: 'Leads retrieved' };
-      },
+      message: 'Leads retrieved',
+      serialize: serializeLead,
+      handler: ({ query, req, ctx }) =>
+        listLeads(ctx, { ...query, customFields: customFieldFilters(req.query as Record<string, unknown>) }),
     }),
     defineRoute({
       method: 'get',
@@ -48,8 +44,8 @@ export function leadRoutes(deps: AppDeps) {
       scope: 'leads:read',
       params: LeadIdParams,
       response: Lead,
-      handler: async ({ params, auth }) => ({
-        data: serializeLead(await getLead(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeLead(await getLead(ctx, params.id)),
         message: 'Lead retrieved',
       }),
     }),
@@ -63,8 +59,8 @@ export function leadRoutes(deps: AppDeps) {
       params: LeadIdParams,
       body: LeadUpdate,
       response: Lead,
-      handler: async ({ params, body, auth }) => ({
-        data: serializeLead(await updateLead(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializeLead(await updateLead(ctx, params.id, body)),
         message: 'Lead updated',
       }),
     }),
@@ -77,8 +73,8 @@ export function leadRoutes(deps: AppDeps) {
       scope: 'leads:write',
       params: LeadIdParams,
       response: Lead,
-      handler: async ({ params, auth }) => ({
-        data: serializeLead(await deleteLead(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeLead(await deleteLead(ctx, params.id)),
         message: 'Lead deleted',
       }),
     }),
@@ -91,8 +87,8 @@ export function leadRoutes(deps: AppDeps) {
       scope: 'leads:read',
       params: LeadIdParams,
       response: z.array(LeadDuplicate),
-      handler: async ({ params, auth }) => {
-        const dupes = await listDuplicates(domainContext(deps, auth), params.id);
+      handler: async ({ params, ctx }) => {
+        const dupes = await listDuplicates(ctx, params.id);
         return {
           data: dupes.map((d) => ({ lead: serializeLead(d.lead), reasons: d.reasons as ('email' | 'phone')[] })),
           message: 'Duplicates retrieved',
@@ -110,8 +106,8 @@ export function leadRoutes(deps: AppDeps) {
       body: LeadMerge,
       response: Lead,
       status: 200,
-      handler: async ({ params, body, auth }) => ({
-        data: serializeLead(await mergeLeads(domainContext(deps, auth), params.id, body.duplicateId)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializeLead(await mergeLeads(ctx, params.id, body.duplicateId)),
         message: 'Leads merged',
       }),
     }),

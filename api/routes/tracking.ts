@@ -1,16 +1,10 @@
 import { Router, type Request, type Response } from 'express';
-import { IsNull } from 'typeorm';
-import { trackingSettingsFromConfig } from '../../activities/messaging/settings';
-import { Lead, Message } from '../../db/entities';
-import { scoped, type TenantScope } from '../../db/scoped-repository';
+import type { TenantScope } from '../../db/scoped-repository';
 import { verifyTrackingToken, type TrackingClaims, type TrackingKind } from '../../domain/communications/tracking-token';
-import { suppressAddress } from '../../domain/communications/email-suppressions';
 import type { TrackingHit } from '../../domain/engagement/tracking-hits';
-import { recordEngagement } from '../../domain/engagement/record-engagement';
-import { config } from '../../lib/config';
+import { unsubscribeByMessage } from '../../domain/engagement/unsubscribe';
 import { decodeId } from '../../lib/ids';
 import type { AppDeps } from '../http/domain-context';
-import { ScopedData } from '../../db/scoped-data';
 
 /** A 1x1 transparent GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -23,7 +17,7 @@ const PIXEL_HEADERS = { 'Content-Type': 'image/gif', 'Content-Length': PIXEL.len
  */
 export function trackingRoutes(deps: AppDeps): Router {
   const router = Router();
-  const secret = (deps.tracking ?? trackingSettingsFromConfig(config)).secret;
+  const { secret } = deps.tracking;
 
   const verify = (req: Request, kind: TrackingKind): { claims: TrackingClaims; scope: TenantScope; messageId: string } | null => {
     const claims = verifyTrackingToken(secret, String(req.params.token), kind);
@@ -64,28 +58,8 @@ export function trackingRoutes(deps: AppDeps): Router {
   const unsubscribe = async (req: Request, res: Response) => {
     const hit = verify(req, 'u');
     if (!hit) return notFound(res);
-    const message = await scoped(deps.db.manager, Message, hit.scope).findById(hit.messageId);
-    // The address is suppressed, not only this lead: a duplicate lead with it is never emailed either.
-    if (message && req.method !== 'HEAD') await suppressAddress(new ScopedData(deps.db.manager, hit.scope), message.to, 'unsubscribed');
-    if (message?.leadId && req.method !== 'HEAD') {
-      const now = new Date();
-      const changed = await scoped(deps.db.manager, Lead, hit.scope).updateWhere(
-        { id: message.leadId, unsubscribedAt: IsNull() },
-        { unsubscribedAt: now },
-      );
-      // Always counted, whoever clicked: the unsubscribe took effect.
-      if (changed) {
-        await recordEngagement(deps.db, deps.workflows.client, hit.scope, {
-          type: 'unsubscribe',
-          leadId: message.leadId,
-          message,
-          workflowExecutionId: null,
-          occurredAt: now,
-          machine: false,
-          details: { userAgent: req.get('user-agent')?.slice(0, 300) ?? null },
-        });
-      }
-    }
+    // HEAD (link checkers, prefetchers) only looks.
+    if (req.method !== 'HEAD') await unsubscribeByMessage(deps.db, deps.workflows.client, hit.scope, hit.messageId, req.get('user-agent'));
     res
       .set('Cache-Control', 'no-store')
       .type('html')

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { getDelivery, listDeliveries, recoverFailedDeliveries, retryDelivery } from '../../domain/webhooks/deliveries';
 import { encodeId } from '../../lib/ids';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeDelivery, serializeDeliveryDetail } from '../serializers/webhook';
 import {
   DeliveryIdParams,
@@ -19,9 +17,9 @@ const BASE = '/v1/integrations/webhooks';
 
 const Redelivery = z.object({ deliveryIds: z.array(z.string()), workflowIds: z.array(z.string()) });
 
-export function webhookDeliveryRoutes(deps: AppDeps) {
+export function webhookDeliveryRoutes() {
   return [
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: `${BASE}/:id/deliveries`,
       summary: 'The delivery log of a webhook endpoint',
@@ -31,11 +29,9 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
       params: WebhookIdParams,
       query: DeliveryListQuery,
       response: z.array(WebhookDelivery),
-      list: true,
-      handler: async ({ params, query, auth }) => {
-        const { rows, total } = await listDeliveries(domainContext(deps, auth), params.id, query);
-        return { data: rows.map(serializeDelivery), pagination: paginate(query.page, query.limit, total), message: 'Deliveries retrieved' };
-      },
+      message: 'Deliveries retrieved',
+      serialize: serializeDelivery,
+      handler: ({ params, query, ctx }) => listDeliveries(ctx, params.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -46,8 +42,8 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
       scope: 'webhooks:read',
       params: DeliveryIdParams,
       response: WebhookDeliveryDetail,
-      handler: async ({ params, auth }) => {
-        const { delivery, event, attempts } = await getDelivery(domainContext(deps, auth), params.deliveryId);
+      handler: async ({ params, ctx }) => {
+        const { delivery, event, attempts } = await getDelivery(ctx, params.deliveryId);
         return { data: serializeDeliveryDetail(delivery, event, attempts), message: 'Delivery retrieved' };
       },
     }),
@@ -61,8 +57,8 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
       params: DeliveryIdParams,
       response: Redelivery,
       status: 202,
-      handler: async ({ params, auth }) => {
-        const { delivery, workflowId } = await retryDelivery(domainContext(deps, auth), params.deliveryId);
+      handler: async ({ params, ctx }) => {
+        const { delivery, workflowId } = await retryDelivery(ctx, params.deliveryId);
         return { data: { deliveryIds: [encodeId('delivery', delivery.id)], workflowIds: [workflowId] }, message: 'Delivery retry started' };
       },
     }),
@@ -77,8 +73,8 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
       body: RecoverBody,
       response: Redelivery,
       status: 202,
-      handler: async ({ params, body, auth }) => {
-        const runs = await recoverFailedDeliveries(domainContext(deps, auth), params.id, body.since);
+      handler: async ({ params, body, ctx }) => {
+        const runs = await recoverFailedDeliveries(ctx, params.id, body.since);
         return {
           data: { deliveryIds: runs.map((r) => encodeId('delivery', r.delivery.id)), workflowIds: runs.map((r) => r.workflowId) },
           message: `${runs.length} failed deliveries re-sent`,

@@ -6,9 +6,7 @@ import {
   listWorkflowDefinitions,
   updateWorkflowDefinition,
 } from '../../domain/workflow-definitions';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeWorkflowDefinition as serialize } from '../serializers/workflow-definition';
 import {
   WorkflowDefinition,
@@ -21,7 +19,7 @@ import {
 const tag = 'Workflows';
 
 /** Campaign sequence definitions (spec 2.13, DESIGN 7) under /v1/workflows. */
-export function workflowDefinitionRoutes(deps: AppDeps) {
+export function workflowDefinitionRoutes() {
   return [
     defineRoute({
       method: 'post',
@@ -32,12 +30,12 @@ export function workflowDefinitionRoutes(deps: AppDeps) {
       scope: 'workflows:write',
       body: WorkflowDefinition,
       response: WorkflowDefinitionRecord,
-      handler: async ({ body, auth }) => ({
-        data: serialize(await createWorkflowDefinition(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serialize(await createWorkflowDefinition(ctx, body)),
         message: 'Workflow created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/workflows',
       summary: 'List sequence definitions',
@@ -46,11 +44,9 @@ export function workflowDefinitionRoutes(deps: AppDeps) {
       scope: 'workflows:read',
       query: WorkflowListQuery,
       response: z.array(WorkflowDefinitionRecord),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listWorkflowDefinitions(domainContext(deps, auth), query);
-        return { data: rows.map(serialize), pagination: paginate(query.page, query.limit, total), message: 'Workflows retrieved' };
-      },
+      message: 'Workflows retrieved',
+      serialize: serialize,
+      handler: ({ query, ctx }) => listWorkflowDefinitions(ctx, query),
     }),
     defineRoute({
       method: 'get',
@@ -61,8 +57,8 @@ export function workflowDefinitionRoutes(deps: AppDeps) {
       scope: 'workflows:read',
       params: WorkflowIdParams,
       response: WorkflowDefinitionRecord,
-      handler: async ({ params, auth }) => ({
-        data: serialize(await getWorkflowDefinition(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serialize(await getWorkflowDefinition(ctx, params.id)),
         message: 'Workflow retrieved',
       }),
     }),
@@ -76,8 +72,8 @@ export function workflowDefinitionRoutes(deps: AppDeps) {
       params: WorkflowIdParams,
       body: WorkflowDefinitionUpdate,
       response: WorkflowDefinitionRecord,
-      handler: async ({ params, body, auth }) => ({
-        data: serialize(await updateWorkflowDefinition(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serialize(await updateWorkflowDefinition(ctx, params.id, body)),
         message: 'Workflow updated',
       }),
     }),
@@ -90,8 +86,8 @@ export function workflowDefinitionRoutes(deps: AppDeps) {
       scope: 'workflows:write',
       params: WorkflowIdParams,
       response: WorkflowDefinitionRecord,
-      handler: async ({ params, auth }) => ({
-        data: serialize(await deleteWorkflowDefinition(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serialize(await deleteWorkflowDefinition(ctx, params.id)),
         message: 'Workflow deleted',
       }),
     }),
