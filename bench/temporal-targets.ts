@@ -10,7 +10,7 @@ import type { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import type { TenantScope } from '../db/scoped-repository';
 import { emitEvent } from '../domain/webhooks/emit-event';
 import { relayAfterCommit } from '../domain/webhooks/relay';
-import { eventPayloads } from '../domain/webhooks/webhook-events';
+import { eventPayloads } from '../contracts/webhook-events';
 import type { Sample } from './sample';
 import { percentile, sampleOf } from './sample';
 

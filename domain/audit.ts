@@ -4,11 +4,18 @@ import { GroupCommit } from '../lib/group-commit';
 import { logger } from '../lib/logger';
 import { auditEntriesLost } from '../lib/metrics';
 import { AuditLog } from '../db/entities';
-import type { AuthContext } from '../api/http/context';
+import type { TenantScope } from '../db/scoped-repository';
 import type { DomainContext } from './context';
 
+/** Who made the request: the API's AuthContext satisfies it. */
+export interface AuditCaller extends TenantScope {
+  apiKeyId: string | null;
+  ownerUserId: string;
+  actorUserId: string;
+}
+
 export interface AuditEntry {
-  auth: AuthContext;
+  auth: AuditCaller;
   action: string;
   resourceType: string;
   resourceId: string | null;

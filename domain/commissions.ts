@@ -1,7 +1,7 @@
 import { Commission, Lead, Partner, type OutboxEvent } from '../db/entities';
 import type { CommissionStatus } from '../db/entities/commission';
 import type { PartnerTier } from '../db/entities/partner';
-import type { CommissionCreate, CommissionListQuery } from '../api/schemas/commission';
+import type { CommissionCreate, CommissionListQuery } from '../contracts/commission';
 import type { DomainContext } from './context';
 import { assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookups';
 import { nextState, type Transitions } from './transitions';

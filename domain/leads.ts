@@ -6,7 +6,7 @@ import { encodeId } from '../lib/ids';
 import type { StartOptions } from '../lib/temporal/workflow-starter';
 import { workflowIds } from '../workflows/ids';
 import { leadDedupeWorkflow } from '../workflows/lead-dedupe';
-import type { LeadCreate, LeadUpdate } from '../api/schemas/lead';
+import type { LeadCreate, LeadUpdate } from '../contracts/lead';
 import { enrollByTrigger } from './campaigns/auto-enroll';
 import type { DomainContext } from './context';
 import { claimDedupeKeys, claimDedupeKeysSql, dedupeKeys } from './lead-dedupe-keys';
@@ -16,7 +16,7 @@ import { resolveReferralCode } from './referral-codes';
 import { assertExists } from './scoped-lookups';
 import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentUpsertSql } from './search-index';
 import { outboxInsertSql } from './webhooks/emit-event';
-import { eventPayloads } from './webhooks/webhook-events';
+import { eventPayloads } from '../contracts/webhook-events';
 import { relayCommitted, unitOfWork } from './unit-of-work';
 
 export interface LeadFilters {

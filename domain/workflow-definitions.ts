@@ -1,9 +1,9 @@
-import { toFieldErrors } from '../api/http/zod-errors';
+import { toFieldErrors } from '../lib/zod-errors';
 import {
   WorkflowDefinition as DefinitionSchema,
   type WorkflowDefinition,
   type WorkflowDefinitionUpdate,
-} from '../api/schemas/workflow-definition';
+} from '../contracts/workflow-definition';
 import { WorkflowDefinition as DefinitionEntity, WorkflowDefinitionVersion } from '../db/entities';
 import { notFound, validationFailed } from '../lib/errors';
 import { inferEmailFormat } from './communications/email-format';

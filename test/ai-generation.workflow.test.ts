@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { GeneratedStatuses } from '../api/schemas/ai-generation';
-import { LandingPageDefinition } from '../api/schemas/landing-page';
-import { WorkflowDefinition } from '../api/schemas/workflow-definition';
+import { GeneratedStatuses } from '../contracts/ai-generation';
+import { LandingPageDefinition } from '../contracts/landing-page';
+import { WorkflowDefinition } from '../contracts/workflow-definition';
 import { statusesTemplate } from '../domain/ai/templates/statuses';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai';
 import { historyToObject } from './support/history';

@@ -1,6 +1,6 @@
-import { GeneratedStages, GeneratedStatuses } from '../api/schemas/ai-generation';
-import { LandingPageDefinition } from '../api/schemas/landing-page';
-import { WorkflowDefinition } from '../api/schemas/workflow-definition';
+import { GeneratedStages, GeneratedStatuses } from '../contracts/ai-generation';
+import { LandingPageDefinition } from '../contracts/landing-page';
+import { WorkflowDefinition } from '../contracts/workflow-definition';
 import { landingPageTemplate } from '../domain/ai/templates/landing-page';
 import { sequenceTemplate } from '../domain/ai/templates/sequence';
 import { stagesTemplate, statusesTemplate } from '../domain/ai/templates/statuses';

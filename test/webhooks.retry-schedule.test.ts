@@ -11,7 +11,7 @@ import { scoped } from '../db/scoped-repository';
 import { createTenant } from '../domain/tenants';
 import { generateSecret } from '../domain/webhooks/endpoints';
 import { emitEvent } from '../domain/webhooks/emit-event';
-import { eventPayloads } from '../domain/webhooks/webhook-events';
+import { eventPayloads } from '../contracts/webhook-events';
 import { config } from '../lib/config';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_RETRY_JITTER, webhookDeliveryWorkflow } from '../workflows/webhook-delivery';

@@ -1,4 +1,4 @@
-import type { WorkflowDefinition, WorkflowNode } from '../api/schemas/workflow-definition';
+import type { WorkflowDefinition, WorkflowNode } from '../contracts/workflow-definition';
 
 /** The pinned graph an enrollment runs: plain data passed in at start, never re-read. */
 export type SequenceGraph = Pick<WorkflowDefinition, 'nodes' | 'edges'>;

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { DataSource } from 'typeorm';
 import { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../../db/entities';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
-import { buildEnvelope } from '../../domain/webhooks/envelope';
+import { buildEnvelope } from '../../contracts/webhook-envelope';
 import { disableEndpoint } from '../../domain/webhooks/disable-endpoint';
 import { postWebhook, type PostResult } from '../../lib/webhooks/post-webhook';
 import { signatureHeaders } from '../../lib/webhooks/signature';

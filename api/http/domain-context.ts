@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { TrackingSettings } from '../../domain/communications/compose-email';
 import { createDomainContext, type DomainContext, type WebhookDomainOptions } from '../../domain/context';
 import type { TrackingHits } from '../../domain/engagement/tracking-hits';
-import type { FileSettings } from '../../domain/file-direct-transfers';
+import type { FileSettings } from '../../lib/files/create-storage';
 import type { RateLimiter } from '../../lib/rate-limit/limiter';
 import type { ApiKeyCache } from '../auth/key-cache';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';

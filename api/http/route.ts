@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { DomainContext } from '../../domain/context';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from './context';
-import { bareBody, paginate, successBody, type Pagination } from './envelope';
+import { bareBody, paginate, successBody, type Pagination } from '../../lib/http-envelope';
 import { findNulCharacter, NUL_MESSAGE } from './nul-characters';
-import { toFieldErrors } from './zod-errors';
+import { toFieldErrors } from '../../lib/zod-errors';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 export type AuthMode = 'tenant' | 'public';

@@ -5,8 +5,8 @@ import { tenantPlan } from '../../domain/tenants';
 import { encodeId } from '../../lib/ids';
 import type { AppDeps } from '../http/domain-context';
 import { defineListRoute, defineRoute } from '../http/route';
-import { AuditLogEntry, AuditLogQuery } from '../schemas/audit-log';
-import { Usage } from '../schemas/usage';
+import { AuditLogEntry, AuditLogQuery } from '../../contracts/audit-log';
+import { Usage } from '../../contracts/usage';
 
 function serializeAudit(a: AuditLog): AuditLogEntry {
   return {

@@ -17,7 +17,7 @@ import {
   AddonIdParams,
   AddonInstallation,
   InstalledAddonsQuery,
-} from '../schemas/addon';
+} from '../../contracts/addon';
 
 const ACTION_SUMMARIES: Record<AddonAction, string> = {
   activate: 'Activate an installed or suspended addon',

@@ -1,7 +1,7 @@
 import { agentDashboard, approveExecution, recordExecution } from '../../domain/agents';
 import { defineRoute } from '../http/route';
 import { serializeExecution } from '../serializers/agent';
-import { AgentDashboard, AgentDashboardQuery, AgentExecution, AgentExecutionCreate, AgentExecutionIdParams } from '../schemas/agent';
+import { AgentDashboard, AgentDashboardQuery, AgentExecution, AgentExecutionCreate, AgentExecutionIdParams } from '../../contracts/agent';
 
 export function agentRoutes() {
   const base = { tag: 'Agents', auth: 'tenant', scope: 'agents:write' } as const;

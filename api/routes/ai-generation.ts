@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { generate } from '../../domain/ai/generate';
-import type { GenerationRequest } from '../../domain/ai/requests';
+import type { GenerationRequest } from '../../contracts/ai-requests';
 import type { AppDeps } from '../http/domain-context';
 import { defineRoute } from '../http/route';
 import {
@@ -9,9 +9,9 @@ import {
   GenerateLandingPageRequest,
   GeneratePromptRequest,
   GenerateSequenceRequest,
-} from '../schemas/ai-generation';
-import { LandingPageDefinition } from '../schemas/landing-page';
-import { WorkflowDefinition } from '../schemas/workflow-definition';
+} from '../../contracts/ai-generation';
+import { LandingPageDefinition } from '../../contracts/landing-page';
+import { WorkflowDefinition } from '../../contracts/workflow-definition';
 
 /**
  * The four generation endpoints of spec 4.2: 200 with exactly {success, data, message}. `message`

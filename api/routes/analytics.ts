@@ -1,6 +1,6 @@
 import { ingestEngagementEvent } from '../../domain/engagement/ingest-event';
 import { defineRoute } from '../http/route';
-import { EngagementEventCreate, EngagementEventRecord } from '../schemas/engagement-event';
+import { EngagementEventCreate, EngagementEventRecord } from '../../contracts/engagement-event';
 import { serializeEngagementEvent } from '../serializers/engagement-event';
 
 /** Engagement events (spec 4.3): stored, then signalled into the enrollments they concern. */

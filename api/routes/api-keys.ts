@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys';
 import type { AppDeps } from '../http/domain-context';
 import { defineListRoute, defineRoute } from '../http/route';
-import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyIdParams, ApiKeyListQuery } from '../schemas/api-key';
+import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyIdParams, ApiKeyListQuery } from '../../contracts/api-key';
 import { serializeApiKey } from '../serializers/api-key';
 
 export function apiKeyRoutes(deps: AppDeps) {

@@ -3,7 +3,14 @@ import { enrollLeads, unenrollLead } from '../../domain/campaigns/enroll';
 import { listEnrollments } from '../../domain/campaigns/enrollments';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeEnrollment } from '../serializers/campaign';
-import { CampaignIdParams, CampaignLeadParams, EnrollRequest, EnrollResult, Enrollment, EnrollmentListQuery } from '../schemas/campaign';
+import {
+  CampaignIdParams,
+  CampaignLeadParams,
+  EnrollRequest,
+  EnrollResult,
+  Enrollment,
+  EnrollmentListQuery,
+} from '../../contracts/campaign';
 
 const tag = 'Campaigns';
 

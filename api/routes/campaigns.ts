@@ -6,7 +6,7 @@ import type { DomainContext } from '../../domain/context';
 import type { Campaign as CampaignEntity } from '../../db/entities';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeCampaign } from '../serializers/campaign';
-import { Campaign, CampaignCreate, CampaignIdParams, CampaignListQuery, CampaignStats, CampaignUpdate } from '../schemas/campaign';
+import { Campaign, CampaignCreate, CampaignIdParams, CampaignListQuery, CampaignStats, CampaignUpdate } from '../../contracts/campaign';
 
 const tag = 'Campaigns';
 

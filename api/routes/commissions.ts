@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createCommission, getCommission, listCommissions, payCommission } from '../../domain/commissions';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeCommission } from '../serializers/commission';
-import { Commission, CommissionCreate, CommissionIdParams, CommissionListQuery } from '../schemas/commission';
+import { Commission, CommissionCreate, CommissionIdParams, CommissionListQuery } from '../../contracts/commission';
 
 export function commissionRoutes() {
   const base = { tag: 'Commissions', auth: 'tenant', scope: 'commissions:write' } as const;

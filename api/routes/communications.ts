@@ -2,8 +2,16 @@ import { z } from 'zod';
 import { getMessage, listMessages, sendEmail, sendSms } from '../../domain/communications/send-message';
 import { recordInbound } from '../../domain/engagement/inbound';
 import { defineListRoute, defineRoute } from '../http/route';
-import { InboundEvent, MessageIdParams, MessageListQuery, MessageRecord, SendEmail, SendSms, SentMessage } from '../schemas/communication';
-import { EngagementEventRecord } from '../schemas/engagement-event';
+import {
+  InboundEvent,
+  MessageIdParams,
+  MessageListQuery,
+  MessageRecord,
+  SendEmail,
+  SendSms,
+  SentMessage,
+} from '../../contracts/communication';
+import { EngagementEventRecord } from '../../contracts/engagement-event';
 import { serializeEngagementEvent } from '../serializers/engagement-event';
 import { serializeMessage, serializeSentMessage } from '../serializers/message';
 

@@ -11,7 +11,7 @@ import {
 } from '../../domain/courses';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeCourse } from '../serializers/course';
-import { Course, CourseCreate, CourseIdParams, CourseListQuery, CourseUpdate } from '../schemas/course';
+import { Course, CourseCreate, CourseIdParams, CourseListQuery, CourseUpdate } from '../../contracts/course';
 
 const ACTION_SUMMARIES: Record<CourseAction, string> = {
   publish: 'Publish a draft course (409 otherwise)',

@@ -7,8 +7,8 @@ import {
   updateEmailTemplate,
 } from '../../domain/communications/email-templates';
 import { defineListRoute, defineRoute } from '../http/route';
-import { PaginationQuery } from '../schemas/common';
-import { EmailTemplateCreate, EmailTemplateIdParams, EmailTemplateRecord, EmailTemplateUpdate } from '../schemas/communication';
+import { PaginationQuery } from '../../contracts/common';
+import { EmailTemplateCreate, EmailTemplateIdParams, EmailTemplateRecord, EmailTemplateUpdate } from '../../contracts/communication';
 import { serializeEmailTemplate as serialize } from '../serializers/message';
 
 const tag = 'Communications';

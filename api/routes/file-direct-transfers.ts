@@ -1,7 +1,8 @@
-import { completeDirectUpload, presignDownload, startDirectUpload, type FileSettings } from '../../domain/file-direct-transfers';
+import { completeDirectUpload, presignDownload, startDirectUpload } from '../../domain/file-direct-transfers';
+import type { FileSettings } from '../../lib/files/create-storage';
 import { defineRoute } from '../http/route';
 import { serializeFile, serializePresigned } from '../serializers/file';
-import { DirectUploadCreate, DirectUploadSchema, FileIdParams, PresignedRequestSchema, StoredFileSchema } from '../schemas/file';
+import { DirectUploadCreate, DirectUploadSchema, FileIdParams, PresignedRequestSchema, StoredFileSchema } from '../../contracts/file';
 
 /** Presigned uploads and downloads: with S3 the bytes go straight between the client and the bucket. */
 export function directTransferRoutes(files: FileSettings) {

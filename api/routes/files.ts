@@ -8,10 +8,10 @@ import { removeBytes } from '../../lib/files/local-disk';
 import type { AppDeps } from '../http/domain-context';
 import { receiveUpload } from '../http/receive-upload';
 import { defineListRoute, defineRoute } from '../http/route';
-import { toFieldErrors } from '../http/zod-errors';
+import { toFieldErrors } from '../../lib/zod-errors';
 import { serializeFile } from '../serializers/file';
 import { directTransferRoutes } from './file-direct-transfers';
-import { FileIdParams, FileListQuery, FileUploadFields, FileUploadForm, StoredFileSchema } from '../schemas/file';
+import { FileIdParams, FileListQuery, FileUploadFields, FileUploadForm, StoredFileSchema } from '../../contracts/file';
 
 /** Paths whose bodies are multipart: the JSON body parser leaves them to the upload handler. */
 export const MULTIPART_PATHS = new Set(['/v1/files/upload']);

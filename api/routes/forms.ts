@@ -5,7 +5,7 @@ import { escapeHtml } from '../../domain/landing-pages/escape-html';
 import { encodeId } from '../../lib/ids';
 import type { AppDeps } from '../http/domain-context';
 import { defineListRoute, defineRoute } from '../http/route';
-import { PaginationQuery } from '../schemas/common';
+import { PaginationQuery } from '../../contracts/common';
 import {
   Form,
   FormCreate,
@@ -15,7 +15,7 @@ import {
   FormUpdate,
   PublicFormParams,
   SubmissionReceipt,
-} from '../schemas/form';
+} from '../../contracts/form';
 import { serializeForm, serializeSubmission } from '../serializers/form';
 
 const thankYouPage = (message: string) =>

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createLandingPage, deleteLandingPage, getLandingPage, listLandingPages } from '../../domain/landing-pages/store';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeLandingPage as serialize } from '../serializers/landing-page';
-import { LandingPageDefinition, LandingPageIdParams, LandingPageListQuery, LandingPageRecord } from '../schemas/landing-page';
+import { LandingPageDefinition, LandingPageIdParams, LandingPageListQuery, LandingPageRecord } from '../../contracts/landing-page';
 
 const tag = 'Landing pages';
 

@@ -3,7 +3,16 @@ import { mergeLeads } from '../../domain/lead-merge';
 import { createLead, deleteLead, getLead, listDuplicates, listLeads, updateLead } from '../../domain/leads';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeLead } from '../serializers/lead';
-import { customFieldFilters, Lead, LeadCreate, LeadDuplicate, LeadIdParams, LeadListQuery, LeadMerge, LeadUpdate } from '../schemas/lead';
+import {
+  customFieldFilters,
+  Lead,
+  LeadCreate,
+  LeadDuplicate,
+  LeadIdParams,
+  LeadListQuery,
+  LeadMerge,
+  LeadUpdate,
+} from '../../contracts/lead';
 
 export function leadRoutes() {
   return [

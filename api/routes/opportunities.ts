@@ -15,7 +15,7 @@ import {
   OpportunityIdParams,
   OpportunityListQuery,
   OpportunityUpdate,
-} from '../schemas/opportunity';
+} from '../../contracts/opportunity';
 import { serializeOpportunity } from '../serializers/opportunity';
 
 export function opportunityRoutes() {

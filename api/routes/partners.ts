@@ -21,7 +21,7 @@ import {
   PartnerListQuery,
   PartnerUpdate,
   ReferralCode,
-} from '../schemas/partner';
+} from '../../contracts/partner';
 
 const ACTION_SUMMARIES: Record<PartnerAction, string> = {
   approve: 'Approve a pending partner (emits partner.approved; issues a first referral code)',

@@ -3,7 +3,7 @@ import { indexExternalDocument } from '../../domain/search';
 import { searchDocuments } from '../../domain/search-index';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeSearchHit } from '../serializers/search';
-import { SearchHit, SearchIndexRequest, SearchIndexResult, SearchQuery } from '../schemas/search';
+import { SearchHit, SearchIndexRequest, SearchIndexResult, SearchQuery } from '../../contracts/search';
 
 export function searchRoutes() {
   return [

@@ -14,7 +14,7 @@ import {
   StatusDefinitionUpdate,
   StatusIdParams,
   StatusListQuery,
-} from '../schemas/status-definition';
+} from '../../contracts/status-definition';
 
 const tag = 'Configuration';
 

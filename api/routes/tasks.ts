@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TASK_ACTIONS, createTask, deleteTask, getTask, listTasks, transitionTask, updateTask, type TaskAction } from '../../domain/tasks';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeTask } from '../serializers/task';
-import { Task, TaskCreate, TaskIdParams, TaskListQuery, TaskUpdate } from '../schemas/task';
+import { Task, TaskCreate, TaskIdParams, TaskListQuery, TaskUpdate } from '../../contracts/task';
 
 const ACTION_SUMMARIES: Record<TaskAction, string> = {
   start: 'Start a task (pending -> in_progress)',

@@ -10,7 +10,7 @@ import {
   type TeamWithMembers,
 } from '../../domain/teams';
 import { defineListRoute, defineRoute } from '../http/route';
-import { Team, TeamCreate, TeamIdParams, TeamListQuery, TeamMemberParams, TeamMembersAdd, TeamUpdate } from '../schemas/team';
+import { Team, TeamCreate, TeamIdParams, TeamListQuery, TeamMemberParams, TeamMembersAdd, TeamUpdate } from '../../contracts/team';
 import { serializeTeam } from '../serializers/user';
 
 const out = (t: TeamWithMembers) => serializeTeam(t.team, t.memberIds);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createUser, deactivateUser, getUser, listUsers, updateUser, type UserWithTeams } from '../../domain/users';
 import type { AppDeps } from '../http/domain-context';
 import { defineListRoute, defineRoute } from '../http/route';
-import { User, UserCreate, UserIdParams, UserListQuery, UserUpdate } from '../schemas/user';
+import { User, UserCreate, UserIdParams, UserListQuery, UserUpdate } from '../../contracts/user';
 import { serializeUser } from '../serializers/user';
 
 const out = (u: UserWithTeams) => serializeUser(u.user, u.teamIds);

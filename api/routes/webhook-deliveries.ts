@@ -10,7 +10,7 @@ import {
   WebhookDelivery,
   WebhookDeliveryDetail,
   WebhookIdParams,
-} from '../schemas/webhook';
+} from '../../contracts/webhook';
 
 const TAG = 'Webhooks';
 const BASE = '/v1/integrations/webhooks';

@@ -8,7 +8,7 @@ import {
   sendTestEvent,
   updateWebhook,
 } from '../../domain/webhooks/endpoints';
-import { eventCatalog } from '../../domain/webhooks/webhook-events';
+import { eventCatalog } from '../../contracts/webhook-events';
 import { encodeId } from '../../lib/ids';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeWebhook } from '../serializers/webhook';
@@ -21,7 +21,7 @@ import {
   WebhookSecret,
   WebhookUpdate,
   WebhookWithSecret,
-} from '../schemas/webhook';
+} from '../../contracts/webhook';
 
 const TAG = 'Webhooks';
 const BASE = '/v1/integrations/webhooks';

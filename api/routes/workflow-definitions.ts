@@ -14,7 +14,7 @@ import {
   WorkflowDefinitionUpdate,
   WorkflowIdParams,
   WorkflowListQuery,
-} from '../schemas/workflow-definition';
+} from '../../contracts/workflow-definition';
 
 const tag = 'Workflows';
 

@@ -1,6 +1,6 @@
 import type { LandingPage } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { LandingPageRecord } from '../schemas/landing-page';
+import type { LandingPageRecord } from '../../contracts/landing-page';
 
 /** Where the hosted page lives: live pages at /p/<tenantId>/<slug>, sandbox ones under /p/sandbox/. */
 export function publicPagePath(p: Pick<LandingPage, 'tenantId' | 'environment' | 'slug'>): string {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { EmailTemplate, Message } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { EmailTemplateRecord, MessageRecord } from '../schemas/communication';
+import type { EmailTemplateRecord, MessageRecord } from '../../contracts/communication';
 
 export function serializeMessage(m: Message): z.output<typeof MessageRecord> {
   return {

@@ -1,6 +1,6 @@
 import type { WorkflowDefinition } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { WorkflowDefinitionRecord } from '../schemas/workflow-definition';
+import type { WorkflowDefinitionRecord } from '../../contracts/workflow-definition';
 
 export function serializeWorkflowDefinition(w: WorkflowDefinition): WorkflowDefinitionRecord {
   return {

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import type { WorkflowDefinition as Definition } from '../../api/schemas/workflow-definition';
+import type { WorkflowDefinition as Definition } from '../../contracts/workflow-definition';
 import { TenantOwned } from './tenant-owned';
 
 /** Immutable snapshot of one version, so a running enrollment can keep the version it started on. */

@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import type { WorkflowDefinition as Definition } from '../../api/schemas/workflow-definition';
+import type { WorkflowDefinition as Definition } from '../../contracts/workflow-definition';
 import { TenantOwned } from './tenant-owned';
 
 /** The current version of a campaign sequence; every version, this one included, is also in workflow_definition_versions. */

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { OUTPUT_SCHEMAS } from '../../api/schemas/ai-generation';
+import { OUTPUT_SCHEMAS } from '../../contracts/ai-generation';
 import { encodeId } from '../../lib/ids';
 import { logger } from '../../lib/logger';
 import { aiGenerationWorkflow, type GenerationResult } from '../../workflows/ai-generation';
 import { workflowIds } from '../../workflows/ids';
 import type { DomainContext } from '../context';
-import type { GenerationRequest } from './requests';
+import type { GenerationRequest } from '../../contracts/ai-requests';
 import { templateFor } from './templates';
 
 export interface Generated {

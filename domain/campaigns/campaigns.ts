@@ -1,4 +1,4 @@
-import type { CampaignCreate, CampaignUpdate } from '../../api/schemas/campaign';
+import type { CampaignCreate, CampaignUpdate } from '../../contracts/campaign';
 import { Campaign, CampaignEnrollment, WorkflowDefinition } from '../../db/entities';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import type { DomainContext } from '../context';

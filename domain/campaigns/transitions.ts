@@ -1,5 +1,5 @@
-import { toFieldErrors } from '../../api/http/zod-errors';
-import { WorkflowDefinition as DefinitionSchema } from '../../api/schemas/workflow-definition';
+import { toFieldErrors } from '../../lib/zod-errors';
+import { WorkflowDefinition as DefinitionSchema } from '../../contracts/workflow-definition';
 import { Campaign, CampaignEnrollment, WorkflowDefinition } from '../../db/entities';
 import type { CampaignStatus } from '../../db/entities/campaign';
 import { AppError, notFound, validationFailed } from '../../lib/errors';

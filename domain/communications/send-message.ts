@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SendEmail, SendSms } from '../../api/schemas/communication';
+import type { SendEmail, SendSms } from '../../contracts/communication';
 import { EmailTemplate, Lead, Message } from '../../db/entities';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';

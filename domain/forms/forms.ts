@@ -1,6 +1,6 @@
 import { Form, FormSubmission } from '../../db/entities';
 import { notFound } from '../../lib/errors';
-import type { FormCreate, FormUpdate } from '../../api/schemas/form';
+import type { FormCreate, FormUpdate } from '../../contracts/form';
 import type { DomainContext } from '../context';
 
 export async function createForm(ctx: DomainContext, input: FormCreate): Promise<Form> {

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { emailField, phoneField } from '../../api/schemas/common';
-import { LeadCreate } from '../../api/schemas/lead';
+import { emailField, phoneField } from '../../contracts/common';
+import { LeadCreate } from '../../contracts/lead';
 import { Form, FormSubmission, Lead, User } from '../../db/entities';
 import type { FormField } from '../../db/entities/form';
 import { ScopedData } from '../../db/scoped-data';

@@ -4,9 +4,9 @@ import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { SECRET_PREFIX } from '../../lib/webhooks/signature';
 import { assertPublicTarget, TargetRefusedError } from '../../lib/webhooks/target-guard';
-import type { WebhookCreate, WebhookUpdate } from '../../api/schemas/webhook';
+import type { WebhookCreate, WebhookUpdate } from '../../contracts/webhook';
 import type { DomainContext } from '../context';
-import { TEST_EVENT_TYPE } from './webhook-events';
+import { TEST_EVENT_TYPE } from '../../contracts/webhook-events';
 import { unitOfWork } from '../unit-of-work';
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch over. */

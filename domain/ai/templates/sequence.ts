@@ -1,5 +1,5 @@
-import type { WorkflowDefinition, WorkflowNode } from '../../../api/schemas/workflow-definition';
-import type { SequenceRequest } from '../requests';
+import type { WorkflowDefinition, WorkflowNode } from '../../../contracts/workflow-definition';
+import type { SequenceRequest } from '../../../contracts/ai-requests';
 import { industryFor } from './industries';
 import { emailCountFrom, keywords, pick, seedOf } from './seed';
 import { toneFor } from './tones';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../../db/entities/campaign';
-import { ENROLLMENT_STATUSES } from '../../db/entities/campaign-enrollment';
+import { CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../db/entities/campaign';
+import { ENROLLMENT_STATUSES } from '../db/entities/campaign-enrollment';
 import { PaginationQuery, encodedId } from './common';
 
 export const CampaignCreate = z

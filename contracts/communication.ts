@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_FORMATS, MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../../db/entities/message';
+import { EMAIL_FORMATS, MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../db/entities/message';
 import { emailField, encodedId, isoDateTime, PaginationQuery } from './common';
 
 /** Explicit, so a lead's data is never parsed as markup: substituted values are escaped into HTML bodies. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLANS } from '../../db/entities/tenant';
+import { PLANS } from '../db/entities/tenant';
 
 export const Usage = z
   .object({

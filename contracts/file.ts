@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { FILE_ENTITY_TYPES, FILE_STATUSES } from '../../db/entities/stored-file';
-import { config } from '../../lib/config';
-import { ALLOWED_UPLOAD_TYPES } from '../../lib/files/allowed-types';
-import { safeFileName } from '../../lib/files/safe-name';
-import { decodeId } from '../../lib/ids';
+import { FILE_ENTITY_TYPES, FILE_STATUSES } from '../db/entities/stored-file';
+import { config } from '../lib/config';
+import { ALLOWED_UPLOAD_TYPES } from '../lib/files/allowed-types';
+import { safeFileName } from '../lib/files/safe-name';
+import { decodeId } from '../lib/ids';
 import { PaginationQuery, encodedId } from './common';
 
 /** The owning record of a file: both fields or neither; the ID must be of the named type. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { SEARCH_TYPES } from '../../db/entities/search-document';
-import { decodeId } from '../../lib/ids';
+import { SEARCH_TYPES } from '../db/entities/search-document';
+import { decodeId } from '../lib/ids';
 import { PaginationQuery } from './common';
 
 export const SearchIndexRequest = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_FORMATS } from '../../db/entities/message';
+import { EMAIL_FORMATS } from '../db/entities/message';
 import { PaginationQuery, encodedId } from './common';
 import { checkWorkflowGraph } from './workflow-graph-rules';
 

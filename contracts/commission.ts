@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMMISSION_STATUSES } from '../../db/entities/commission';
+import { COMMISSION_STATUSES } from '../db/entities/commission';
 import { PaginationQuery, encodedId } from './common';
 
 export const CurrencyCode = z

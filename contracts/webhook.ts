@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DELIVERY_STATUSES } from '../../db/entities/webhook-delivery';
-import { WEBHOOK_STATUSES } from '../../db/entities/webhook-endpoint';
-import { CATALOG_EVENT_TYPES } from '../../domain/webhooks/webhook-events';
+import { DELIVERY_STATUSES } from '../db/entities/webhook-delivery';
+import { WEBHOOK_STATUSES } from '../db/entities/webhook-endpoint';
+import { CATALOG_EVENT_TYPES } from './webhook-events';
 import { PaginationQuery, encodedId, isoDateTime } from './common';
 
 const eventNames = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENGAGEMENT_TYPES } from '../../db/entities/engagement-event';
+import { ENGAGEMENT_TYPES } from '../db/entities/engagement-event';
 import { encodedId, isoDateTime } from './common';
 
 export const EngagementEventCreate = z

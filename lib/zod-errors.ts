@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { FieldError } from '../../lib/errors';
+import type { FieldError } from './errors';
 
 /**
  * zod issues as the spec's {field, message} pairs; field is the dotted path ("customFields.tier").

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { GenerationKind } from '../../domain/ai/requests';
+import type { GenerationKind } from './ai-requests';
 import { LandingPageDefinition } from './landing-page';
 import { StatusDefinition } from './status-definition';
 import { WorkflowDefinition } from './workflow-definition';

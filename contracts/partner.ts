@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PARTNER_STATUSES, PARTNER_TIERS } from '../../db/entities/partner';
+import { PARTNER_STATUSES, PARTNER_TIERS } from '../db/entities/partner';
 import { emailField, encodedId, PaginationQuery, personName, phoneField, sortQuery } from './common';
 
 export const ReferralCodeInput = z

@@ -1,4 +1,4 @@
-import type { FieldError } from '../../lib/errors';
+import type { FieldError } from './errors';
 
 export const API_VERSION = 'v1';
 

@@ -1,5 +1,5 @@
-import { encodeId } from '../../lib/ids';
-import { buildEnvelope, type WebhookEnvelope } from './envelope';
+import { encodeId } from '../lib/ids';
+import { buildEnvelope, type WebhookEnvelope } from './webhook-envelope';
 
 /**
  * The webhook event catalog (spec 6.2): one payload builder per event type. Emitters call these

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AppError, type FieldError } from '../../lib/errors';
-import { LEAD_SOURCES } from '../../db/entities/lead';
+import { AppError, type FieldError } from '../lib/errors';
+import { LEAD_SOURCES } from '../db/entities/lead';
 import { emailField, encodedId, isoDateTime, PaginationQuery, personName, phoneField, sortQuery } from './common';
 import { ReferralCodeInput } from './partner';
 

@@ -1,4 +1,4 @@
-import { encodeId } from '../../lib/ids';
+import { encodeId } from '../lib/ids';
 
 export interface WebhookEnvelope {
   id: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decodeId, ID_TYPES, type IdType } from '../../lib/ids';
+import { decodeId, ID_TYPES, type IdType } from '../lib/ids';
 
 const LABELS: Partial<Record<IdType, string>> = {
   apiKey: 'API key',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FORM_FIELD_TYPES, LEAD_FIELDS } from '../../db/entities/form';
+import { FORM_FIELD_TYPES, LEAD_FIELDS } from '../db/entities/form';
 import { PaginationQuery, encodedId } from './common';
 
 const FormFieldSchema = z

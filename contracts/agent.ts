@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGENTS, AGENT_OUTCOMES, APPROVAL_STATUSES } from '../../db/entities/agent-execution';
+import { AGENTS, AGENT_OUTCOMES, APPROVAL_STATUSES } from '../db/entities/agent-execution';
 import { encodedId, isoDateTime } from './common';
 
 export const AgentExecutionCreate = z

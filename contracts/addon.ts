@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ADDON_INSTALL_STATUSES } from '../../db/entities/addon';
+import { ADDON_INSTALL_STATUSES } from '../db/entities/addon';
 import { PaginationQuery, encodedId } from './common';
 
 export const AddonCatalogItem = z

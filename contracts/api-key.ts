@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENVIRONMENTS } from '../../db/entities/tenant-owned';
+import { ENVIRONMENTS } from '../db/entities/tenant-owned';
 import { PaginationQuery, encodedId, isoDateTime } from './common';
 
 export const SCOPE_PATTERN = /^(\*|\*:read|[a-z_-]+:(read|write))$/;

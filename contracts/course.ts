@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COURSE_STATUSES } from '../../db/entities/course';
+import { COURSE_STATUSES } from '../db/entities/course';
 import { PaginationQuery, encodedId, sortQuery } from './common';
 
 export const CourseCreate = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { USER_STATUSES } from '../../db/entities/user';
-import { ROLES } from '../../lib/auth/roles';
+import { USER_STATUSES } from '../db/entities/user';
+import { ROLES } from '../lib/auth/roles';
 import { emailField, encodedId, PaginationQuery, personName, phoneField } from './common';
 
 export const UserCreate = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TASK_STATUSES, TASK_TYPES } from '../../db/entities/task';
+import { TASK_STATUSES, TASK_TYPES } from '../db/entities/task';
 import { PaginationQuery, encodedId, isoDateTime, sortQuery } from './common';
 
 export const TaskCreate = z
