@@ -5,7 +5,8 @@ import type { AiSettings } from './ai/settings';
 import { createCampaignActivities } from './campaigns';
 import { createMessagingActivities } from './messaging';
 import type { MessagingSettings } from './messaging/settings';
-import { createRecordActivities } from './records';
+import { createHousekeepingActivities } from './housekeeping';
+import { createLeadActivities } from './leads';
 import { createWebhookActivities, type WebhookActivityOptions } from './webhooks';
 
 export interface ActivityDeps {
@@ -22,7 +23,8 @@ export interface ActivityDeps {
 /** Activities are built from their clients; the worker is the only place that constructs them. */
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createRecordActivities(deps.db, deps.workflows),
+    ...createLeadActivities(deps.db, deps.workflows),
+    ...createHousekeepingActivities(deps.db),
     ...createWebhookActivities(deps.db, deps.workflows, deps.webhooks),
     ...createAiActivities(deps.ai),
     ...createCampaignActivities(deps.db),

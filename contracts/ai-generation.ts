@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { GenerationKind } from './ai-requests';
 import { LandingPageDefinition } from './landing-page';
 import { StatusDefinition } from './status-definition';
-import { WorkflowDefinition } from './workflow-definition';
+import { SequenceDefinition } from './sequence-definition';
 
 const prompt = z.string().trim().min(1).max(2000);
 const short = z.string().trim().max(100).optional();
@@ -81,7 +81,7 @@ export const GeneratedStages = z
 
 /** The schema each kind's output must pass, whoever produced it (model or template). */
 export const OUTPUT_SCHEMAS: Record<GenerationKind, z.ZodType> = {
-  sequence: WorkflowDefinition,
+  sequence: SequenceDefinition,
   'landing-page': LandingPageDefinition,
   statuses: GeneratedStatuses,
   'opportunity-stages': GeneratedStages,

@@ -1,4 +1,4 @@
-import { WorkflowDefinition } from '../db/entities';
+import { SequenceDefinition } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
 import { decodeId } from '../lib/ids';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
@@ -95,7 +95,7 @@ describe('campaigns API', () => {
     const scope = { tenantId: decodeId('tenant', tenant.id) as string, environment: 'live' as const };
     const broken = threeEmails();
     broken.edges.push({ edgeId: 'e7', source: 'done', target: 'nowhere' });
-    await scoped(stack.db.manager, WorkflowDefinition, scope).updateWhere({ id: key }, { edges: broken.edges as never });
+    await scoped(stack.db.manager, SequenceDefinition, scope).updateWhere({ id: key }, { edges: broken.edges as never });
     const campaign = await api()
       .post('/v1/campaigns')
       .set(tenant.live)

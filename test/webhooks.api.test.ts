@@ -1,6 +1,6 @@
 import { WebhookEndpoint } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
-import { createLead } from '../domain/leads';
+import { createLead } from '../domain/leads/leads';
 import { issueApiKey } from '../domain/tenants';
 import { generateSecret } from '../domain/webhooks/endpoints';
 import { decodeId, encodeId } from '../lib/ids';

@@ -11,7 +11,7 @@ import {
   GenerateSequenceRequest,
 } from '../../contracts/ai-generation';
 import { LandingPageDefinition } from '../../contracts/landing-page';
-import { WorkflowDefinition } from '../../contracts/workflow-definition';
+import { SequenceDefinition } from '../../contracts/sequence-definition';
 
 /**
  * The four generation endpoints of spec 4.2: 200 with exactly {success, data, message}. `message`
@@ -52,7 +52,7 @@ export function aiGenerationRoutes(deps: AppDeps) {
       tag: 'AI generation',
       scope: 'workflows:write',
       body: GenerateSequenceRequest,
-      response: WorkflowDefinition,
+      response: SequenceDefinition,
       kind: 'sequence',
     }),
     route({

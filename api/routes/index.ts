@@ -26,7 +26,7 @@ import { teamRoutes } from './teams';
 import { userRoutes } from './users';
 import { webhookDeliveryRoutes } from './webhook-deliveries';
 import { webhookRoutes } from './webhooks';
-import { workflowDefinitionRoutes } from './workflow-definitions';
+import { workflowDefinitionRoutes } from './sequence-definitions';
 
 /** Every /v1 route. The OpenAPI document and the tenant-isolation tests walk this same list. */
 export function apiRoutes(deps: AppDeps): AnyRoute[] {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { mergeLeads } from '../../domain/lead-merge';
-import { createLead, deleteLead, getLead, listDuplicates, listLeads, updateLead } from '../../domain/leads';
+import { mergeLeads } from '../../domain/leads/merge';
+import { createLead, deleteLead, getLead, listDuplicates, listLeads, updateLead } from '../../domain/leads/leads';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeLead } from '../serializers/lead';
 import {

@@ -31,12 +31,12 @@ import { User } from './user';
 import { WebhookDelivery } from './webhook-delivery';
 import { WebhookDeliveryAttempt } from './webhook-delivery-attempt';
 import { WebhookEndpoint } from './webhook-endpoint';
-import { WorkflowDefinition } from './workflow-definition';
-import { WorkflowDefinitionVersion } from './workflow-definition-version';
+import { SequenceDefinition } from './sequence-definition';
+import { SequenceDefinitionVersion } from './sequence-definition-version';
 
 export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadDuplicate, LoginFailure, RateCounter, Team, TeamMember, Tenant, User };
 export { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint };
-export { LandingPage, StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion };
+export { LandingPage, StatusDefinition, SequenceDefinition, SequenceDefinitionVersion };
 export { Form, FormSubmission, Opportunity };
 export { Commission, Partner, PartnerReferralCode, SearchDocument, Task };
 export { Addon, AddonInstallation, AgentExecution, StoredFile, TrainingCourse };
@@ -64,7 +64,7 @@ export const entities = [
   // webhooks and the events outbox
   ...[OutboxEvent, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt],
   // definitions (AI generation round-trips through these)
-  ...[StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion, LandingPage],
+  ...[StatusDefinition, SequenceDefinition, SequenceDefinitionVersion, LandingPage],
   // campaigns, communications and engagement
   ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EmailSuppression, EngagementEvent],
 ];

@@ -1,6 +1,6 @@
 import { toFieldErrors } from '../../lib/zod-errors';
-import { WorkflowDefinition as DefinitionSchema } from '../../contracts/workflow-definition';
-import { Campaign, CampaignEnrollment, WorkflowDefinition } from '../../db/entities';
+import { SequenceDefinition as DefinitionSchema } from '../../contracts/sequence-definition';
+import { Campaign, CampaignEnrollment, SequenceDefinition } from '../../db/entities';
 import type { CampaignStatus } from '../../db/entities/campaign';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { pauseSignal, resumeSignal, stopSignal } from '../../workflows/campaign-signals';
@@ -38,7 +38,7 @@ async function move(ctx: DomainContext, id: string, to: CampaignStatus, change?:
 export function activateCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
   return move(ctx, id, 'active', async (campaign) => {
     if (!campaign.workflowDefinitionId) throw new AppError('conflict', 'A campaign needs a workflowId before it can be activated');
-    const definition = await ctx.data.repo(WorkflowDefinition).findById(campaign.workflowDefinitionId);
+    const definition = await ctx.data.repo(SequenceDefinition).findById(campaign.workflowDefinitionId);
     if (!definition) throw new AppError('conflict', 'The campaign workflow no longer exists');
     const parsed = DefinitionSchema.safeParse({
       name: definition.name,

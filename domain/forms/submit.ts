@@ -11,7 +11,7 @@ import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { createDomainContext, type DomainContext, type WebhookDomainOptions } from '../context';
 import { enrollByTrigger } from '../campaigns/auto-enroll';
 import { recordEngagement } from '../engagement/record-engagement';
-import { createLead, updateLead } from '../leads';
+import { createLead, updateLead } from '../leads/leads';
 import { encodeId } from '../../lib/ids';
 import { normalizeEmail } from '../normalize';
 import { unitOfWork } from '../unit-of-work';

@@ -1,7 +1,7 @@
-import type { Lead } from '../db/entities';
-import type { TenantScope } from '../db/scoped-repository';
-import { Params } from '../db/sql';
-import { managerOf, type ScopedData } from '../db/scoped-data';
+import type { Lead } from '../../db/entities';
+import type { TenantScope } from '../../db/scoped-repository';
+import { Params } from '../../db/sql';
+import { managerOf, type ScopedData } from '../../db/scoped-data';
 
 type Keyed = Pick<Lead, 'emailNormalized' | 'phoneNormalized'>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_FORMATS } from '../db/entities/message';
 import { PaginationQuery, encodedId } from './common';
-import { checkWorkflowGraph } from './workflow-graph-rules';
+import { checkSequenceGraph } from './sequence-graph-rules';
 
 export const NODE_TYPES = ['trigger', 'email', 'sms', 'wait', 'condition', 'action', 'end'] as const;
 export const TRIGGER_TYPES = ['lead_created', 'form_submitted', 'lead_status_changed', 'manual'] as const;
@@ -100,30 +100,30 @@ const fields = {
  * A campaign sequence (spec 2.13): the body of POST /v1/workflows and the output of
  * generate-sequence, checked by the same graph rules.
  */
-export const WorkflowDefinition = z
+export const SequenceDefinition = z
   .object(fields)
   .strict()
-  .superRefine(checkWorkflowGraph)
+  .superRefine(checkSequenceGraph)
   .meta({
     id: 'WorkflowDefinition',
-    // What JSON Schema cannot say about a graph, said in words (checked by checkWorkflowGraph, 422 naming the node or edge).
+    // What JSON Schema cannot say about a graph, said in words (checked by checkSequenceGraph, 422 naming the node or edge).
     description:
       'Graph rules (422 naming the offending node or edge otherwise): nodeIds and edgeIds are unique; exactly one node has ' +
       'type trigger and no edge points at it; every edge starts and ends at a node of the graph; no edge leaves an end node; ' +
       'only condition nodes branch: each has exactly one outgoing edge with branch "true" and one with branch "false", every ' +
       'other node at most one outgoing edge and no branch; the graph has no cycle (a sequence always ends).',
   });
-export type WorkflowDefinition = z.output<typeof WorkflowDefinition>;
+export type SequenceDefinition = z.output<typeof SequenceDefinition>;
 
-/** PATCH replaces whole fields; the merged definition is re-checked with WorkflowDefinition. */
-export const WorkflowDefinitionUpdate = z
+/** PATCH replaces whole fields; the merged definition is re-checked with SequenceDefinition. */
+export const SequenceDefinitionUpdate = z
   .object({ ...fields, description: z.string().max(2000) })
   .partial()
   .strict()
   .meta({ id: 'WorkflowDefinitionUpdate' });
-export type WorkflowDefinitionUpdate = z.output<typeof WorkflowDefinitionUpdate>;
+export type SequenceDefinitionUpdate = z.output<typeof SequenceDefinitionUpdate>;
 
-export const WorkflowDefinitionRecord = z
+export const SequenceDefinitionRecord = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -135,7 +135,7 @@ export const WorkflowDefinitionRecord = z
     updatedAt: z.string(),
   })
   .meta({ id: 'WorkflowDefinitionRecord' });
-export type WorkflowDefinitionRecord = z.output<typeof WorkflowDefinitionRecord>;
+export type SequenceDefinitionRecord = z.output<typeof SequenceDefinitionRecord>;
 
 export const WorkflowListQuery = PaginationQuery;
-export const WorkflowIdParams = z.object({ id: encodedId('workflow') });
+export const SequenceDefinitionIdParams = z.object({ id: encodedId('workflow') });

@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { StatusDefinition } from '../db/entities';
-import { type TenantScope } from '../db/scoped-repository';
-import { validationFailed } from '../lib/errors';
-import { ensureSeeded } from './status-definitions';
-import { type ScopedData } from '../db/scoped-data';
+import { StatusDefinition } from '../../db/entities';
+import { type TenantScope } from '../../db/scoped-repository';
+import { validationFailed } from '../../lib/errors';
+import { ensureSeeded } from '../status-definitions';
+import { type ScopedData } from '../../db/scoped-data';
 
 /**
  * Lead statuses are the tenant's lead status definitions (seeded new/contacted/qualified/

@@ -15,7 +15,7 @@ interface Edge {
  * The graph rules of DESIGN 7, as zod issues whose path names the offending node or edge
  * (`nodes.3`, `edges.2.target`), so a UI can highlight it.
  */
-export function checkWorkflowGraph({ nodes, edges }: { nodes: Node[]; edges: Edge[] }, ctx: z.RefinementCtx): void {
+export function checkSequenceGraph({ nodes, edges }: { nodes: Node[]; edges: Edge[] }, ctx: z.RefinementCtx): void {
   const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
 
   const index = new Map<string, number>();

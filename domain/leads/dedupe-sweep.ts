@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
-import type { Environment } from '../db/entities/tenant-owned';
-import type { WorkflowStarter } from '../lib/temporal/workflow-starter';
-import { leadDedupeWorkflow } from '../workflows/lead-dedupe';
+import type { Environment } from '../../db/entities/tenant-owned';
+import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
+import { leadDedupeWorkflow } from '../../workflows/lead-dedupe';
 import { leadDedupeStart } from './leads';
-import { unscoped } from '../db/unscoped';
+import { unscoped } from '../../db/unscoped';
 
 /**
  * Starts duplicate detection for leads whose check never ran: their background start was dropped

@@ -1,8 +1,8 @@
-import type { WorkflowDefinition } from '../../db/entities';
+import type { SequenceDefinition } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { WorkflowDefinitionRecord } from '../../contracts/workflow-definition';
+import type { SequenceDefinitionRecord } from '../../contracts/sequence-definition';
 
-export function serializeWorkflowDefinition(w: WorkflowDefinition): WorkflowDefinitionRecord {
+export function serializeSequenceDefinition(w: SequenceDefinition): SequenceDefinitionRecord {
   return {
     id: encodeId('workflow', w.id),
     name: w.name,

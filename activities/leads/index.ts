@@ -2,16 +2,15 @@ import type { DataSource } from 'typeorm';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { convertLead } from './convert-lead';
 import { detectLeadDuplicates } from './detect-lead-duplicates';
-import { sweepUncheckedLeads } from '../../domain/lead-dedupe-sweep';
-import { purgeIdempotencyKeys, type PurgeIdempotencyKeysInput } from '../../domain/idempotency-purge';
+import { sweepUncheckedLeads } from '../../domain/leads/dedupe-sweep';
 
-export function createRecordActivities(db: DataSource, workflows: WorkflowStarter) {
+/** Duplicate detection, its sweep, and the conversion of a lead into an opportunity. */
+export function createLeadActivities(db: DataSource, workflows: WorkflowStarter) {
   return {
     detectLeadDuplicates: detectLeadDuplicates(db),
     convertLead: convertLead(db, workflows),
     sweepUncheckedLeads: (input: { minAgeMs: number }) => sweepUncheckedLeads(db, workflows, input),
-    purgeIdempotencyKeys: (input: PurgeIdempotencyKeysInput) => purgeIdempotencyKeys(db, input),
   };
 }
 
-export type RecordActivities = ReturnType<typeof createRecordActivities>;
+export type LeadActivities = ReturnType<typeof createLeadActivities>;

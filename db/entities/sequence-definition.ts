@@ -1,10 +1,10 @@
 import { Column, Entity } from 'typeorm';
-import type { WorkflowDefinition as Definition } from '../../contracts/workflow-definition';
+import type { SequenceDefinition as Definition } from '../../contracts/sequence-definition';
 import { TenantOwned } from './tenant-owned';
 
 /** The current version of a campaign sequence; every version, this one included, is also in workflow_definition_versions. */
 @Entity({ name: 'workflow_definitions' })
-export class WorkflowDefinition extends TenantOwned {
+export class SequenceDefinition extends TenantOwned {
   @Column({ type: 'varchar', length: 200 })
   name: string;
 

@@ -1,20 +1,20 @@
 import { z } from 'zod';
 import {
-  createWorkflowDefinition,
-  deleteWorkflowDefinition,
-  getWorkflowDefinition,
-  listWorkflowDefinitions,
-  updateWorkflowDefinition,
-} from '../../domain/workflow-definitions';
+  createSequenceDefinition,
+  deleteSequenceDefinition,
+  getSequenceDefinition,
+  listSequenceDefinitions,
+  updateSequenceDefinition,
+} from '../../domain/sequence-definitions';
 import { defineListRoute, defineRoute } from '../http/route';
-import { serializeWorkflowDefinition as serialize } from '../serializers/workflow-definition';
+import { serializeSequenceDefinition as serialize } from '../serializers/sequence-definition';
 import {
-  WorkflowDefinition,
-  WorkflowDefinitionRecord,
-  WorkflowDefinitionUpdate,
-  WorkflowIdParams,
+  SequenceDefinition,
+  SequenceDefinitionRecord,
+  SequenceDefinitionUpdate,
+  SequenceDefinitionIdParams,
   WorkflowListQuery,
-} from '../../contracts/workflow-definition';
+} from '../../contracts/sequence-definition';
 
 const tag = 'Workflows';
 
@@ -28,10 +28,10 @@ export function workflowDefinitionRoutes() {
       tag,
       auth: 'tenant',
       scope: 'workflows:write',
-      body: WorkflowDefinition,
-      response: WorkflowDefinitionRecord,
+      body: SequenceDefinition,
+      response: SequenceDefinitionRecord,
       handler: async ({ body, ctx }) => ({
-        data: serialize(await createWorkflowDefinition(ctx, body)),
+        data: serialize(await createSequenceDefinition(ctx, body)),
         message: 'Workflow created',
       }),
     }),
@@ -43,10 +43,10 @@ export function workflowDefinitionRoutes() {
       auth: 'tenant',
       scope: 'workflows:read',
       query: WorkflowListQuery,
-      response: z.array(WorkflowDefinitionRecord),
+      response: z.array(SequenceDefinitionRecord),
       message: 'Workflows retrieved',
       serialize: serialize,
-      handler: ({ query, ctx }) => listWorkflowDefinitions(ctx, query),
+      handler: ({ query, ctx }) => listSequenceDefinitions(ctx, query),
     }),
     defineRoute({
       method: 'get',
@@ -55,10 +55,10 @@ export function workflowDefinitionRoutes() {
       tag,
       auth: 'tenant',
       scope: 'workflows:read',
-      params: WorkflowIdParams,
-      response: WorkflowDefinitionRecord,
+      params: SequenceDefinitionIdParams,
+      response: SequenceDefinitionRecord,
       handler: async ({ params, ctx }) => ({
-        data: serialize(await getWorkflowDefinition(ctx, params.id)),
+        data: serialize(await getSequenceDefinition(ctx, params.id)),
         message: 'Workflow retrieved',
       }),
     }),
@@ -69,11 +69,11 @@ export function workflowDefinitionRoutes() {
       tag,
       auth: 'tenant',
       scope: 'workflows:write',
-      params: WorkflowIdParams,
-      body: WorkflowDefinitionUpdate,
-      response: WorkflowDefinitionRecord,
+      params: SequenceDefinitionIdParams,
+      body: SequenceDefinitionUpdate,
+      response: SequenceDefinitionRecord,
       handler: async ({ params, body, ctx }) => ({
-        data: serialize(await updateWorkflowDefinition(ctx, params.id, body)),
+        data: serialize(await updateSequenceDefinition(ctx, params.id, body)),
         message: 'Workflow updated',
       }),
     }),
@@ -84,10 +84,10 @@ export function workflowDefinitionRoutes() {
       tag,
       auth: 'tenant',
       scope: 'workflows:write',
-      params: WorkflowIdParams,
-      response: WorkflowDefinitionRecord,
+      params: SequenceDefinitionIdParams,
+      response: SequenceDefinitionRecord,
       handler: async ({ params, ctx }) => ({
-        data: serialize(await deleteWorkflowDefinition(ctx, params.id)),
+        data: serialize(await deleteSequenceDefinition(ctx, params.id)),
         message: 'Workflow deleted',
       }),
     }),

@@ -1,10 +1,10 @@
 import { toFieldErrors } from '../lib/zod-errors';
 import {
-  WorkflowDefinition as DefinitionSchema,
-  type WorkflowDefinition,
-  type WorkflowDefinitionUpdate,
-} from '../contracts/workflow-definition';
-import { WorkflowDefinition as DefinitionEntity, WorkflowDefinitionVersion } from '../db/entities';
+  SequenceDefinition as DefinitionSchema,
+  type SequenceDefinition,
+  type SequenceDefinitionUpdate,
+} from '../contracts/sequence-definition';
+import { SequenceDefinition as DefinitionEntity, SequenceDefinitionVersion } from '../db/entities';
 import { notFound, validationFailed } from '../lib/errors';
 import { inferEmailFormat } from './communications/email-format';
 import type { DomainContext } from './context';
@@ -12,7 +12,7 @@ import { unitOfWork } from './unit-of-work';
 import { type ScopedData } from '../db/scoped-data';
 
 /** Email nodes with a body get their format when saved (inferred from the author's body if not given), never at send time. */
-const withEmailFormats = (nodes: WorkflowDefinition['nodes']): WorkflowDefinition['nodes'] =>
+const withEmailFormats = (nodes: SequenceDefinition['nodes']): SequenceDefinition['nodes'] =>
   nodes.map((n) =>
     n.type === 'email' && n.data.body !== undefined && !n.data.format
       ? { ...n, data: { ...n.data, format: inferEmailFormat(n.data.body) } }
@@ -20,7 +20,7 @@ const withEmailFormats = (nodes: WorkflowDefinition['nodes']): WorkflowDefinitio
   );
 
 async function snapshot(data: ScopedData, row: DefinitionEntity): Promise<void> {
-  await data.repo(WorkflowDefinitionVersion).insert({
+  await data.repo(SequenceDefinitionVersion).insert({
     workflowDefinitionId: row.id,
     version: row.version,
     name: row.name,
@@ -30,7 +30,7 @@ async function snapshot(data: ScopedData, row: DefinitionEntity): Promise<void> 
   });
 }
 
-export async function createWorkflowDefinition(ctx: DomainContext, input: WorkflowDefinition): Promise<DefinitionEntity> {
+export async function createSequenceDefinition(ctx: DomainContext, input: SequenceDefinition): Promise<DefinitionEntity> {
   return unitOfWork(ctx, async (tx) => {
     const row = await tx.repo(DefinitionEntity).insert({ ...input, nodes: withEmailFormats(input.nodes), version: 1 });
     await snapshot(tx, row);
@@ -38,7 +38,7 @@ export async function createWorkflowDefinition(ctx: DomainContext, input: Workfl
   });
 }
 
-export async function listWorkflowDefinitions(ctx: DomainContext, f: { page: number; limit: number }) {
+export async function listSequenceDefinitions(ctx: DomainContext, f: { page: number; limit: number }) {
   const [rows, total] = await ctx.data
     .repo(DefinitionEntity)
     .select('w')
@@ -48,7 +48,7 @@ export async function listWorkflowDefinitions(ctx: DomainContext, f: { page: num
   return { rows, total };
 }
 
-export async function getWorkflowDefinition(ctx: DomainContext, id: string): Promise<DefinitionEntity> {
+export async function getSequenceDefinition(ctx: DomainContext, id: string): Promise<DefinitionEntity> {
   const row = await ctx.data.repo(DefinitionEntity).findById(id);
   if (!row) throw notFound('Workflow');
   return row;
@@ -58,7 +58,7 @@ export async function getWorkflowDefinition(ctx: DomainContext, id: string): Pro
  * Each PATCH is a new version. The row is locked, so two concurrent PATCHes get consecutive
  * versions instead of both writing the same number.
  */
-export async function updateWorkflowDefinition(ctx: DomainContext, id: string, patch: WorkflowDefinitionUpdate): Promise<DefinitionEntity> {
+export async function updateSequenceDefinition(ctx: DomainContext, id: string, patch: SequenceDefinitionUpdate): Promise<DefinitionEntity> {
   return unitOfWork(ctx, async (tx) => {
     const row = await tx.repo(DefinitionEntity).select('w').andWhere('w.id = :id', { id }).setLock('pessimistic_write').getOne();
     if (!row) throw notFound('Workflow');
@@ -78,12 +78,12 @@ export async function updateWorkflowDefinition(ctx: DomainContext, id: string, p
 }
 
 /** Deletes the definition and its versions (no enrollment can reference them yet). */
-export async function deleteWorkflowDefinition(ctx: DomainContext, id: string): Promise<DefinitionEntity> {
+export async function deleteSequenceDefinition(ctx: DomainContext, id: string): Promise<DefinitionEntity> {
   return unitOfWork(ctx, async (tx) => {
     const repo = tx.repo(DefinitionEntity);
     const row = await repo.findById(id);
     if (!row) throw notFound('Workflow');
-    await tx.repo(WorkflowDefinitionVersion).deleteWhere({ workflowDefinitionId: id });
+    await tx.repo(SequenceDefinitionVersion).deleteWhere({ workflowDefinitionId: id });
     await repo.deleteById(id);
     return row;
   });

@@ -1,11 +1,11 @@
 import { Column, Entity, Index } from 'typeorm';
-import type { WorkflowDefinition as Definition } from '../../contracts/workflow-definition';
+import type { SequenceDefinition as Definition } from '../../contracts/sequence-definition';
 import { TenantOwned } from './tenant-owned';
 
 /** Immutable snapshot of one version, so a running enrollment can keep the version it started on. */
 @Entity({ name: 'workflow_definition_versions' })
 @Index('uq_workflow_definition_versions', ['workflowDefinitionId', 'version'], { unique: true })
-export class WorkflowDefinitionVersion extends TenantOwned {
+export class SequenceDefinitionVersion extends TenantOwned {
   @Column({ name: 'workflow_definition_id', type: 'bigint' })
   workflowDefinitionId: string;
 

@@ -1,10 +1,20 @@
-import { Commission, EngagementEvent, FormSubmission, Lead, LeadDuplicate, Message, Opportunity, StoredFile, Task } from '../db/entities';
-import { notFound, validationFailed } from '../lib/errors';
-import { encodeId } from '../lib/ids';
-import { suppressAddress } from './communications/email-suppressions';
-import type { DomainContext } from './context';
-import { removeFromIndex, indexLead } from './search-index';
-import { unitOfWork } from './unit-of-work';
+import {
+  Commission,
+  EngagementEvent,
+  FormSubmission,
+  Lead,
+  LeadDuplicate,
+  Message,
+  Opportunity,
+  StoredFile,
+  Task,
+} from '../../db/entities';
+import { notFound, validationFailed } from '../../lib/errors';
+import { encodeId } from '../../lib/ids';
+import { suppressAddress } from '../communications/email-suppressions';
+import type { DomainContext } from '../context';
+import { removeFromIndex, indexLead } from '../search-index';
+import { unitOfWork } from '../unit-of-work';
 
 /** Rows that point at a lead by `lead_id`, re-pointed at the survivor of a merge. */
 const LEAD_REFERENCES = [Task, Opportunity, EngagementEvent, FormSubmission, Message, Commission];
