@@ -1,4 +1,4 @@
-/** Inputs of the four generators (spec 4.2), shared by the API schemas, the workflow and the templates. */
+/** Inputs of the four generators, shared by the API schemas, the workflow and the templates. */
 export interface SequenceRequest {
   prompt: string;
   industry?: string;

@@ -64,7 +64,7 @@ function checkSections(d: { sections: LandingSection[] }, ctx: z.RefinementCtx) 
   });
 }
 
-/** A landing page (spec 2.14): the body of POST /v1/landing-pages and the output of generate-landing-page. */
+/** A landing page: the body of POST /v1/landing-pages and the output of generate-landing-page. */
 export const LandingPageDefinition = z.object(fields).strict().superRefine(checkSections).meta({ id: 'LandingPageDefinition' });
 export type LandingPageDefinition = z.output<typeof LandingPageDefinition>;
 

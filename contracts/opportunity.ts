@@ -9,7 +9,7 @@ const currency = z
 // 999999999999.9999 at two decimals) overflowed the column with a 500.
 const value = z.number().min(0).max(999_999_999_999.99);
 
-/** POST /v1/opportunities/convert (spec 4.5). */
+/** POST /v1/opportunities/convert. */
 export const ConvertLead = z
   .object({
     leadId: encodedId('lead'),

@@ -97,7 +97,7 @@ const fields = {
 };
 
 /**
- * A campaign sequence (spec 2.13): the body of POST /v1/workflows and the output of
+ * A campaign sequence: the body of POST /v1/workflows and the output of
  * generate-sequence, checked by the same graph rules.
  */
 export const SequenceDefinition = z

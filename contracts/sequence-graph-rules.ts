@@ -12,7 +12,7 @@ interface Edge {
 }
 
 /**
- * The graph rules of DESIGN 7, as zod issues whose path names the offending node or edge
+ * The graph rules (docs/decisions.md, "Workflow definitions (`/v1/workflows`)"), as zod issues whose path names the offending node or edge
  * (`nodes.3`, `edges.2.target`), so a UI can highlight it.
  */
 export function checkSequenceGraph({ nodes, edges }: { nodes: Node[]; edges: Edge[] }, ctx: z.RefinementCtx): void {

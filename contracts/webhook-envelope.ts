@@ -7,7 +7,7 @@ export interface WebhookEnvelope {
   data: Record<string, unknown>;
 }
 
-/** The delivery body of spec 6.1. The same event always serialises to the same bytes. */
+/** The delivery body every receiver gets. The same event always serialises to the same bytes. */
 export function buildEnvelope(event: {
   id: string | number;
   type: string;

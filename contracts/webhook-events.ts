@@ -2,7 +2,7 @@ import { encodeId } from '../lib/ids';
 import { buildEnvelope, type WebhookEnvelope } from './webhook-envelope';
 
 /**
- * The webhook event catalog (spec 6.2): one payload builder per event type. Emitters call these
+ * The webhook event catalog: one payload builder per event type. Emitters call these
  * builders and the catalog endpoint builds its example payloads with the same functions, so the
  * documented shape and the delivered shape cannot drift apart. Builders take database keys and
  * encode them: payloads only ever carry public IDs.
@@ -132,7 +132,7 @@ const docs: { [T in CatalogEventType]: CatalogDoc } = {
 export interface CatalogEntry {
   event: CatalogEventType;
   description: string;
-  /** The whole body a receiver gets: the envelope of spec 6.1 around the builder's data. */
+  /** The whole body a receiver gets: the delivery envelope around the builder's data. */
   examplePayload: WebhookEnvelope;
 }
 

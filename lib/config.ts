@@ -88,10 +88,10 @@ const EnvSchema = z.object({
 
   /** Dev and tests only: lets webhook endpoints point at private, loopback or link-local addresses. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanString,
-  /** How often the outbox sweep runs, and how old an undispatched event must be before it takes it (DESIGN 9). */
+  /** How often the outbox sweep runs, and how old an undispatched event must be before it takes it (docs/decisions.md, "Webhooks"). */
   WEBHOOK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   WEBHOOK_SWEEP_MIN_AGE_MS: z.coerce.number().int().min(0).default(10_000),
-  /** Delays before each delivery attempt, comma-separated ms; unset: the schedule of DESIGN 9 (about 28 h). */
+  /** Delays before each delivery attempt, comma-separated ms; unset: the ~28 h schedule (docs/decisions.md, "Webhooks"). */
   WEBHOOK_RETRY_DELAYS_MS: z.preprocess(
     (v) => (v === '' || v === undefined ? undefined : String(v).split(',').map(Number)),
     z.array(z.number().int().min(0)).min(1).optional(),
@@ -101,13 +101,13 @@ const EnvSchema = z.object({
    * outbox event and starting the delivery workflows, so a test can kill it inside that window.
    */
   TEST_RELAY_DELAY_MS: z.coerce.number().int().min(0).default(0),
-  // AI generation (spec 4.2): no key means the deterministic templates answer.
+  // AI generation: no key means the deterministic templates answer.
   AI_API_KEY: optionalString,
   AI_MODEL: z.string().default('gpt-4o-mini'),
   AI_BASE_URL: optionalString,
   AI_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
   AI_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
-  // Email and SMS (DESIGN 8): without SMTP_URL / TWILIO_* (and always in sandbox) a capture transport records messages.
+  // Email and SMS: without SMTP_URL / TWILIO_* (and always in sandbox) a capture transport records messages.
   SMTP_URL: optionalString,
   EMAIL_FROM: z.string().default('Campaigns <campaigns@localhost>'),
   TWILIO_ACCOUNT_SID: optionalString,

@@ -54,7 +54,7 @@ export interface RouteSpec<
   response: R;
   list?: boolean;
   status?: number;
-  /** `bare`: the body is exactly {success, data, message} (the AI endpoints, spec 2.1); errors keep the full envelope. */
+  /** `bare`: the body is exactly {success, data, message} (the AI endpoints); errors keep the full envelope. */
   envelope?: 'standard' | 'bare';
   /** Error statuses beyond those the route's shape implies (e.g. 401 from a public login). */
   errors?: number[];

@@ -14,7 +14,7 @@ import { LandingPageDefinition } from '../../contracts/landing-page';
 import { SequenceDefinition } from '../../contracts/sequence-definition';
 
 /**
- * The four generation endpoints of spec 4.2: 200 with exactly {success, data, message}. `message`
+ * The four generation endpoints: 200 with exactly {success, data, message}. `message`
  * says whether the model or the built-in template produced `data`, and why.
  */
 export function aiGenerationRoutes(deps: AppDeps) {

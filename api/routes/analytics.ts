@@ -3,7 +3,7 @@ import { defineRoute } from '../http/route';
 import { EngagementEventCreate, EngagementEventRecord } from '../../contracts/engagement-event';
 import { serializeEngagementEvent } from '../serializers/engagement-event';
 
-/** Engagement events (spec 4.3): stored, then signalled into the enrollments they concern. */
+/** Engagement events: stored, then signalled into the enrollments they concern. */
 export function analyticsRoutes() {
   return [
     defineRoute({

@@ -17,7 +17,7 @@ const TRANSITIONS = {
   complete: { run: completeCampaign, summary: 'Complete a campaign (ends every enrollment)', message: 'Campaign completed' },
 } satisfies Record<string, { run: (ctx: DomainContext, id: string) => Promise<CampaignEntity>; summary: string; message: string }>;
 
-/** Campaigns (spec 2.12, 4.7): CRUD, status transitions and stats. Enrollments are in campaign-enrollments.ts. */
+/** Campaigns (docs/decisions.md, "Campaigns"): CRUD, status transitions and stats. Enrollments are in campaign-enrollments.ts. */
 export function campaignRoutes() {
   return [
     defineRoute({

@@ -17,7 +17,7 @@ import { serializeMessage, serializeSentMessage } from '../serializers/message';
 
 const tag = 'Communications';
 
-/** Email and SMS (spec 4.9): sends run as workflows; inbound reply/bounce notifications become engagement events. */
+/** Email and SMS: sends run as workflows; inbound reply/bounce notifications become engagement events. */
 export function communicationRoutes() {
   const inbound = (kind: 'reply' | 'bounce') =>
     defineRoute({

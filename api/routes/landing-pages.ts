@@ -6,7 +6,7 @@ import { LandingPageDefinition, LandingPageIdParams, LandingPageListQuery, Landi
 
 const tag = 'Landing pages';
 
-/** Stored landing pages (spec 2.14); each is served publicly at its `publicPath` (api/routes/public-pages.ts). */
+/** Stored landing pages; each is served publicly at its `publicPath` (api/routes/public-pages.ts). */
 export function landingPageRoutes() {
   return [
     defineRoute({

@@ -18,7 +18,7 @@ import {
 
 const tag = 'Workflows';
 
-/** Campaign sequence definitions (spec 2.13, DESIGN 7) under /v1/workflows. */
+/** Campaign sequence definitions (docs/decisions.md, "Workflow definitions (`/v1/workflows`)") under /v1/workflows. */
 export function workflowDefinitionRoutes() {
   return [
     defineRoute({

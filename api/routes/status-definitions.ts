@@ -18,7 +18,7 @@ import {
 
 const tag = 'Configuration';
 
-/** Lead statuses and opportunity stages (spec 2.6) under /v1/config/statuses. */
+/** Lead statuses and opportunity stages under /v1/config/statuses. */
 export function statusDefinitionRoutes() {
   return [
     defineRoute({

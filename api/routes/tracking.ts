@@ -11,7 +11,7 @@ const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 const PIXEL_HEADERS = { 'Content-Type': 'image/gif', 'Content-Length': PIXEL.length, 'Cache-Control': 'no-store, max-age=0' };
 
 /**
- * Public tracking endpoints (no auth, DESIGN 8): open pixel, click redirect and unsubscribe. Each
+ * Public tracking endpoints (no auth; docs/decisions.md, "Tracking and engagement events"): open pixel, click redirect and unsubscribe. Each
  * token is HMAC-signed: a tampered or foreign token is a 404, and a click only ever redirects to
  * the URL that was signed into its token (no open redirect).
  */

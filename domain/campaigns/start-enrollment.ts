@@ -24,7 +24,7 @@ export async function pinnedGraph(ctx: DomainContext, campaign: Campaign): Promi
   return { nodes: version.nodes, edges: version.edges };
 }
 
-/** One workflow per campaign and lead, with the four search attributes (DESIGN 6). */
+/** One workflow per campaign and lead, with the four search attributes (docs/decisions.md, "Sequence workflow"). */
 export async function startEnrollmentWorkflow(
   workflows: WorkflowStarter,
   scope: TenantScope,

@@ -8,7 +8,7 @@ import type { DomainContext } from '../context';
 import { signalWorkflows } from './signal-enrollments';
 import { unitOfWork, type UnitOfWork } from '../unit-of-work';
 
-/** Legal moves (DESIGN 7): draft -> active, active <-> paused, active | paused -> completed. */
+/** Legal moves (docs/decisions.md, "Campaigns"): draft -> active, active <-> paused, active | paused -> completed. */
 const TRANSITIONS: Record<CampaignStatus, CampaignStatus[]> = {
   draft: ['active'],
   active: ['paused', 'completed'],

@@ -23,7 +23,7 @@ export interface TrackingHitsOptions {
 }
 
 /**
- * Opens and clicks are answered at once and recorded in batches (DESIGN 8: no database write on
+ * Opens and clicks are answered at once and recorded in batches (no database write on
  * the pixel's hot path): every 100 ms, one query loads the batch's messages and one statement per
  * tenant stores its events, which then signal their enrollments. The cost is durability: hits of
  * the last 100 ms are lost if the process dies, which tracking (already lossy: images blocked,

@@ -38,7 +38,7 @@ export interface LeadFilters {
 /**
  * One statement writes the lead, its search document and its outbox event (a single statement is
  * atomic, so no BEGIN/COMMIT), claims its duplicate-detection keys and reads the campaigns its
- * creation triggers: the hot path of the API (issue 8, T2). A lead that claims all its keys has no
+ * creation triggers: the hot path of the API (`npm run bench`, T2). A lead that claims all its keys has no
  * duplicate and is marked checked at once; only the others start a lead-dedupe workflow. The
  * lead's ID is reserved ahead (nextId) so the document and the event, which carry its public ID,
  * can be written by the same statement. The status is checked by the statement itself; a miss
