@@ -86,6 +86,3 @@ export const OUTPUT_SCHEMAS: Record<GenerationKind, z.ZodType> = {
   statuses: GeneratedStatuses,
   'opportunity-stages': GeneratedStages,
 };
-
-/** What the four endpoints return in `data` (the `message` says which source produced it). */
-export const GENERATION_SOURCES = ['model', 'template'] as const;

@@ -24,4 +24,3 @@ export type GenerationRequest =
   | { kind: 'opportunity-stages'; input: PromptOnlyRequest };
 
 export type GenerationKind = GenerationRequest['kind'];
-export const GENERATION_KINDS: GenerationKind[] = ['sequence', 'landing-page', 'statuses', 'opportunity-stages'];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ENVIRONMENTS } from '../db/entities/tenant-owned';
 import { PaginationQuery, encodedId, isoDateTime } from './common';
 
-export const SCOPE_PATTERN = /^(\*|\*:read|[a-z_-]+:(read|write))$/;
+const SCOPE_PATTERN = /^(\*|\*:read|[a-z_-]+:(read|write))$/;
 
 export const ApiKeyCreate = z
   .object({

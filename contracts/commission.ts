@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { COMMISSION_STATUSES } from '../db/entities/commission';
 import { PaginationQuery, encodedId } from './common';
 
-export const CurrencyCode = z
+const CurrencyCode = z
   .string()
   .regex(/^[A-Z]{3}$/, 'Must be a three-letter ISO 4217 currency code')
   .meta({ description: 'ISO 4217 code, e.g. USD' });

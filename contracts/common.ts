@@ -8,10 +8,10 @@ const LABELS: Partial<Record<IdType, string>> = {
   agentExecution: 'Agent execution',
   emailTemplate: 'Email template',
 };
-export const idLabel = (type: IdType) => LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1);
+const idLabel = (type: IdType) => LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1);
 
 /** The shape every ID of `type` has (its tag, then 13-14 letters and digits), stated in the document as `pattern`. */
-export const idPattern = (type: IdType) => new RegExp(`^${ID_TYPES[type]}[A-Za-z0-9]{13,14}$`);
+const idPattern = (type: IdType) => new RegExp(`^${ID_TYPES[type]}[A-Za-z0-9]{13,14}$`);
 
 /**
  * An encoded ID in a request, decoded to the database key. In a path a failure is a 404 (the

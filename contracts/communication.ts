@@ -3,7 +3,7 @@ import { EMAIL_FORMATS, MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../db/entitie
 import { emailField, encodedId, isoDateTime, PaginationQuery } from './common';
 
 /** Explicit, so a lead's data is never parsed as markup: substituted values are escaped into HTML bodies. */
-export const emailFormat = z.enum(EMAIL_FORMATS).meta({
+const emailFormat = z.enum(EMAIL_FORMATS).meta({
   description:
     'text: sent as written plus an HTML version with every character escaped and the URLs written in the body made clickable; html: sent as written. Placeholder values are always HTML-escaped in HTML. Default: html when the body (as written, before placeholders are filled) holds a tag.',
 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { PaginationQuery, encodedId } from './common';
 
-export const SECTION_TYPES = ['hero', 'features', 'form', 'testimonials', 'cta', 'text'] as const;
-export const FORM_FIELDS = ['email', 'firstName', 'lastName', 'phone', 'company', 'message'] as const;
+const SECTION_TYPES = ['hero', 'features', 'form', 'testimonials', 'cta', 'text'] as const;
+const FORM_FIELDS = ['email', 'firstName', 'lastName', 'phone', 'company', 'message'] as const;
 
 const hex = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Must be a hex color such as #1a2b3c');
 

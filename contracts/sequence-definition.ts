@@ -4,17 +4,10 @@ import { PaginationQuery, encodedId } from './common';
 import { checkSequenceGraph } from './sequence-graph-rules';
 
 export const NODE_TYPES = ['trigger', 'email', 'sms', 'wait', 'condition', 'action', 'end'] as const;
-export const TRIGGER_TYPES = ['lead_created', 'form_submitted', 'lead_status_changed', 'manual'] as const;
-export const DURATION_UNITS = ['minutes', 'hours', 'days'] as const;
-export const CONDITION_FIELDS = [
-  'email_opened',
-  'link_clicked',
-  'email_replied',
-  'email_bounced',
-  'form_submitted',
-  'lead_status',
-] as const;
-export const ACTION_TYPES = ['update_lead_status', 'update_lead_score', 'create_task'] as const;
+const TRIGGER_TYPES = ['lead_created', 'form_submitted', 'lead_status_changed', 'manual'] as const;
+const DURATION_UNITS = ['minutes', 'hours', 'days'] as const;
+const CONDITION_FIELDS = ['email_opened', 'link_clicked', 'email_replied', 'email_bounced', 'form_submitted', 'lead_status'] as const;
+const ACTION_TYPES = ['update_lead_status', 'update_lead_score', 'create_task'] as const;
 
 const key = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1-64 letters, digits, _ or -');
 const label = z.string().max(200).optional();
@@ -84,7 +77,7 @@ export const WorkflowNode = z
   .meta({ id: 'WorkflowNode' });
 export type WorkflowNode = z.output<typeof WorkflowNode>;
 
-export const WorkflowEdge = z
+const WorkflowEdge = z
   .object({ edgeId: key, source: key, target: key, branch: z.enum(['true', 'false']).optional() })
   .strict()
   .meta({ id: 'WorkflowEdge' });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { PaginationQuery, encodedId } from './common';
 
-export const ENTITY_TYPES = ['lead', 'opportunity'] as const;
+const ENTITY_TYPES = ['lead', 'opportunity'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 /** Named colors (the UI maps them to its palette), so an AI or a typo cannot inject CSS. */
-export const STATUS_COLORS = [
+const STATUS_COLORS = [
   'gray',
   'red',
   'orange',
@@ -58,7 +58,6 @@ function checkStageFlags(
 /** A status (lead) or stage (opportunity) definition: the body of POST /v1/config/statuses, and what AI generation returns. */
 export const StatusDefinition = z.object(fields).strict().superRefine(checkStageFlags).meta({ id: 'StatusDefinition' });
 export type StatusDefinition = z.output<typeof StatusDefinition>;
-export type StatusDefinitionInput = z.input<typeof StatusDefinition>;
 
 /** PATCH: any field but entityType (a status cannot become a stage); the merged record is re-checked with StatusDefinition. */
 export const StatusDefinitionUpdate = z

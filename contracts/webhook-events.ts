@@ -53,7 +53,7 @@ export const CATALOG_EVENT_TYPES = Object.keys(eventPayloads) as CatalogEventTyp
 export const TEST_EVENT_TYPE = 'webhook.test';
 export type EventType = CatalogEventType | typeof TEST_EVENT_TYPE;
 
-export const EVENT_GROUPS = ['leads', 'opportunities', 'partners', 'commissions', 'tasks', 'forms'] as const;
+const EVENT_GROUPS = ['leads', 'opportunities', 'partners', 'commissions', 'tasks', 'forms'] as const;
 export type EventGroup = (typeof EVENT_GROUPS)[number];
 
 interface CatalogDoc {

@@ -104,7 +104,7 @@ export const WebhookDeliveryAttempt = z
   })
   .meta({ id: 'WebhookDeliveryAttempt' });
 
-export const Envelope = z
+const Envelope = z
   .object({ id: z.string(), type: z.string(), createdAt: z.string(), data: z.record(z.string(), z.unknown()) })
   .meta({ id: 'WebhookEnvelope' });
 

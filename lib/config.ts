@@ -21,7 +21,7 @@ const DEV_SECRETS = {
 } as const;
 type SecretName = keyof typeof DEV_SECRETS;
 /** 32 random bytes: an HMAC-SHA256 key as strong as its hash; shorter ones are guessable offline. */
-export const MIN_PRODUCTION_SECRET_BYTES = 32;
+const MIN_PRODUCTION_SECRET_BYTES = 32;
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -168,7 +168,7 @@ function productionSecretProblems(c: Record<SecretName, string>): { name: Secret
   return problems;
 }
 
-export const SECRET_HOW_TO = 'generate each one with `openssl rand -base64 48` and keep it in your secret store';
+const SECRET_HOW_TO = 'generate each one with `openssl rand -base64 48` and keep it in your secret store';
 
 /** Rules across variables, checked at startup rather than on first use. */
 export const ConfigSchema = EnvSchema.superRefine((c, ctx) => {

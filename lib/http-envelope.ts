@@ -1,6 +1,6 @@
 import type { FieldError } from './errors';
 
-export const API_VERSION = 'v1';
+const API_VERSION = 'v1';
 
 export interface Pagination {
   page: number;

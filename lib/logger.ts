@@ -8,5 +8,3 @@ export const logger = pino({
   redact: REDACTED_PATHS,
   serializers: { err: serializeError },
 });
-
-export type Logger = typeof logger;

@@ -21,7 +21,7 @@ const SNIPPET_BYTES = 1024;
 const snippet = (body: string) => Buffer.from(body, 'utf8').subarray(0, SNIPPET_BYTES).toString('utf8');
 
 /** Secrets that sign now: the current one, and the previous one during the 24 h after a rotation. */
-export function signingSecrets(endpoint: WebhookEndpoint, now = new Date()): string[] {
+function signingSecrets(endpoint: WebhookEndpoint, now = new Date()): string[] {
   const previousValid = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
   return previousValid ? [endpoint.secret, endpoint.previousSecret as string] : [endpoint.secret];
 }

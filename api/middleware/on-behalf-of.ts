@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors';
 import { decodeId } from '../../lib/ids';
 import { unscoped } from '../../db/unscoped';
 
-export const TARGET_USER_MESSAGE = 'Target user not found or not in the same tenant';
+const TARGET_USER_MESSAGE = 'Target user not found or not in the same tenant';
 
 /**
  * X-On-Behalf-Of: the named user, active and in the key's tenant, becomes the actor.

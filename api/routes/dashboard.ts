@@ -8,7 +8,7 @@ export interface DashboardOptions {
   temporalNamespace: string;
 }
 
-export const DASHBOARD_DIR = path.join(PROJECT_ROOT, 'dashboard');
+const DASHBOARD_DIR = path.join(PROJECT_ROOT, 'dashboard');
 
 /**
  * The pages load only their own scripts and styles and talk only to this origin; they may not be

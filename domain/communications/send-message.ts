@@ -13,7 +13,7 @@ import { renderEmailBody, renderTemplate } from './render-template';
 import { storeMessageOnce } from './store-message';
 
 /** How long the API waits for the delivery workflow before answering with the message still queued. */
-export const SEND_WAIT_MS = 5_000;
+const SEND_WAIT_MS = 5_000;
 
 async function leadOf(ctx: DomainContext, leadId: string | undefined): Promise<Lead | null> {
   if (!leadId) return null;

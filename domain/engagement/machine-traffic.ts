@@ -5,7 +5,7 @@
  */
 const MACHINE_AGENTS =
   /bot|crawler|spider|preview|scanner|barracuda|mimecast|proofpoint|symantec|trendmicro|forcepoint|python-requests|curl\/|wget|go-http-client|headlesschrome/i;
-export const MACHINE_WINDOW_MS = 2_000;
+const MACHINE_WINDOW_MS = 2_000;
 
 export function isMachineHit(hit: { method: string; userAgent: string | undefined; sentAt: Date | null; at: Date }): boolean {
   if (hit.method === 'HEAD') return true;

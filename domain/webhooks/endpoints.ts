@@ -10,7 +10,7 @@ import { TEST_EVENT_TYPE } from '../../contracts/webhook-events';
 import { unitOfWork } from '../unit-of-work';
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch over. */
-export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export const generateSecret = () => SECRET_PREFIX + randomBytes(32).toString('base64');
 
