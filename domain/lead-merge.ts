@@ -3,6 +3,7 @@ import { scoped } from '../db/scoped-repository';
 import { notFound, validationFailed } from '../lib/errors';
 import { encodeId } from '../lib/ids';
 import type { DomainContext } from './context';
+import { deleteIdentities, syncIdentities } from './lead-identities';
 import { removeFromIndex, indexLead } from './search-index';
 import { emitEvent } from './webhooks/emit-event';
 import { relayAfterCommit } from './webhooks/relay';
@@ -48,10 +49,7 @@ export async function mergeLeads(ctx: DomainContext, survivorId: string, duplica
       duplicateId,
       survivorId,
     ]);
-    await m.query(`DELETE FROM lead_duplicates WHERE tenant_id = $1 AND environment = $2 AND (lead_id = $3 OR duplicate_lead_id = $3)`, [
-      ...scope,
-      duplicateId,
-    ]);
+    await deleteIdentities(m, ctx.scope, duplicateId);
 
     const changes: Record<string, unknown> = {};
     for (const key of ['phone', 'assignedTo', 'partnerId', 'convertedAt'] as const) {
@@ -77,6 +75,7 @@ export async function mergeLeads(ctx: DomainContext, survivorId: string, duplica
     await leads.deleteById(duplicateId);
     await removeFromIndex(m, ctx.scope, 'lead', encodeId('lead', duplicateId));
     await indexLead(m, ctx.scope, saved);
+    await syncIdentities(m, ctx.scope, saved); // the survivor may have taken the duplicate's phone
     const events = [
       await emitEvent(m, ctx.scope, 'lead.updated', eventPayloads['lead.updated']({ id: survivorId, changes })),
       await emitEvent(m, ctx.scope, 'lead.deleted', eventPayloads['lead.deleted'](duplicate)),

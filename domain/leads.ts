@@ -1,4 +1,4 @@
-import { Lead, LeadDuplicate, OutboxEvent, type Partner } from '../db/entities';
+import { Lead, OutboxEvent, type Partner } from '../db/entities';
 import { nextId } from '../db/id-blocks';
 import { hydrate, insertSql, metadataOf, Params, queryRows, Raw, selectList } from '../db/sql';
 import { scoped } from '../db/scoped-repository';
@@ -11,6 +11,7 @@ import type { LeadCreate, LeadUpdate } from '../api/schemas/lead';
 import { enrollByTrigger } from './campaigns/auto-enroll';
 import type { DomainContext } from './context';
 import { claimDedupeKeys, claimDedupeKeysSql, dedupeKeys } from './lead-dedupe-keys';
+import { addIdentitiesSql, deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './lead-identities';
 import { defaultLeadStatusHint, rememberDefaultLeadStatus, resolveLeadStatus } from './lead-statuses';
 import { normalizeEmail, normalizePhone } from './normalize';
 import { resolveReferralCode } from './referral-codes';
@@ -37,7 +38,8 @@ export interface LeadFilters {
 
 /**
  * One statement writes the lead, its search document and its outbox event (a single statement is
- * atomic, so no BEGIN/COMMIT), claims its duplicate-detection keys and reads the campaigns its
+ * atomic, so no BEGIN/COMMIT), claims its duplicate-detection keys, adds it to the clusters of its
+ * email and phone (lead_identities, a row per key) and reads the campaigns its
  * creation triggers: the hot path of the API (issue 8, T2). A lead that claims all its keys has no
  * duplicate and is marked checked at once; only the others start a lead-dedupe workflow. The
  * lead's ID is reserved ahead (nextId) so the document and the event, which carry its public ID,
@@ -93,6 +95,7 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
   };
   const sql = `WITH claimed AS (${claimDedupeKeysSql(ctx.scope, values.id, keys, p, { where: statusExists })} RETURNING key),
     lead AS (${insertSql(m, leadMeta, leadValues, p, { where: statusExists })} RETURNING *),
+    identities AS (${addIdentitiesSql(ctx.scope, values.id, keys, p, leadWritten)}),
     doc AS (${searchDocumentUpsertSql(m, ctx.scope, leadSearchDocument(values), p, leadWritten)}),
     event AS (${outboxInsertSql(m, { scope: ctx.scope, type: 'lead.created', data: eventPayloads['lead.created'](values) }, p, leadWritten)} RETURNING *),
     triggered AS (SELECT coalesce(array_agg(c.id::text ORDER BY c.id), '{}') AS ids FROM campaigns c
@@ -177,7 +180,10 @@ export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpda
     if (patch.phone !== undefined) lead.phoneNormalized = normalizePhone(patch.phone);
     if (customFields) lead.customFields = { ...lead.customFields, ...customFields };
     const saved = await leads.save(lead);
-    if (patch.email || patch.phone) await claimDedupeKeys(manager, ctx.scope, saved);
+    if (patch.email || patch.phone !== undefined) {
+      await claimDedupeKeys(manager, ctx.scope, saved);
+      await syncIdentities(manager, ctx.scope, saved);
+    }
     await indexLead(manager, ctx.scope, saved);
     const events = Object.keys(changes).length
       ? [await emitEvent(manager, ctx.scope, 'lead.updated', eventPayloads['lead.updated']({ id: lead.id, changes }))]
@@ -207,6 +213,7 @@ export async function deleteLead(ctx: DomainContext, id: string): Promise<Lead> 
     const lead = await leads.findById(id);
     if (!lead) throw notFound('Lead');
     await leads.deleteById(id);
+    await deleteIdentities(manager, ctx.scope, id);
     await removeFromIndex(manager, ctx.scope, 'lead', encodeId('lead', id));
     const event = await emitEvent(manager, ctx.scope, 'lead.deleted', eventPayloads['lead.deleted'](lead));
     return { lead, event };
@@ -218,14 +225,17 @@ export async function deleteLead(ctx: DomainContext, id: string): Promise<Lead> 
 const relayEvents = (ctx: DomainContext, events: OutboxEvent[]) =>
   relayAfterCommit(ctx.db, ctx.workflows, events, ctx.webhooks?.relayHooks);
 
-export async function listDuplicates(ctx: DomainContext, id: string): Promise<{ lead: Lead; reasons: string[] }[]> {
+export async function listDuplicates(ctx: DomainContext, id: string): Promise<{ lead: Lead; reasons: DuplicateReason[] }[]> {
   await getLead(ctx, id);
-  const pairs = await scoped(ctx.db.manager, LeadDuplicate, ctx.scope).find({ where: { leadId: id }, order: { id: 'ASC' } });
-  const leads = scoped(ctx.db.manager, Lead, ctx.scope);
-  const out: { lead: Lead; reasons: string[] }[] = [];
-  for (const p of pairs) {
-    const other = await leads.findById(p.duplicateLeadId);
-    if (other) out.push({ lead: other, reasons: p.reasons });
-  }
-  return out;
+  const { duplicates } = await findDuplicates(ctx.db.manager, ctx.scope, id);
+  if (!duplicates.length) return [];
+  const found = await scoped(ctx.db.manager, Lead, ctx.scope)
+    .query('l')
+    .andWhere('l.id IN (:...ids)', { ids: duplicates.map((d) => d.leadId) })
+    .getMany();
+  const byId = new Map(found.map((l) => [l.id, l]));
+  return duplicates.flatMap((d) => {
+    const lead = byId.get(d.leadId);
+    return lead ? [{ lead, reasons: d.reasons }] : [];
+  });
 }

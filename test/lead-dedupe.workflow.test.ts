@@ -137,6 +137,30 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
     expect(dupes.body.data.map((d: { lead: { id: string } }) => d.lead.id)).toEqual([moved.id]);
   });
 
+  it('stores a cluster as one row per lead and key, and a lead that changes, merges or goes leaves it', async () => {
+    const phone = `+1 415 555 ${String(Date.now() % 10_000).padStart(4, '0')}`;
+    const before = await identityRows();
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      ids.push((await stack.http().post('/v1/leads').set(tenant.live).send(validLead({ phone })).expect(201)).body.data.id);
+    }
+    await stack.workflows.drain();
+    // Two keys (email, phone) per lead, whatever the size of the cluster: no row per pair.
+    expect((await identityRows()) - before).toBe(24);
+    const listed = async (id: string) =>
+      (await stack.http().get(`/v1/leads/${id}/duplicates`).set(tenant.live).expect(200)).body.data.map(
+        (d: { lead: { id: string }; reasons: string[] }) => [d.lead.id, d.reasons],
+      );
+    expect(await listed(ids[0])).toEqual(ids.slice(1).map((id) => [id, ['phone']]));
+
+    await stack.http().patch(`/v1/leads/${ids[1]}`).set(tenant.live).send({ phone: '+44 20 7946 0999' }).expect(200);
+    await stack.http().delete(`/v1/leads/${ids[2]}`).set(tenant.live).expect(200);
+    await stack.http().post(`/v1/leads/${ids[0]}/merge`).set(tenant.live).send({ duplicateId: ids[3] }).expect(200);
+    expect(await listed(ids[0])).toEqual(ids.slice(4).map((id) => [id, ['phone']]));
+    expect(await listed(ids[1])).toEqual([]);
+    expect((await identityRows()) - before).toBe(24 - 2 - 2); // the deleted lead's rows and the merged one's
+  });
+
   it('answers before the check starts, and the sweep starts checks that never started', async () => {
     const twin = (
       await stack
@@ -172,6 +196,11 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
     expect(again[0].n).toBe(0);
   });
 });
+
+async function identityRows(): Promise<number> {
+  const [row] = await stack.db.query(`SELECT count(*)::int AS n FROM lead_identities WHERE tenant_id = $1`, [tenant.tenant.id]);
+  return row.n;
+}
 
 async function checkedAt(leadId: string): Promise<Date | null> {
   const [row] = await stack.db.query('SELECT duplicates_checked_at FROM leads WHERE id = $1', [decodeId('lead', leadId)]);

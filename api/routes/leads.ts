@@ -94,7 +94,7 @@ export function leadRoutes(deps: AppDeps) {
       handler: async ({ params, auth }) => {
         const dupes = await listDuplicates(domainContext(deps, auth), params.id);
         return {
-          data: dupes.map((d) => ({ lead: serializeLead(d.lead), reasons: d.reasons as ('email' | 'phone')[] })),
+          data: dupes.map((d) => ({ lead: serializeLead(d.lead), reasons: d.reasons })),
           message: 'Duplicates retrieved',
         };
       },

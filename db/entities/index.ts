@@ -13,7 +13,7 @@ import { IdempotencyKey } from './idempotency-key';
 import { LandingPage } from './landing-page';
 import { Lead } from './lead';
 import { LeadDedupeKey } from './lead-dedupe-key';
-import { LeadDuplicate } from './lead-duplicate';
+import { LeadIdentity } from './lead-identity';
 import { Message } from './message';
 import { Opportunity } from './opportunity';
 import { OutboxEvent } from './outbox-event';
@@ -32,7 +32,7 @@ import { WebhookEndpoint } from './webhook-endpoint';
 import { WorkflowDefinition } from './workflow-definition';
 import { WorkflowDefinitionVersion } from './workflow-definition-version';
 
-export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadDuplicate, RateCounter, Team, TeamMember, Tenant, User };
+export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadIdentity, RateCounter, Team, TeamMember, Tenant, User };
 export { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint };
 export { LandingPage, StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion };
 export { Form, FormSubmission, Opportunity };
@@ -45,19 +45,7 @@ export const entities = [
   // tenancy and access
   ...[Tenant, User, Team, TeamMember, ApiKey, AuditLog, IdempotencyKey, RateCounter],
   // records
-  ...[
-    Lead,
-    LeadDedupeKey,
-    LeadDuplicate,
-    Opportunity,
-    Form,
-    FormSubmission,
-    Task,
-    Partner,
-    PartnerReferralCode,
-    Commission,
-    SearchDocument,
-  ],
+  ...[Lead, LeadDedupeKey, LeadIdentity, Opportunity, Form, FormSubmission, Task, Partner, PartnerReferralCode, Commission, SearchDocument],
   ...[TrainingCourse, Addon, AddonInstallation, AgentExecution, StoredFile],
   // webhooks and the events outbox
   ...[OutboxEvent, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt],
