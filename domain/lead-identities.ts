@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { Lead } from '../db/entities';
 import type { TenantScope } from '../db/scoped-repository';
 import { Params } from '../db/sql';
+import { config } from '../lib/config';
 import { dedupeKeys } from './lead-dedupe-keys';
 
 /**
@@ -50,20 +51,45 @@ export async function deleteIdentities(manager: EntityManager, scope: TenantScop
   ]);
 }
 
-export interface LeadDuplicates {
-  /** Other leads sharing a key with the lead, with the kinds of key they share. */
-  duplicates: { leadId: string; reasons: DuplicateReason[] }[];
+/**
+ * SQL: the keys among `keysParam` (a varchar[] placeholder) that at least `threshold` leads have
+ * already, so a lead that adds itself makes them common. Counting stops at the threshold, so the
+ * cost does not grow with the cluster, and reading takes no lock.
+ */
+export function commonKeysSql(scope: TenantScope, keysParam: string, p: Params, threshold = config.DEDUPE_COMMON_IDENTITY_LEADS): string {
+  return `SELECT k AS key FROM unnest(${keysParam}::varchar[]) k
+    WHERE (SELECT count(*) FROM (SELECT 1 FROM lead_identities c WHERE c.tenant_id = ${p.add(scope.tenantId)}::bigint
+      AND c.environment = ${p.add(scope.environment)}::varchar AND c.key = k LIMIT ${p.add(threshold)}::int) n) >= ${p.add(threshold)}::int`;
 }
 
-/** The other leads that share a key with the lead, in lead order. */
-export async function findDuplicates(manager: EntityManager, scope: TenantScope, leadId: string): Promise<LeadDuplicates> {
-  const rows: { lead_id: string; keys: string[] }[] = await manager.query(
-    `SELECT o.lead_id::text, array_agg(o.key ORDER BY o.key) AS keys
-       FROM lead_identities mine
-       JOIN lead_identities o ON o.tenant_id = mine.tenant_id AND o.environment = mine.environment AND o.key = mine.key AND o.lead_id <> mine.lead_id
-      WHERE mine.tenant_id = $1 AND mine.environment = $2 AND mine.lead_id = $3
-      GROUP BY o.lead_id ORDER BY o.lead_id`,
-    [scope.tenantId, scope.environment, leadId],
+export interface LeadDuplicates {
+  /** Other leads sharing a key with the lead that is not common, with the kinds of key they share. */
+  duplicates: { leadId: string; reasons: DuplicateReason[] }[];
+  /** The lead's keys that more than the threshold of leads share: they suggest no duplicates. */
+  commonKeys: DuplicateReason[];
+}
+
+/** The other leads that share a key with the lead, in lead order; common keys are left out and named. */
+export async function findDuplicates(
+  manager: EntityManager,
+  scope: TenantScope,
+  leadId: string,
+  threshold = config.DEDUPE_COMMON_IDENTITY_LEADS,
+): Promise<LeadDuplicates> {
+  const keyed: { key: string; common: boolean }[] = await manager.query(
+    `SELECT i.key, (SELECT count(*) FROM (SELECT 1 FROM lead_identities c WHERE c.tenant_id = i.tenant_id AND c.environment = i.environment
+              AND c.key = i.key LIMIT $4::int + 1) n) > $4::int AS common
+       FROM lead_identities i WHERE i.tenant_id = $1 AND i.environment = $2 AND i.lead_id = $3 ORDER BY i.key`,
+    [scope.tenantId, scope.environment, leadId, threshold],
   );
-  return { duplicates: rows.map((r) => ({ leadId: r.lead_id, reasons: r.keys.map(reasonOf) })) };
+  const shared = keyed.filter((k) => !k.common).map((k) => k.key);
+  const commonKeys = keyed.filter((k) => k.common).map((k) => reasonOf(k.key));
+  if (!shared.length) return { duplicates: [], commonKeys };
+  const rows: { lead_id: string; keys: string[] }[] = await manager.query(
+    `SELECT o.lead_id::text, array_agg(o.key ORDER BY o.key) AS keys FROM lead_identities o
+      WHERE o.tenant_id = $1 AND o.environment = $2 AND o.key = ANY($3::varchar[]) AND o.lead_id <> $4
+      GROUP BY o.lead_id ORDER BY o.lead_id`,
+    [scope.tenantId, scope.environment, shared, leadId],
+  );
+  return { duplicates: rows.map((r) => ({ leadId: r.lead_id, reasons: r.keys.map(reasonOf) })), commonKeys };
 }

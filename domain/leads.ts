@@ -11,7 +11,7 @@ import type { LeadCreate, LeadUpdate } from '../api/schemas/lead';
 import { enrollByTrigger } from './campaigns/auto-enroll';
 import type { DomainContext } from './context';
 import { claimDedupeKeys, claimDedupeKeysSql, dedupeKeys } from './lead-dedupe-keys';
-import { addIdentitiesSql, deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './lead-identities';
+import { addIdentitiesSql, commonKeysSql, deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './lead-identities';
 import { defaultLeadStatusHint, rememberDefaultLeadStatus, resolveLeadStatus } from './lead-statuses';
 import { normalizeEmail, normalizePhone } from './normalize';
 import { resolveReferralCode } from './referral-codes';
@@ -42,7 +42,8 @@ export interface LeadFilters {
  * email and phone (lead_identities, a row per key) and reads the campaigns its
  * creation triggers: the hot path of the API (issue 8, T2). A lead that claims all its keys has no
  * duplicate and is marked checked at once; only the others start a lead-dedupe workflow. The
- * lead's ID is reserved ahead (nextId) so the document and the event, which carry its public ID,
+ * An email or phone that many leads share already (common, a placeholder) needs no check either.
+ * The lead's ID is reserved ahead (nextId) so the document and the event, which carry its public ID,
  * can be written by the same statement. The status is checked by the statement itself; a miss
  * (unknown code, stale default, statuses not seeded yet) takes the slow path once.
  */
@@ -91,9 +92,14 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
   const keys = dedupeKeys(values);
   const leadValues = {
     ...values,
-    duplicatesCheckedAt: new Raw(`CASE WHEN (SELECT count(*) FROM claimed) = ${keys.length} THEN now() END`),
+    // Nothing to check when every key is new (claimed) or common (suggests no duplicates).
+    duplicatesCheckedAt: new Raw(
+      `CASE WHEN (SELECT count(*) FROM (SELECT key FROM claimed UNION SELECT key FROM common) k) = ${keys.length} THEN now() END`,
+    ),
   };
+  const keysParam = p.add(keys);
   const sql = `WITH claimed AS (${claimDedupeKeysSql(ctx.scope, values.id, keys, p, { where: statusExists })} RETURNING key),
+    common AS (${commonKeysSql(ctx.scope, keysParam, p)}),
     lead AS (${insertSql(m, leadMeta, leadValues, p, { where: statusExists })} RETURNING *),
     identities AS (${addIdentitiesSql(ctx.scope, values.id, keys, p, leadWritten)}),
     doc AS (${searchDocumentUpsertSql(m, ctx.scope, leadSearchDocument(values), p, leadWritten)}),
@@ -225,17 +231,23 @@ export async function deleteLead(ctx: DomainContext, id: string): Promise<Lead> 
 const relayEvents = (ctx: DomainContext, events: OutboxEvent[]) =>
   relayAfterCommit(ctx.db, ctx.workflows, events, ctx.webhooks?.relayHooks);
 
-export async function listDuplicates(ctx: DomainContext, id: string): Promise<{ lead: Lead; reasons: DuplicateReason[] }[]> {
+export async function listDuplicates(
+  ctx: DomainContext,
+  id: string,
+): Promise<{ duplicates: { lead: Lead; reasons: DuplicateReason[] }[]; commonKeys: DuplicateReason[] }> {
   await getLead(ctx, id);
-  const { duplicates } = await findDuplicates(ctx.db.manager, ctx.scope, id);
-  if (!duplicates.length) return [];
+  const { duplicates, commonKeys } = await findDuplicates(ctx.db.manager, ctx.scope, id);
+  if (!duplicates.length) return { duplicates: [], commonKeys };
   const found = await scoped(ctx.db.manager, Lead, ctx.scope)
     .query('l')
     .andWhere('l.id IN (:...ids)', { ids: duplicates.map((d) => d.leadId) })
     .getMany();
   const byId = new Map(found.map((l) => [l.id, l]));
-  return duplicates.flatMap((d) => {
-    const lead = byId.get(d.leadId);
-    return lead ? [{ lead, reasons: d.reasons }] : [];
-  });
+  return {
+    duplicates: duplicates.flatMap((d) => {
+      const lead = byId.get(d.leadId);
+      return lead ? [{ lead, reasons: d.reasons }] : [];
+    }),
+    commonKeys,
+  };
 }

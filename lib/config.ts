@@ -103,6 +103,12 @@ const EnvSchema = z.object({
   TWILIO_API_BASE_URL: optionalString,
   /** Signs open, click and unsubscribe tokens. */
   TRACKING_SECRET: z.string().min(16).default('dev-tracking-secret-change-me'),
+  /**
+   * An email or phone shared by more than this many leads of a tenant and environment (a company
+   * switchboard, a placeholder typed into forms) is common: it suggests no duplicates and starts no
+   * duplicate check for new leads.
+   */
+  DEDUPE_COMMON_IDENTITY_LEADS: z.coerce.number().int().min(1).default(25),
 });
 
 /** Rules across variables, checked at startup rather than on first use. */

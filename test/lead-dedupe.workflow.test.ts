@@ -161,6 +161,41 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
     expect((await identityRows()) - before).toBe(24 - 2 - 2); // the deleted lead's rows and the merged one's
   });
 
+  it('stops suggesting duplicates by a phone more than 25 leads share, and says the key is common', async () => {
+    const phone = '+1 415 555 0123'; // the placeholder typed into every form
+    const create = async () => (await stack.http().post('/v1/leads').set(tenant.live).send(validLead({ phone })).expect(201)).body.data.id;
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push(await create());
+    await stack.workflows.drain();
+    const first = await stack.http().get(`/v1/leads/${ids[0]}/duplicates`).set(tenant.live).expect(200);
+    expect(first.body.data).toHaveLength(24);
+    expect(first.body.meta.commonKeys).toEqual([]);
+
+    ids.push(await create(), await create()); // the 26th lead makes the phone common
+    await stack.workflows.drain();
+    for (const id of ids.slice(25)) {
+      expect(await checkedAt(id)).not.toBeNull(); // checked when written: a common key needs no check
+      await expect(stack.client.workflow.getHandle(`lead-dedupe/${id}`).describe()).rejects.toThrow(WorkflowNotFoundError);
+    }
+    for (const id of [ids[0], ids[26]]) {
+      const dupes = await stack.http().get(`/v1/leads/${id}/duplicates`).set(tenant.live).expect(200);
+      expect(dupes.body.data).toEqual([]);
+      expect(dupes.body.meta.commonKeys).toEqual(['phone']);
+    }
+    // The email still suggests: a later lead with the first one's email is listed by it.
+    const [firstLead] = (await stack.db.query('SELECT email FROM leads WHERE id = $1', [decodeId('lead', ids[0])])) as { email: string }[];
+    const twin = await stack
+      .http()
+      .post('/v1/leads')
+      .set(tenant.live)
+      .send(validLead({ email: firstLead.email, phone }))
+      .expect(201);
+    const byEmail = await stack.http().get(`/v1/leads/${ids[0]}/duplicates`).set(tenant.live).expect(200);
+    expect(byEmail.body.data.map((d: { lead: { id: string }; reasons: string[] }) => [d.lead.id, d.reasons])).toEqual([
+      [twin.body.data.id, ['email']],
+    ]);
+  });
+
   it('answers before the check starts, and the sweep starts checks that never started', async () => {
     const twin = (
       await stack

@@ -5,7 +5,17 @@ import { domainContext, type AppDeps } from '../http/domain-context';
 import { paginate } from '../http/envelope';
 import { defineRoute } from '../http/route';
 import { serializeLead } from '../serializers/lead';
-import { customFieldFilters, Lead, LeadCreate, LeadDuplicate, LeadIdParams, LeadListQuery, LeadMerge, LeadUpdate } from '../schemas/lead';
+import {
+  customFieldFilters,
+  Lead,
+  LeadCreate,
+  LeadDuplicate,
+  LeadDuplicatesMeta,
+  LeadIdParams,
+  LeadListQuery,
+  LeadMerge,
+  LeadUpdate,
+} from '../schemas/lead';
 
 export function leadRoutes(deps: AppDeps) {
   return [
@@ -91,10 +101,12 @@ export function leadRoutes(deps: AppDeps) {
       scope: 'leads:read',
       params: LeadIdParams,
       response: z.array(LeadDuplicate),
+      meta: LeadDuplicatesMeta,
       handler: async ({ params, auth }) => {
-        const dupes = await listDuplicates(domainContext(deps, auth), params.id);
+        const { duplicates, commonKeys } = await listDuplicates(domainContext(deps, auth), params.id);
         return {
-          data: dupes.map((d) => ({ lead: serializeLead(d.lead), reasons: d.reasons })),
+          data: duplicates.map((d) => ({ lead: serializeLead(d.lead), reasons: d.reasons })),
+          meta: { commonKeys },
           message: 'Duplicates retrieved',
         };
       },

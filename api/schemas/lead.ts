@@ -78,6 +78,16 @@ export const LeadMerge = z
 
 export const LeadDuplicate = z.object({ lead: Lead, reasons: z.array(z.enum(['email', 'phone'])) }).meta({ id: 'LeadDuplicate' });
 
+export const LeadDuplicatesMeta = z
+  .object({
+    commonKeys: z.array(z.enum(['email', 'phone'])).meta({
+      description:
+        "The lead's keys that more leads share than DEDUPE_COMMON_IDENTITY_LEADS (default 25), such as a switchboard number or a " +
+        'placeholder: they are still stored but suggest no duplicates, so no lead is listed for them',
+    }),
+  })
+  .meta({ id: 'LeadDuplicatesMeta' });
+
 /**
  * `?customFields.<key>=<value>` filters (exact match on the value as text), read from the raw
  * query because the keys are the tenant's own. Documented on GET /v1/leads.
