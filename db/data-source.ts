@@ -8,6 +8,8 @@ export interface DataSourceOptions {
   poolSize?: number;
   /** Shown in pg_stat_activity, so an operator can tell the api from the worker. */
   applicationName?: string;
+  /** PostgreSQL statement_timeout for every connection of the pool (unset: the server's default). */
+  statementTimeoutMs?: number;
 }
 
 /** Schema changes go through migrations only; `synchronize` stays off everywhere. */
@@ -22,7 +24,7 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
     migrationsTransactionMode: 'each',
     poolSize: opts.poolSize ?? 10,
     applicationName: opts.applicationName ?? 'lead-engagement',
-    extra: { connectionTimeoutMillis: 5000 },
+    extra: { connectionTimeoutMillis: 5000, ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}) },
   });
 }
 

@@ -109,6 +109,15 @@ const EnvSchema = z.object({
    * duplicate check for new leads.
    */
   DEDUPE_COMMON_IDENTITY_LEADS: z.coerce.number().int().min(1).default(25),
+  /**
+   * The worker's own database connections (the API keeps its own pool, also inside npm start, so
+   * background work cannot take the API's connections); activities run at most this many at once.
+   */
+  WORKER_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** PostgreSQL statement_timeout on the worker's connections: a stuck statement fails and its activity retries. */
+  WORKER_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Requests of one tenant and environment an API process runs at once; the rest queue (api/middleware/tenant-fair-share.ts). */
+  TENANT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(4),
 });
 
 /** Rules across variables, checked at startup rather than on first use. */

@@ -8,6 +8,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { createApp, flushApp } from '../api/app';
 import type { ApiKeyCache } from '../api/auth/key-cache';
 import { initializeDatabase } from '../db/data-source';
+import { initializeWorkerDatabase } from '../db/worker-pool';
 import { resolveDatabase } from '../db/local-database';
 import { config } from '../lib/config';
 import { listen } from '../lib/http-server';
@@ -72,8 +73,10 @@ async function main(): Promise<void> {
     }
 
     step('running migrations ...');
-    const db = await initializeDatabase({ url: database.url, migrate: true });
+    const db = await initializeDatabase({ url: database.url, migrate: true, applicationName: 'lead-engagement-api' });
     stops.push(() => db.destroy());
+    const workerDb = await initializeWorkerDatabase(database.url, config);
+    stops.push(() => workerDb.destroy());
 
     const admin = await Connection.connect({ address: temporalAddress });
     await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
@@ -93,7 +96,8 @@ async function main(): Promise<void> {
     const worker = await createWorker({
       connection: workerConnection,
       namespace: config.TEMPORAL_NAMESPACE,
-      deps: { db, workflows, webhooks, ai: aiSettingsFromConfig(config) },
+      deps: { db: workerDb, workflows, webhooks, ai: aiSettingsFromConfig(config) },
+      maxConcurrentActivities: config.WORKER_DB_POOL_SIZE,
     });
     const running = worker.run();
     stops.push(async () => {

@@ -9,6 +9,11 @@ export interface WorkerSetup {
   taskQueue?: string;
   /** A prebuilt bundle (tests build it once); otherwise workflows/ is bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /**
+   * Activities run at once: the size of the worker's database pool, so an activity never waits
+   * for a connection behind others (unset: Temporal's default, 100).
+   */
+  maxConcurrentActivities?: number;
 }
 
 /** The composition root for workflows and activities: the only place real clients are wired in. */
@@ -19,5 +24,6 @@ export function createWorker(setup: WorkerSetup): Promise<Worker> {
     taskQueue: setup.taskQueue ?? TASK_QUEUE,
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
     activities: createActivities(setup.deps),
+    ...(setup.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: setup.maxConcurrentActivities } : {}),
   });
 }
