@@ -1,37 +1,43 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { newTenant, startStack, validLead, type TestStack, type TestTenant } from '../support/stack';
+import type { DataSource } from 'typeorm';
+import { initializeDatabase } from '../../db/data-source';
+import { startServices, type Services } from '../support/processes/services';
+import { newTenant, validLead, type TestTenant } from '../support/stack';
 
 /**
  * Issue 16: 300 leads sharing one phone, created at 50 concurrent requests, used to write 34,000
  * pair rows and answer 503 to every tenant. Here 5,000 such leads arrive at 50 concurrent requests
  * from one tenant while another tenant creates ordinary leads one at a time: nobody gets a 5xx, the
  * other tenant's p99 stays within 3x its p99 on the quiet machine (measured first, in this run),
- * and the duplicate-detection rows stored grow linearly with the leads.
+ * and the duplicate-detection rows stored grow linearly with the leads. The API and the worker are
+ * the real entry points as child processes (each with its own pool), so the load driver's own work
+ * does not share the API's event loop.
  */
 const FLOOD_LEADS = Number(process.env.FLOOD_LEADS ?? 5000);
 const FLOOD_CONCURRENCY = 50;
 const QUIET_REQUESTS = 300;
 const SHARED_PHONE = '+1 415 555 0123';
 
-let stack: TestStack;
-let server: Server;
+let db: DataSource;
+let services: Services;
 let baseUrl: string;
 let flooder: TestTenant;
 let bystander: TestTenant;
+/** The first 5xx body, printed when one comes: it says what failed. */
+let firstFailure: string | undefined;
 
 beforeAll(async () => {
-  // As npm start runs them: the API's pool and the worker's own, activities bounded to it.
-  stack = await startStack({ poolSize: 10, workerPool: { poolSize: 5, statementTimeoutMs: 10_000 } });
-  server = stack.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  [flooder, bystander] = [await newTenant(stack.db), await newTenant(stack.db)];
+  db = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 2 });
+  services = await startServices({
+    databaseUrl: process.env.TEST_DB_URL as string,
+    temporalAddress: process.env.TEST_TEMPORAL_ADDRESS as string,
+  });
+  baseUrl = services.api.baseUrl;
+  [flooder, bystander] = [await newTenant(db), await newTenant(db)];
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await stack.stop();
+  await services?.stop();
+  await db?.destroy();
 });
 
 async function createLead(tenant: TestTenant, body: unknown): Promise<{ status: number; ms: number }> {
@@ -41,7 +47,8 @@ async function createLead(tenant: TestTenant, body: unknown): Promise<{ status: 
     headers: { ...tenant.live, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
-  await res.arrayBuffer();
+  const text = await res.text();
+  if (res.status >= 500 && !firstFailure) firstFailure = text;
   return { status: res.status, ms: performance.now() - started };
 }
 
@@ -72,8 +79,14 @@ describe('a flood of leads sharing one phone', () => {
     ).finally(() => (floodDone = true));
     const during = await bystanderTraffic({ until: () => floodDone });
     await flood;
-    await stack.workflows.drain();
 
+    if (firstFailure)
+      console.log(
+        `first 5xx: ${firstFailure}\n${services.api.output
+          .filter((l) => /error|Error/.test(l))
+          .slice(0, 3)
+          .join('\n')}`,
+      );
     expect(floodStatuses.filter((s) => s >= 500)).toEqual([]);
     expect(floodStatuses.filter((s) => s !== 201)).toEqual([]);
     expect([...quiet, ...during].filter((r) => r.status !== 201)).toEqual([]);
@@ -86,19 +99,21 @@ describe('a flood of leads sharing one phone', () => {
 
     // One membership row per key and lead (email, phone), plus the first claim of each distinct key
     // (every email, the phone once): linear, under 3 rows per lead.
-    const [rows] = await stack.db.query(
+    const [rows] = await db.query(
       `SELECT (SELECT count(*) FROM lead_identities WHERE tenant_id = $1)::int AS members,
               (SELECT count(*) FROM lead_dedupe_keys WHERE tenant_id = $1)::int AS claims`,
       [flooder.tenant.id],
     );
     expect(rows).toEqual({ members: 2 * FLOOD_LEADS, claims: FLOOD_LEADS + 1 });
     expect(rows.members + rows.claims).toBeLessThan(3 * FLOOD_LEADS + 2);
-    // The phone went common after 25 leads: a few dozen checks ran, not thousands.
-    const [unchecked] = await stack.db.query(
-      `SELECT count(*)::int AS n FROM leads WHERE tenant_id = $1 AND duplicates_checked_at IS NULL`,
-      [flooder.tenant.id],
-    );
-    expect(unchecked.n).toBe(0);
+    // Only the leads written before the phone went common (after 25) needed a check; they finish.
+    const unchecked = async () =>
+      (
+        await db.query(`SELECT count(*)::int AS n FROM leads WHERE tenant_id = $1 AND duplicates_checked_at IS NULL`, [flooder.tenant.id])
+      )[0].n as number;
+    const deadline = Date.now() + 60_000;
+    while ((await unchecked()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+    expect(await unchecked()).toBe(0);
     // Last, so a miss here on a loaded machine still shows that everything above held.
     expect(floodP99).toBeLessThanOrEqual(3 * quietP99);
   });
