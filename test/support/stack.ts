@@ -7,7 +7,6 @@ import type { ActivityDeps } from '../../activities';
 import { createApp, flushApp, type AppOptions } from '../../api/app';
 import type { AppDeps } from '../../api/http/domain-context';
 import { initializeDatabase } from '../../db/data-source';
-import { initializeWorkerDatabase } from '../../db/worker-pool';
 import type { Plan } from '../../db/entities/tenant';
 import { createTenant, type CreatedTenant } from '../../domain/tenants';
 import type { RelayHooks } from '../../domain/webhooks/relay';
@@ -40,8 +39,6 @@ export interface StackOptions {
   appDeps?: Partial<AppDeps>;
   /** Database connections for this file's app and worker (default 5; load tests want more). */
   poolSize?: number;
-  /** The worker on a pool of its own, with activities bounded to it, as npm start runs it (default: the app's pool). */
-  workerPool?: { poolSize: number; statementTimeoutMs: number };
 }
 
 /**
@@ -57,19 +54,12 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const workflows = new WorkflowStarter(client, taskQueue);
   const allowPrivateTargets = opts.allowPrivateWebhookTargets ?? true;
   const nativeConnection = await NativeConnection.connect({ address });
-  const workerDb = opts.workerPool
-    ? await initializeWorkerDatabase(process.env.TEST_DB_URL as string, {
-        WORKER_DB_POOL_SIZE: opts.workerPool.poolSize,
-        WORKER_STATEMENT_TIMEOUT_MS: opts.workerPool.statementTimeoutMs,
-      })
-    : db;
   const worker = await createWorker({
     connection: nativeConnection,
     namespace: 'default',
     taskQueue,
-    deps: { db: workerDb, workflows, webhooks: { allowPrivateTargets }, ...opts.activityDeps },
+    deps: { db, workflows, webhooks: { allowPrivateTargets }, ...opts.activityDeps },
     workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
-    maxConcurrentActivities: opts.workerPool?.poolSize,
   });
   const running = worker.run();
   // Every test process shares 127.0.0.1 and one database: per-IP limits are raised unless a test
@@ -94,7 +84,6 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       await client.connection.close();
       await flushApp(app);
       await db.destroy();
-      if (workerDb !== db) await workerDb.destroy();
     },
   };
 }
