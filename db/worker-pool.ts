@@ -9,12 +9,12 @@ import { initializeDatabase } from './data-source';
  */
 export function initializeWorkerDatabase(
   url: string,
-  config: Pick<Config, 'WORKER_DB_POOL_SIZE' | 'WORKER_STATEMENT_TIMEOUT_MS'>,
+  config: Pick<Config, 'WORKER_DB_POOL_SIZE' | 'WORKER_DB_STATEMENT_TIMEOUT_MS'>,
 ): Promise<DataSource> {
   return initializeDatabase({
     url,
     applicationName: 'lead-engagement-worker',
     poolSize: config.WORKER_DB_POOL_SIZE,
-    statementTimeoutMs: config.WORKER_STATEMENT_TIMEOUT_MS,
+    statementTimeoutMs: config.WORKER_DB_STATEMENT_TIMEOUT_MS,
   });
 }

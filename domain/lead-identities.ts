@@ -1,6 +1,6 @@
-import type { EntityManager } from 'typeorm';
 import type { Lead } from '../db/entities';
 import type { TenantScope } from '../db/scoped-repository';
+import { managerOf, type ScopedData } from '../db/scoped-data';
 import { Params } from '../db/sql';
 import { config } from '../lib/config';
 import { dedupeKeys } from './lead-dedupe-keys';
@@ -29,22 +29,20 @@ export function addIdentitiesSql(scope: TenantScope, leadId: string, keys: strin
  * Makes the lead's identity rows match its current email and phone (after a PATCH or a merge, or
  * for a lead written without them): drops the keys it no longer has, adds the new ones.
  */
-export async function syncIdentities(
-  manager: EntityManager,
-  scope: TenantScope,
-  lead: Pick<Lead, 'id' | 'emailNormalized' | 'phoneNormalized'>,
-): Promise<void> {
+export async function syncIdentities(data: ScopedData, lead: Pick<Lead, 'id' | 'emailNormalized' | 'phoneNormalized'>): Promise<void> {
+  const { scope } = data;
   const p = new Params();
   const keys = dedupeKeys(lead);
   const sql = `WITH gone AS (DELETE FROM lead_identities WHERE tenant_id = ${p.add(scope.tenantId)} AND environment = ${p.add(scope.environment)}
       AND lead_id = ${p.add(lead.id)} AND key <> ALL(${p.add(keys)}::varchar[]))
     ${addIdentitiesSql(scope, lead.id, keys, p)}`;
-  await manager.query(sql, p.values);
+  await managerOf(data).query(sql, p.values);
 }
 
 /** With the lead (deleted, or merged into another): it leaves its clusters. */
-export async function deleteIdentities(manager: EntityManager, scope: TenantScope, leadId: string): Promise<void> {
-  await manager.query(`DELETE FROM lead_identities WHERE tenant_id = $1 AND environment = $2 AND lead_id = $3`, [
+export async function deleteIdentities(data: ScopedData, leadId: string): Promise<void> {
+  const { scope } = data;
+  await managerOf(data).query(`DELETE FROM lead_identities WHERE tenant_id = $1 AND environment = $2 AND lead_id = $3`, [
     scope.tenantId,
     scope.environment,
     leadId,
@@ -71,11 +69,12 @@ export interface LeadDuplicates {
 
 /** The other leads that share a key with the lead, in lead order; common keys are left out and named. */
 export async function findDuplicates(
-  manager: EntityManager,
-  scope: TenantScope,
+  data: ScopedData,
   leadId: string,
   threshold = config.DEDUPE_COMMON_IDENTITY_LEADS,
 ): Promise<LeadDuplicates> {
+  const { scope } = data;
+  const manager = managerOf(data);
   const keyed: { key: string; common: boolean }[] = await manager.query(
     `SELECT i.key, (SELECT count(*) FROM (SELECT 1 FROM lead_identities c WHERE c.tenant_id = i.tenant_id AND c.environment = i.environment
               AND c.key = i.key LIMIT $4::int + 1) n) > $4::int AS common

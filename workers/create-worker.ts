@@ -1,5 +1,6 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { config } from '../lib/config';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 
 export interface WorkerSetup {
@@ -14,6 +15,8 @@ export interface WorkerSetup {
    * for a connection behind others (unset: Temporal's default, 100).
    */
   maxConcurrentActivities?: number;
+  /** After shutdown() (SIGTERM), how long in-flight activities may run on before they are cancelled. */
+  shutdownGraceTimeMs?: number;
 }
 
 /** The composition root for workflows and activities: the only place real clients are wired in. */
@@ -25,5 +28,6 @@ export function createWorker(setup: WorkerSetup): Promise<Worker> {
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
     activities: createActivities(setup.deps),
     ...(setup.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: setup.maxConcurrentActivities } : {}),
+    shutdownGraceTime: setup.shutdownGraceTimeMs ?? config.WORKER_SHUTDOWN_GRACE_MS,
   });
 }

@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { Lead } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { findDuplicates, syncIdentities } from '../../domain/lead-identities';
 import type { LeadRef } from '../../workflows/types';
+import { ScopedData } from '../../db/scoped-data';
 
 /**
  * Makes sure the lead is in the clusters of its email and phone (it normally joined them when it
@@ -12,12 +12,12 @@ import type { LeadRef } from '../../workflows/types';
  */
 export function detectLeadDuplicates(db: DataSource) {
   return async ({ tenantId, environment, leadId }: LeadRef): Promise<{ duplicates: number }> => {
-    const scope = { tenantId, environment };
-    const leads = scoped(db.manager, Lead, scope);
+    const data = new ScopedData(db.manager, { tenantId, environment });
+    const leads = data.repo(Lead);
     const lead = await leads.findById(leadId);
     if (!lead) return { duplicates: 0 }; // deleted meanwhile: nothing to do
-    await syncIdentities(db.manager, scope, lead);
-    const { duplicates } = await findDuplicates(db.manager, scope, lead.id);
+    await syncIdentities(data, lead);
+    const { duplicates } = await findDuplicates(data, lead.id);
     // Only this column: saving the whole entity would write back fields read before a concurrent
     // update (a second form submission, say) committed.
     await leads.updateWhere({ id: lead.id }, { duplicatesCheckedAt: new Date() });

@@ -7,6 +7,7 @@ import { CampaignEnrollment } from './campaign-enrollment';
 import { Commission } from './commission';
 import { TrainingCourse } from './course';
 import { EmailTemplate } from './email-template';
+import { EmailSuppression } from './email-suppression';
 import { EngagementEvent } from './engagement-event';
 import { Form, FormSubmission } from './form';
 import { IdempotencyKey } from './idempotency-key';
@@ -14,6 +15,7 @@ import { LandingPage } from './landing-page';
 import { Lead } from './lead';
 import { LeadDedupeKey } from './lead-dedupe-key';
 import { LeadIdentity } from './lead-identity';
+import { LoginFailure } from './login-failure';
 import { Message } from './message';
 import { Opportunity } from './opportunity';
 import { OutboxEvent } from './outbox-event';
@@ -32,18 +34,18 @@ import { WebhookEndpoint } from './webhook-endpoint';
 import { WorkflowDefinition } from './workflow-definition';
 import { WorkflowDefinitionVersion } from './workflow-definition-version';
 
-export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadIdentity, RateCounter, Team, TeamMember, Tenant, User };
+export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadIdentity, LoginFailure, RateCounter, Team, TeamMember, Tenant, User };
 export { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint };
 export { LandingPage, StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion };
 export { Form, FormSubmission, Opportunity };
 export { Commission, Partner, PartnerReferralCode, SearchDocument, Task };
 export { Addon, AddonInstallation, AgentExecution, StoredFile, TrainingCourse };
-export { Campaign, CampaignEnrollment, EmailTemplate, EngagementEvent, Message };
+export { Campaign, CampaignEnrollment, EmailSuppression, EmailTemplate, EngagementEvent, Message };
 export * from './tenant-owned';
 
 export const entities = [
   // tenancy and access
-  ...[Tenant, User, Team, TeamMember, ApiKey, AuditLog, IdempotencyKey, RateCounter],
+  ...[Tenant, User, Team, TeamMember, ApiKey, AuditLog, IdempotencyKey, RateCounter, LoginFailure],
   // records
   ...[Lead, LeadDedupeKey, LeadIdentity, Opportunity, Form, FormSubmission, Task, Partner, PartnerReferralCode, Commission, SearchDocument],
   ...[TrainingCourse, Addon, AddonInstallation, AgentExecution, StoredFile],
@@ -52,5 +54,5 @@ export const entities = [
   // definitions (AI generation round-trips through these)
   ...[StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion, LandingPage],
   // campaigns, communications and engagement
-  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EngagementEvent],
+  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EmailSuppression, EngagementEvent],
 ];
