@@ -41,9 +41,9 @@ export interface LeadFilters {
  * atomic, so no BEGIN/COMMIT), claims its duplicate-detection keys, adds it to the clusters of its
  * email and phone (lead_identities, a row per key) and reads the campaigns its
  * creation triggers: the hot path of the API (issue 8, T2). A lead that claims all its keys has no
- * duplicate and is marked checked at once; only the others start a lead-dedupe workflow. The
- * An email or phone that many leads share already (common, a placeholder) needs no check either.
- * The lead's ID is reserved ahead (nextId) so the document and the event, which carry its public ID,
+ * duplicate and is marked checked at once; only the others start a lead-dedupe workflow. An email
+ * or phone that many leads share already (common, a placeholder) needs no check either. The lead's
+ * ID is reserved ahead (nextId) so the document and the event, which carry its public ID,
  * can be written by the same statement. The status is checked by the statement itself; a miss
  * (unknown code, stale default, statuses not seeded yet) takes the slow path once.
  */
@@ -122,7 +122,7 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
  * and so is its start: the request does not wait for Temporal. A lead whose start was dropped or
  * lost stays unchecked (duplicates_checked_at null) until the lead-dedupe sweep starts its workflow.
  */
-function startDuplicateDetection(ctx: DomainContext, lead: Lead): void {
+export function startDuplicateDetection(ctx: DomainContext, lead: Lead): void {
   ctx.workflows.startSoon(leadDedupeWorkflow, leadDedupeStart(lead));
 }
 

@@ -4,11 +4,15 @@ import { createLead, deleteLead, getLead, listDuplicates, listLeads, updateLead 
 import { domainContext, type AppDeps } from '../http/domain-context';
 import { paginate } from '../http/envelope';
 import { defineRoute } from '../http/route';
+import { toFieldErrors } from '../http/zod-errors';
+import { createLeadBatch, type BatchItemResult } from '../../domain/lead-batch';
 import { serializeLead } from '../serializers/lead';
 import {
   customFieldFilters,
   Lead,
   LeadCreate,
+  LeadBatchCreate,
+  LeadBatchItemResult,
   LeadDuplicate,
   LeadDuplicatesMeta,
   LeadIdParams,
@@ -32,6 +36,30 @@ export function leadRoutes(deps: AppDeps) {
         data: serializeLead(await createLead(domainContext(deps, auth), body)),
         message: 'Lead created',
       }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/leads/batch',
+      summary: 'Create up to 100 leads at once: 200 with a result per item, in request order (an invalid item fails alone)',
+      tag: 'Leads',
+      auth: 'tenant',
+      scope: 'leads:write',
+      body: LeadBatchCreate,
+      response: z.array(LeadBatchItemResult),
+      status: 200,
+      handler: async ({ body, auth }) => {
+        const parsed = body.leads.map((item, index) => ({ index, result: LeadCreate.safeParse(item) }));
+        const valid = parsed.flatMap(({ index, result }) => (result.success ? [{ index, input: result.data }] : []));
+        const created = new Map((await createLeadBatch(domainContext(deps, auth), valid)).map((r) => [r.index, r]));
+        return {
+          data: parsed.map(({ index, result }) =>
+            result.success
+              ? (created.get(index) as BatchItemResult)
+              : { index, status: 'error' as const, errors: toFieldErrors(result.error) },
+          ),
+          message: 'Batch processed',
+        };
+      },
     }),
     defineRoute({
       method: 'get',

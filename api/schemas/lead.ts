@@ -78,6 +78,30 @@ export const LeadMerge = z
 
 export const LeadDuplicate = z.object({ lead: Lead, reasons: z.array(z.enum(['email', 'phone'])) }).meta({ id: 'LeadDuplicate' });
 
+export const LEAD_BATCH_MAX = 100;
+
+export const LeadBatchCreate = z
+  .object({
+    leads: z
+      .array(z.unknown().meta({ description: 'A LeadCreate; each item is validated on its own' }))
+      .min(1)
+      .max(LEAD_BATCH_MAX)
+      .meta({ description: `1 to ${LEAD_BATCH_MAX} leads, each shaped like the body of POST /v1/leads` }),
+  })
+  .strict()
+  .meta({ id: 'LeadBatchCreate' });
+
+export const LeadBatchItemResult = z
+  .object({
+    index: z.number().int().meta({ description: 'Position of the item in the request' }),
+    status: z.enum(['created', 'duplicate', 'error']).meta({
+      description: 'duplicate: the same normalised email as an earlier item of this request, which `id` names; nothing new was created',
+    }),
+    id: z.string().optional(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'LeadBatchItemResult' });
+
 export const LeadDuplicatesMeta = z
   .object({
     commonKeys: z.array(z.enum(['email', 'phone'])).meta({
