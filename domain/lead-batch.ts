@@ -141,7 +141,10 @@ async function resolveReferences(ctx: DomainContext, items: { index: number; inp
 
 async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<{ leads: Lead[]; events: OutboxEvent[] }> {
   return unitOfWork(ctx, async (tx) => {
-    const keyed = rows.flatMap((r) => dedupeKeys(r).map((key) => ({ key, leadId: r.id })));
+    // Sorted, so two batches claiming the same keys take their locks in the same order (no deadlock).
+    const keyed = rows
+      .flatMap((r) => dedupeKeys(r).map((key) => ({ key, leadId: r.id })))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const [keys, ids] = [keyed.map((k) => k.key), keyed.map((k) => k.leadId)];
     // Claims first: as in a single create, a claim waits for a concurrent claimer of the same key.
     const claimed = await tx.sql<{ key: string; lead_id: string }>((q) => {

@@ -163,7 +163,7 @@ const EnvSchema = z.object({
    */
   WORKER_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** Requests of one tenant and environment an API process runs at once; the rest queue (api/middleware/tenant-fair-share.ts). */
-  TENANT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(4),
+  TENANT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(10),
 });
 
 /**
