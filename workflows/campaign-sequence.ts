@@ -53,6 +53,8 @@ const ENGAGEMENT_OF: Record<string, EngagementSignal['type']> = {
   email_bounced: 'email_bounce',
   form_submitted: 'form_submission',
 };
+/** Stop reasons that mean the lead may no longer be emailed: the enrollment exits (status `exited`) rather than stops. */
+const EXIT_STOP_REASONS: string[] = ['unsubscribed', 'bounced'];
 /** How often a paused enrollment re-reads the campaign status, in case a resume signal was lost. */
 const PAUSE_RECHECK = '6 hours';
 /** Engagements kept in state: enough for any condition, small enough to carry across continue-as-new. */
@@ -106,6 +108,11 @@ export async function campaignSequenceWorkflow(input: CampaignSequenceInput): Pr
     await finishEnrollment({ ...ref, status: status === 'stopped' ? 'stopped' : status, reason: exitReason });
     return result;
   };
+  /**
+   * A stop ends the run where it is. An unsubscribe or bounce stops it too (signalled at once by the
+   * API), and is recorded as an exit like the one the next step's check would have found.
+   */
+  const stopped = () => finish(EXIT_STOP_REASONS.includes(stopReason ?? '') ? 'exited' : 'stopped', stopReason);
   /** A durable timer that a stop signal cuts short. */
   const sleepUnlessStopped = async (ms: number) => {
     nextWakeAt = new Date(Date.now() + ms).toISOString();
@@ -143,7 +150,7 @@ export async function campaignSequenceWorkflow(input: CampaignSequenceInput): Pr
   }
 
   while (state.nextNodeId) {
-    if (stopReason) return finish('stopped', stopReason);
+    if (stopReason) return stopped();
     const info = workflowInfo();
     if (info.continueAsNewSuggested || info.historyLength > (input.continueAsNewAfter ?? 5000)) {
       await continueAsNew<typeof campaignSequenceWorkflow>({ ...input, startPaused: undefined, state });
@@ -157,7 +164,7 @@ export async function campaignSequenceWorkflow(input: CampaignSequenceInput): Pr
       case 'sms':
       case 'action': {
         const eligibility = await holdThenCheck();
-        if (stopReason) return finish('stopped', stopReason);
+        if (stopReason) return stopped();
         if (!eligibility.eligible) {
           return eligibility.reason === 'campaign_completed' ? finish('stopped', eligibility.reason) : finish('exited', eligibility.reason);
         }
@@ -181,7 +188,7 @@ export async function campaignSequenceWorkflow(input: CampaignSequenceInput): Pr
         break;
       case 'condition':
         branch = await decide(node);
-        if (stopReason) return finish('stopped', stopReason);
+        if (stopReason) return stopped();
         state.path[state.path.length - 1] = `${node.nodeId}:${branch}`;
         break;
       case 'end':

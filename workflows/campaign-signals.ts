@@ -25,6 +25,6 @@ export interface SequenceProgress {
 export const engagementSignal = defineSignal<[EngagementSignal]>('engagement');
 export const pauseSignal = defineSignal('pause');
 export const resumeSignal = defineSignal('resume');
-/** Ends the enrollment at its next step; `reason` is recorded (unenrolled, campaign_completed). */
+/** Ends the enrollment at once (timers and condition windows are cut short); `reason` is recorded (unenrolled, campaign_completed, unsubscribed, bounced). */
 export const stopSignal = defineSignal<[{ reason: string }]>('stop');
 export const progressQuery = defineQuery<SequenceProgress>('progress');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SendEmail, SendSms } from '../../api/schemas/communication';
-import { EmailTemplate, Lead, Message } from '../../db/entities';
+import { EmailSuppression, EmailTemplate, Lead, Message } from '../../db/entities';
 import { scoped } from '../../db/scoped-repository';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
@@ -8,6 +8,7 @@ import { logger } from '../../lib/logger';
 import { workflowIds } from '../../workflows/ids';
 import { sendMessageWorkflow } from '../../workflows/send-message';
 import type { DomainContext } from '../context';
+import { normalizeEmail } from '../normalize';
 import { leadVariables } from './lead-variables';
 import { inferEmailFormat } from './email-format';
 import { renderEmailBody, renderTemplate } from './render-template';
@@ -55,8 +56,27 @@ async function deliver(ctx: DomainContext, message: Message, waitMs: number): Pr
   return (await scoped(ctx.db.manager, Message, ctx.scope).findById(message.id)) ?? message;
 }
 
+/**
+ * A marketing email to an address that unsubscribed or bounced is refused (422 naming the
+ * suppression), so an integration learns it instead of mailing someone who opted out.
+ */
+async function refuseSuppressed(ctx: DomainContext, to: string, lead: Lead | null): Promise<void> {
+  const suppression = await scoped(ctx.db.manager, EmailSuppression, ctx.scope).findOne({ address: normalizeEmail(to) });
+  const reason = suppression?.reason ?? (lead?.bouncedAt ? 'bounced' : lead?.unsubscribedAt ? 'unsubscribed' : null);
+  if (!reason) return;
+  const which = suppression ? ` (suppression ${encodeId('suppression', suppression.id)})` : '';
+  throw validationFailed([
+    {
+      field: 'to',
+      message: `${to} is suppressed: it ${reason === 'bounced' ? 'bounced' : 'unsubscribed'}${which}. Marketing email is not sent to it; send receipts and other transactional mail with category "transactional", or re-subscribe the address with DELETE /v1/suppressions/:id if the person asked for it`,
+    },
+  ]);
+}
+
 export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = SEND_WAIT_MS): Promise<Message> {
   const lead = await leadOf(ctx, input.leadId);
+  const marketing = (input.category ?? (input.leadId ? 'marketing' : 'transactional')) === 'marketing';
+  if (marketing) await refuseSuppressed(ctx, input.to, lead);
   let source = input.body ?? '';
   let format = input.format ?? inferEmailFormat(source);
   if (input.templateId) {
@@ -73,6 +93,7 @@ export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = S
     ...renderEmailBody(source, vars, format),
     leadId: lead?.id ?? null,
     opportunityId: input.opportunityId ?? null,
+    marketing,
     idempotencyKey: `api/${randomUUID()}`,
   });
   return deliver(ctx, message, waitMs);

@@ -1,8 +1,8 @@
-import type { Client } from '@temporalio/client';
 import { In, type DataSource } from 'typeorm';
 import { Message } from '../../db/entities';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { logger } from '../../lib/logger';
+import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { isMachineHit } from './machine-traffic';
 import { recordEngagements } from './record-engagement';
 
@@ -38,7 +38,7 @@ export class TrackingHits {
 
   constructor(
     private readonly db: DataSource,
-    private readonly client: Client,
+    private readonly workflows: WorkflowStarter,
     opts: TrackingHitsOptions = {},
   ) {
     this.capacity = opts.capacity ?? 50_000;
@@ -101,7 +101,7 @@ export class TrackingHits {
           },
         ];
       });
-      await recordEngagements(this.db, this.client, scope, inputs);
+      await recordEngagements({ db: this.db, workflows: this.workflows }, scope, inputs);
     }
   }
 }

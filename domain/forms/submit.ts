@@ -136,7 +136,7 @@ export async function submitForm(deps: SubmitDeps, form: Form, raw: Record<strin
   });
   await relayAfterCommit(deps.db, deps.workflows, [event], deps.webhooks?.relayHooks);
   // The form_submission engagement event feeds campaign conditions; form_submitted campaigns enroll.
-  await recordEngagement(deps.db, deps.workflows.client, scope, {
+  await recordEngagement(deps, scope, {
     type: 'form_submission',
     leadId: lead.id,
     message: null,
