@@ -18,6 +18,8 @@ export interface SequenceProgress {
   path: string[];
   /** When a wait or condition window ends, if the enrollment is waiting on one. */
   nextWakeAt: string | null;
+  /** In words, e.g. "waiting for open of n2 until <time>"; absent from runs started before it existed. */
+  waitingFor?: string | null;
   status: SequenceStatus;
   exitReason: string | null;
 }

@@ -68,6 +68,10 @@ export const SequenceProgress = z
     currentNodeId: z.string().nullable(),
     path: z.array(z.string()),
     nextWakeAt: z.string().nullable(),
+    waitingFor: z.string().nullable().meta({
+      description:
+        'What the enrollment waits for, in words: "waiting for open of <email node> until <time>" in a condition, "waiting (<wait node>) until <time>" in a wait',
+    }),
     status: z.enum(['running', 'paused', 'completed', 'stopped', 'exited']),
     exitReason: z.string().nullable(),
   })
