@@ -70,6 +70,13 @@ export const MessageRecord = z
     providerMessageId: z.string().nullable(),
     error: z.string().nullable(),
     sentAt: z.string().nullable(),
+    openedAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'First open by a person (machine traffic is not counted; see GET /v1/analytics/events?machine=true)' }),
+    clickedAt: z.string().nullable().meta({ description: 'First click by a person' }),
+    openCount: z.number().int().meta({ description: 'Opens by people' }),
+    clickCount: z.number().int().meta({ description: 'Clicks by people' }),
     createdAt: z.string(),
   })
   .meta({ id: 'Message' });

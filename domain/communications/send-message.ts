@@ -8,11 +8,17 @@ import { logger } from '../../lib/logger';
 import { workflowIds } from '../../workflows/ids';
 import { sendMessageWorkflow } from '../../workflows/send-message';
 import type { DomainContext } from '../context';
+import { engagementOfMessages, NO_ENGAGEMENT, type MessageEngagement } from '../engagement/message-engagement';
 import { normalizeEmail } from '../normalize';
 import { leadVariables } from './lead-variables';
 import { inferEmailFormat } from './email-format';
 import { renderEmailBody, renderTemplate } from './render-template';
 import { storeMessageOnce } from './store-message';
+
+export interface MessageWithEngagement {
+  message: Message;
+  engagement: MessageEngagement;
+}
 
 /** How long the API waits for the delivery workflow before answering with the message still queued. */
 export const SEND_WAIT_MS = 5_000;
@@ -120,16 +126,22 @@ export async function listMessages(
   if (f.status) qb.andWhere('m.status = :status', { status: f.status });
   if (f.leadId) qb.andWhere('m.lead_id = :leadId', { leadId: f.leadId });
   if (f.campaignId) qb.andWhere('m.campaign_id = :campaignId', { campaignId: f.campaignId });
-  const [rows, total] = await qb
+  const [messages, total] = await qb
     .orderBy('m.id', 'DESC')
     .skip((f.page - 1) * f.limit)
     .take(f.limit)
     .getManyAndCount();
-  return { rows, total };
+  const engagement = await engagementOfMessages(
+    ctx.db.manager,
+    ctx.scope,
+    messages.map((m) => m.id),
+  );
+  return { rows: messages.map((message) => ({ message, engagement: engagement.get(message.id) ?? NO_ENGAGEMENT })), total };
 }
 
-export async function getMessage(ctx: DomainContext, id: string): Promise<Message> {
+export async function getMessage(ctx: DomainContext, id: string): Promise<MessageWithEngagement> {
   const message = await scoped(ctx.db.manager, Message, ctx.scope).findById(id);
   if (!message) throw notFound('Message');
-  return message;
+  const engagement = await engagementOfMessages(ctx.db.manager, ctx.scope, [message.id]);
+  return { message, engagement: engagement.get(message.id) ?? NO_ENGAGEMENT };
 }
