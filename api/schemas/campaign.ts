@@ -109,5 +109,18 @@ export const CampaignStats = z
     bounced: z.number().int(),
     unsubscribed: z.number().int(),
     rates: z.object({ delivery: fraction, open: fraction, click: fraction, reply: fraction, bounce: fraction, unsubscribe: fraction }),
+    recipients: z
+      .object({
+        sent: z.number().int(),
+        opened: z.number().int(),
+        clicked: z.number().int(),
+        bounced: z.number().int(),
+        unsubscribed: z.number().int(),
+        rates: z.object({ open: fraction, click: fraction, bounce: fraction, unsubscribe: fraction }),
+      })
+      .meta({
+        description:
+          'Unique recipients (distinct addresses emailed), human engagement only; rates are fractions of recipients sent to (unsubscribes: of those not bounced)',
+      }),
   })
   .meta({ id: 'CampaignStats' });

@@ -13,6 +13,15 @@ export interface CampaignStats {
   bounced: number;
   unsubscribed: number;
   rates: { delivery: number; open: number; click: number; reply: number; bounce: number; unsubscribe: number };
+  /** The same, per person: distinct addresses, so three opened emails to one lead count once. */
+  recipients: {
+    sent: number;
+    opened: number;
+    clicked: number;
+    bounced: number;
+    unsubscribed: number;
+    rates: { open: number; click: number; bounce: number; unsubscribe: number };
+  };
 }
 
 const rate = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10_000) / 10_000 : 0);
@@ -20,7 +29,8 @@ const rate = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10_000) 
 /**
  * Counts from the database. Opens, clicks and replies count messages (one per message however
  * often it was opened) and ignore machine events; delivered is sent minus bounced (no provider
- * delivery receipts yet). Rates are fractions of sent (unsubscribes of delivered).
+ * delivery receipts yet). Rates are fractions of sent (unsubscribes of delivered). `recipients` counts
+ * people (distinct addresses) instead of messages: the rates a marketer compares across campaigns.
  */
 export async function campaignStats(ctx: DomainContext, campaignId: string): Promise<CampaignStats> {
   await getCampaign(ctx, campaignId);
@@ -46,6 +56,18 @@ export async function campaignStats(ctx: DomainContext, campaignId: string): Pro
        FROM engagement_events WHERE tenant_id = $1 AND environment = $2 AND campaign_id = $3 AND NOT machine`,
     params,
   );
+  // Per recipient: the address a message went to (a lead's duplicate records count as one person).
+  const [people] = await ctx.db.query(
+    `SELECT (SELECT count(DISTINCT lower(to_address)) FROM messages
+              WHERE tenant_id = $1 AND environment = $2 AND campaign_id = $3 AND status = 'sent')::int AS sent,
+            count(DISTINCT lower(m.to_address)) FILTER (WHERE e.type = 'email_open')::int AS opened,
+            count(DISTINCT lower(m.to_address)) FILTER (WHERE e.type = 'link_click')::int AS clicked,
+            count(DISTINCT lower(m.to_address)) FILTER (WHERE e.type = 'email_bounce')::int AS bounced,
+            count(DISTINCT lower(m.to_address)) FILTER (WHERE e.type = 'unsubscribe')::int AS unsubscribed
+       FROM engagement_events e JOIN messages m ON m.id = e.message_id AND m.tenant_id = e.tenant_id
+      WHERE e.tenant_id = $1 AND e.environment = $2 AND e.campaign_id = $3 AND NOT e.machine`,
+    params,
+  );
   const sent = messages.sent as number;
   const delivered = Math.max(0, sent - events.bounced);
   return {
@@ -60,6 +82,15 @@ export async function campaignStats(ctx: DomainContext, campaignId: string): Pro
       reply: rate(events.replied, sent),
       bounce: rate(events.bounced, sent),
       unsubscribe: rate(events.unsubscribed, delivered),
+    },
+    recipients: {
+      ...people,
+      rates: {
+        open: rate(people.opened, people.sent),
+        click: rate(people.clicked, people.sent),
+        bounce: rate(people.bounced, people.sent),
+        unsubscribe: rate(people.unsubscribed, people.sent - people.bounced),
+      },
     },
   };
 }
