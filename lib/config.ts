@@ -124,6 +124,32 @@ const EnvSchema = z.object({
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** Password checks that may wait for a slot; beyond that a login answers 429 at once. */
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(100_000).default(200),
+
+  /** `npm run worker` serves /healthz and /metrics on this port (unset: no HTTP server). */
+  WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** host:port where the Temporal SDK's Prometheus exporter listens (worker metrics; merged into the worker's /metrics). */
+  TEMPORAL_SDK_METRICS_ADDRESS: optionalString,
+  /** On SIGTERM the worker stops polling and gives in-flight activities this long to finish before cancelling them. */
+  WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+
+  // Temporal on a real cluster (README, "Temporal Cloud or your own cluster"): TLS, mTLS client certificates and/or an API key.
+  /** TLS with the system's trusted CAs (Temporal Cloud). Implied by any TEMPORAL_TLS_* path and by TEMPORAL_API_KEY. */
+  TEMPORAL_TLS: booleanString,
+  /** PEM file of the CA that signed the server's certificate (self-hosted with a private CA). */
+  TEMPORAL_TLS_CA_PATH: optionalString,
+  /** PEM files of this client's certificate and key (mTLS: Temporal Cloud's certificate auth, or a self-hosted frontend that requires it). */
+  TEMPORAL_TLS_CERT_PATH: optionalString,
+  TEMPORAL_TLS_KEY_PATH: optionalString,
+  /** The name to verify the server's certificate against when it differs from TEMPORAL_ADDRESS's host. */
+  TEMPORAL_TLS_SERVER_NAME: optionalString,
+  /** Temporal Cloud API key (sent as a bearer token; requires TLS, which it turns on). */
+  TEMPORAL_API_KEY: optionalString,
+  /** Bound on resolving a webhook target's host name (c-ares, off the thread pool argon2 uses). */
+  WEBHOOK_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
+  /** statement_timeout of the API's database connections: no request holds a connection longer (0: none). */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  /** statement_timeout of the worker's connections: activities may run longer statements than requests (0: none). */
+  WORKER_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 /**
@@ -153,6 +179,16 @@ export const ConfigSchema = EnvSchema.superRefine((c, ctx) => {
   }
   if (c.FILES_DRIVER === 's3' && !c.S3_BUCKET)
     ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when FILES_DRIVER=s3' });
+  if (!c.TEMPORAL_TLS_CERT_PATH !== !c.TEMPORAL_TLS_KEY_PATH) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['TEMPORAL_TLS_KEY_PATH'],
+      message: 'TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH go together (the client certificate and its private key)',
+    });
+  }
+  if (c.TEMPORAL_TLS_SERVER_NAME && !c.TEMPORAL_TLS && !c.TEMPORAL_TLS_CA_PATH && !c.TEMPORAL_TLS_CERT_PATH && !c.TEMPORAL_API_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS_SERVER_NAME'], message: 'only applies with TLS: set TEMPORAL_TLS=true as well' });
+  }
   if (!c.S3_ACCESS_KEY_ID !== !c.S3_SECRET_ACCESS_KEY) {
     ctx.addIssue({ code: 'custom', path: ['S3_SECRET_ACCESS_KEY'], message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together' });
   }

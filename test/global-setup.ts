@@ -3,15 +3,15 @@
  * the migrations applied, and the workflow bundle (built once instead of once per test file).
  * Test files receive both through environment variables.
  */
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { Client } from 'pg';
 import { initializeDatabase } from '../db/data-source';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { startDevServer } from '../lib/temporal/dev-server';
 import { findTemporalBinary } from '../lib/temporal/find-binary';
+import { writeWorkflowBundle } from '../workers/workflow-bundle';
 import { freePort } from './support/free-port';
 
 export default async function globalSetup(): Promise<void> {
@@ -37,9 +37,8 @@ export default async function globalSetup(): Promise<void> {
   const db = await initializeDatabase({ url: url.toString(), migrate: true });
   await db.destroy();
 
-  const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: quietLogger });
   const bundlePath = path.join(workDir, 'workflow-bundle.js');
-  writeFileSync(bundlePath, bundle.code);
+  await writeWorkflowBundle(bundlePath);
 
   process.env.TEST_DB_URL = url.toString();
   process.env.TEST_DB_ADMIN_URL = adminUrl;
@@ -66,12 +65,3 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as Record<string, unknown>).__TEMPORAL_DEV__ = temporal;
   process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
 }
-
-const quietLogger = {
-  log: () => {},
-  trace: () => {},
-  debug: () => {},
-  info: () => {},
-  warn: (m: string) => console.warn(m),
-  error: (m: string) => console.error(m),
-};

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import { createDataSource, runMigrationsExclusively } from '../db/data-source';
 import { migrations } from '../db/migrations';
 
 /** A brand-new database per run of this test: migrations must work from nothing. */
@@ -91,6 +91,22 @@ describe('migrations', () => {
     } finally {
       if (before.isInitialized) await before.destroy();
       if (all.isInitialized) await all.destroy();
+      await empty.drop();
+    }
+  });
+
+  it('are safe to run from several processes at once: every run succeeds and each migration is applied once', async () => {
+    const empty = await emptyDatabase();
+    const sources = [1, 2, 3].map(() => createDataSource({ url: empty.url, poolSize: 2 }));
+    try {
+      await Promise.all(sources.map((ds) => ds.initialize()));
+      const runs = await Promise.all(sources.map((ds) => runMigrationsExclusively(ds)));
+      expect(runs.map((applied) => applied.length).sort((a, b) => b - a)).toEqual([migrations.length, 0, 0]);
+      const rows: { name: string; n: number }[] = await sources[0].query('SELECT name, count(*)::int AS n FROM migrations GROUP BY name');
+      expect(rows).toHaveLength(migrations.length);
+      expect(rows.every((r) => r.n === 1)).toBe(true);
+    } finally {
+      for (const ds of sources) if (ds.isInitialized) await ds.destroy();
       await empty.drop();
     }
   });

@@ -117,7 +117,7 @@ export const EmailTemplateIdParams = z.object({ id: encodedId('emailTemplate') }
 export const InboundEvent = z
   .object({
     messageId: encodedId('message').optional(),
-    email: z.string().trim().max(320).pipe(z.email()).optional(),
+    email: emailField.optional(),
     reason: z.string().max(1000).optional(),
     timestamp: isoDateTime.optional(),
   })

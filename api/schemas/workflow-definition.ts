@@ -103,7 +103,19 @@ const fields = {
  * A campaign sequence (spec 2.13): the body of POST /v1/workflows and the output of
  * generate-sequence, checked by the same graph rules.
  */
-export const WorkflowDefinition = z.object(fields).strict().superRefine(checkWorkflowGraph).meta({ id: 'WorkflowDefinition' });
+export const WorkflowDefinition = z
+  .object(fields)
+  .strict()
+  .superRefine(checkWorkflowGraph)
+  .meta({
+    id: 'WorkflowDefinition',
+    // What JSON Schema cannot say about a graph, said in words (checked by checkWorkflowGraph, 422 naming the node or edge).
+    description:
+      'Graph rules (422 naming the offending node or edge otherwise): nodeIds and edgeIds are unique; exactly one node has ' +
+      'type trigger and no edge points at it; every edge starts and ends at a node of the graph; no edge leaves an end node; ' +
+      'only condition nodes branch: each has exactly one outgoing edge with branch "true" and one with branch "false", every ' +
+      'other node at most one outgoing edge and no branch; the graph has no cycle (a sequence always ends).',
+  });
 export type WorkflowDefinition = z.output<typeof WorkflowDefinition>;
 
 /** PATCH replaces whole fields; the merged definition is re-checked with WorkflowDefinition. */

@@ -1,15 +1,14 @@
 import type { DataSource } from 'typeorm';
-import type { OutboxEvent } from '../../db/entities';
+import { CampaignEnrollment, Lead } from '../../db/entities';
 import type { SuppressionReason } from '../../db/entities/email-suppression';
 import type { TenantScope } from '../../db/scoped-repository';
-import { queryRows } from '../../db/sql';
+import { ScopedData } from '../../db/scoped-data';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { stopSignal } from '../../workflows/campaign-signals';
 import { signalWorkflows } from '../campaigns/signal-enrollments';
 import type { WebhookDomainOptions } from '../context';
 import { normalizeEmail } from '../normalize';
-import { emitCatalogEvent } from '../transaction';
-import { relayAfterCommit } from '../webhooks/relay';
+import { unitOfWork } from '../unit-of-work';
 import { suppressAddress } from './email-suppressions';
 
 /** What suppressing needs: the database, Temporal (to end enrollments) and the webhook relay. */
@@ -37,24 +36,17 @@ const LEAD_COLUMN = { unsubscribed: ['unsubscribed_at', 'unsubscribedAt'], bounc
 export async function applySuppression(deps: SuppressionDeps, scope: TenantScope, cause: SuppressionCause): Promise<string[]> {
   const [column, field] = LEAD_COLUMN[cause.reason];
   const address = normalizeEmail(cause.address);
-  const events: OutboxEvent[] = [];
-  const marked = await deps.db.transaction(async (manager) => {
-    await suppressAddress(manager, scope, address, cause.reason);
-    const rows = await queryRows(
-      manager,
-      `UPDATE leads SET ${column} = $5, updated_at = now()
-        WHERE tenant_id = $1 AND environment = $2 AND (email_normalized = $3 OR id = $4::bigint) AND ${column} IS NULL
+  const marked = await unitOfWork({ ...deps, scope }, async (tx) => {
+    await suppressAddress(tx, address, cause.reason);
+    const rows = await tx.sql<{ id: string }>(
+      (q) => `UPDATE ${q.table(Lead)} SET ${column} = ${q.value(cause.at)}, updated_at = now()
+        WHERE ${q.scope()} AND (email_normalized = ${q.value(address)} OR id = ${q.value(cause.leadId)}::bigint) AND ${column} IS NULL
         RETURNING id::text`,
-      [scope.tenantId, scope.environment, address, cause.leadId, cause.at],
     );
-    const ids = rows.map((r) => r.id as string);
-    for (const id of ids) {
-      events.push(await emitCatalogEvent(manager, scope, 'lead.updated', { id, changes: { [field]: cause.at.toISOString() } }));
-    }
-    return ids;
+    for (const { id } of rows) await tx.emit('lead.updated', { id, changes: { [field]: cause.at.toISOString() } });
+    return rows.map((r) => r.id);
   });
-  if (events.length) await relayAfterCommit(deps.db, deps.workflows, events, deps.webhooks?.relayHooks);
-  await stopEnrollmentsOfAddress(deps, scope, address, cause.leadId, cause.reason);
+  await stopEnrollmentsOfAddress(deps, new ScopedData(deps.db.manager, scope), address, cause.leadId, cause.reason);
   return marked;
 }
 
@@ -64,21 +56,18 @@ export async function applySuppression(deps: SuppressionDeps, scope: TenantScope
  */
 async function stopEnrollmentsOfAddress(
   deps: SuppressionDeps,
-  scope: TenantScope,
+  data: ScopedData,
   address: string,
   leadId: string | null,
   reason: SuppressionReason,
 ): Promise<void> {
-  const rows = await queryRows(
-    deps.db.manager,
-    `SELECT e.workflow_id FROM campaign_enrollments e
-       JOIN leads l ON l.id = e.lead_id AND l.tenant_id = e.tenant_id AND l.environment = e.environment
-      WHERE e.tenant_id = $1 AND e.environment = $2 AND e.status = 'active' AND (l.email_normalized = $3 OR l.id = $4::bigint)`,
-    [scope.tenantId, scope.environment, address, leadId],
+  const rows = await data.sql<{ workflow_id: string }>(
+    (q) => `SELECT e.workflow_id FROM ${q.from(CampaignEnrollment, 'e')} JOIN ${q.from(Lead, 'l')} ON l.id = e.lead_id
+      WHERE e.status = 'active' AND (l.email_normalized = ${q.value(address)} OR l.id = ${q.value(leadId)}::bigint)`,
   );
   await signalWorkflows(
     deps.workflows.client,
-    rows.map((r) => r.workflow_id as string),
+    rows.map((r) => r.workflow_id),
     stopSignal,
     { reason },
   );

@@ -1,3 +1,4 @@
+import { unscoped } from '../../db/unscoped';
 import type { DomainContext } from '../context';
 import { machineRulesOf, type MachineRules } from './machine-traffic';
 
@@ -6,9 +7,10 @@ export const getEngagementSettings = (ctx: DomainContext): Promise<MachineRules>
 
 /** Merges the given rules into the stored ones; hits recorded from now on are classed by them. */
 export async function updateEngagementSettings(ctx: DomainContext, changes: Partial<MachineRules>): Promise<MachineRules> {
-  await ctx.db.query(`UPDATE tenants SET engagement_settings = engagement_settings || $2::jsonb, updated_at = now() WHERE id = $1`, [
-    ctx.scope.tenantId,
-    JSON.stringify(changes),
-  ]);
+  // The tenant row itself (not a scoped row): settings are tenant-wide, shared by both environments.
+  await unscoped(ctx.db).rows(
+    `UPDATE tenants SET engagement_settings = engagement_settings || $2::jsonb, updated_at = now() WHERE id = $1`,
+    [ctx.scope.tenantId, JSON.stringify(changes)],
+  );
   return getEngagementSettings(ctx);
 }

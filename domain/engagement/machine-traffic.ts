@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
+import { Tenant } from '../../db/entities';
 import type { TenantScope } from '../../db/scoped-repository';
+import { unscoped } from '../../db/unscoped';
 
 /**
  * Opens and clicks that a machine made: link scanners and security gateways that fetch every URL,
@@ -38,6 +40,9 @@ export function machineReason(
 
 /** The tenant's rules, with defaults for what it never set. */
 export async function machineRulesOf(db: DataSource, scope: Pick<TenantScope, 'tenantId'>): Promise<MachineRules> {
-  const [row] = await db.query('SELECT engagement_settings FROM tenants WHERE id = $1', [scope.tenantId]);
-  return { ...DEFAULT_MACHINE_RULES, ...(row?.engagement_settings ?? {}) };
+  // The tenant row itself: its settings are shared by both environments.
+  const tenant = await unscoped(db)
+    .repo(Tenant)
+    .findOne({ where: { id: scope.tenantId }, select: { id: true, engagementSettings: true } });
+  return { ...DEFAULT_MACHINE_RULES, ...(tenant?.engagementSettings ?? {}) };
 }

@@ -1,6 +1,5 @@
-import type { EntityManager } from 'typeorm';
-import type { TenantScope } from '../../db/scoped-repository';
-import { queryRows } from '../../db/sql';
+import { EngagementEvent } from '../../db/entities';
+import type { ScopedData } from '../../db/scoped-data';
 
 /** People's opens and clicks of a message (machine traffic excluded), as messages show them. */
 export interface MessageEngagement {
@@ -12,23 +11,17 @@ export interface MessageEngagement {
 export const NO_ENGAGEMENT: MessageEngagement = { openedAt: null, clickedAt: null, openCount: 0, clickCount: 0 };
 
 /** One query for a page of messages. */
-export async function engagementOfMessages(
-  manager: EntityManager,
-  scope: TenantScope,
-  messageIds: string[],
-): Promise<Map<string, MessageEngagement>> {
+export async function engagementOfMessages(data: ScopedData, messageIds: string[]): Promise<Map<string, MessageEngagement>> {
   if (messageIds.length === 0) return new Map();
-  const rows = await queryRows(
-    manager,
-    `SELECT message_id::text AS id,
+  const rows = await data.sql(
+    (q) => `SELECT message_id::text AS id,
             min(occurred_at) FILTER (WHERE type = 'email_open') AS opened_at,
             min(occurred_at) FILTER (WHERE type = 'link_click') AS clicked_at,
             count(*) FILTER (WHERE type = 'email_open')::int AS open_count,
             count(*) FILTER (WHERE type = 'link_click')::int AS click_count
-       FROM engagement_events
-      WHERE tenant_id = $1 AND environment = $2 AND message_id = ANY($3::bigint[]) AND NOT machine
+       FROM ${q.from(EngagementEvent, 'e')}
+      WHERE message_id = ANY(${q.value(messageIds)}::bigint[]) AND NOT machine
       GROUP BY message_id`,
-    [scope.tenantId, scope.environment, messageIds],
   );
   return new Map(
     rows.map((r) => [

@@ -1,7 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FakeReply = { status: number; json?: unknown; content?: string; headers?: Record<string, string> } | 'hang';
+export type FakeReply =
+  | {
+      status: number;
+      json?: unknown;
+      content?: string;
+      headers?: Record<string, string>;
+      /** answer only after this long */ delayMs?: number;
+    }
+  | 'hang';
 
 type Received = FakeOpenAi['requests'][number];
 /** A reply, or a function of the request (e.g. by prompt, when concurrent calls arrive in any order). */
@@ -38,6 +46,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       res.on('close', () => hanging.delete(res));
       return;
     }
+    if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     const body =
       reply.content !== undefined
         ? {

@@ -66,7 +66,7 @@ export async function startServices(targets: ServiceTargets, apiEnv: Record<stri
 }
 
 /** Every worker creates the sweep schedules for its queue; left behind, they would fire forever. */
-async function deleteSweepSchedules(address: string, taskQueue: string): Promise<void> {
+export async function deleteSweepSchedules(address: string, taskQueue: string): Promise<void> {
   const connection = await Connection.connect({ address, connectTimeout: 2000 }).catch(() => null);
   if (!connection) return; // a scenario that stopped its own Temporal for good
   const client = new Client({ connection });
