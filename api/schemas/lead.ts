@@ -51,6 +51,11 @@ export const Lead = z
     assignedTo: z.string().nullable(),
     customFields: z.record(z.string(), z.unknown()),
     partnerId: z.string().nullable().meta({ description: 'Partner the lead is attributed to (by referral code)' }),
+    unsubscribedAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'When the lead (or another lead with its address) unsubscribed: no more marketing email' }),
+    bouncedAt: z.string().nullable().meta({ description: 'When email to its address hard-bounced: no more email until re-subscribed' }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
