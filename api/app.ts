@@ -53,7 +53,7 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
     aiResponseTimeoutMs: services.aiResponseTimeoutMs ?? config.AI_RESPONSE_TIMEOUT_MS,
     limiter,
     keyCache: new ApiKeyCache(),
-    trackingHits: new TrackingHits(services.db, services.workflows.client),
+    trackingHits: new TrackingHits(services.db, services.workflows),
   };
   const app = express();
   // Server entry points start the key cache's revocation listener (app.locals.keyCache.listen).

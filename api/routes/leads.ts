@@ -1,13 +1,18 @@
 import { z } from 'zod';
 import { mergeLeads } from '../../domain/leads/merge';
 import { createLead, deleteLead, getLead, listDuplicates, listLeads, updateLead } from '../../domain/leads/leads';
+import { createLeadBatch, type BatchItemResult } from '../../domain/leads/batch';
+import { toFieldErrors } from '../../lib/zod-errors';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeLead } from '../serializers/lead';
 import {
   customFieldFilters,
   Lead,
   LeadCreate,
+  LeadBatchCreate,
+  LeadBatchItemResult,
   LeadDuplicate,
+  LeadDuplicatesMeta,
   LeadIdParams,
   LeadListQuery,
   LeadMerge,
@@ -29,6 +34,30 @@ export function leadRoutes() {
         data: serializeLead(await createLead(ctx, body)),
         message: 'Lead created',
       }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/leads/batch',
+      summary: 'Create up to 100 leads at once: 200 with a result per item, in request order (an invalid item fails alone)',
+      tag: 'Leads',
+      auth: 'tenant',
+      scope: 'leads:write',
+      body: LeadBatchCreate,
+      response: z.array(LeadBatchItemResult),
+      status: 200,
+      handler: async ({ body, ctx }) => {
+        const parsed = body.leads.map((item, index) => ({ index, result: LeadCreate.safeParse(item) }));
+        const valid = parsed.flatMap(({ index, result }) => (result.success ? [{ index, input: result.data }] : []));
+        const created = new Map((await createLeadBatch(ctx, valid)).map((r) => [r.index, r]));
+        return {
+          data: parsed.map(({ index, result }) =>
+            result.success
+              ? (created.get(index) as BatchItemResult)
+              : { index, status: 'error' as const, errors: toFieldErrors(result.error) },
+          ),
+          message: 'Batch processed',
+        };
+      },
     }),
     defineListRoute({
       method: 'get',
@@ -96,10 +125,12 @@ export function leadRoutes() {
       scope: 'leads:read',
       params: LeadIdParams,
       response: z.array(LeadDuplicate),
+      meta: LeadDuplicatesMeta,
       handler: async ({ params, ctx }) => {
-        const dupes = await listDuplicates(ctx, params.id);
+        const { duplicates, commonKeys } = await listDuplicates(ctx, params.id);
         return {
-          data: dupes.map((d) => ({ lead: serializeLead(d.lead), reasons: d.reasons as ('email' | 'phone')[] })),
+          data: duplicates.map((d) => ({ lead: serializeLead(d.lead), reasons: d.reasons })),
+          meta: { commonKeys },
           message: 'Duplicates retrieved',
         };
       },

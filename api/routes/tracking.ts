@@ -59,7 +59,7 @@ export function trackingRoutes(deps: AppDeps): Router {
     const hit = verify(req, 'u');
     if (!hit) return notFound(res);
     // HEAD (link checkers, prefetchers) only looks.
-    if (req.method !== 'HEAD') await unsubscribeByMessage(deps.db, deps.workflows.client, hit.scope, hit.messageId, req.get('user-agent'));
+    if (req.method !== 'HEAD') await unsubscribeByMessage(deps, hit.scope, hit.messageId, req.get('user-agent'));
     res
       .set('Cache-Control', 'no-store')
       .type('html')

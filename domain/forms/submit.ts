@@ -131,7 +131,7 @@ export async function submitForm(deps: SubmitDeps, publicId: string, raw: Record
     return submission;
   });
   // The form_submission engagement event feeds campaign conditions; form_submitted campaigns enroll.
-  await recordEngagement(deps.db, deps.workflows.client, scope, {
+  await recordEngagement(deps, scope, {
     type: 'form_submission',
     leadId: lead.id,
     message: null,
