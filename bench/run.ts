@@ -7,7 +7,7 @@
  * the same embedded PostgreSQL and Temporal dev server as the baselines. One table per layout in
  * bench/results/latest.json and latest.md.
  *
- * Usage: node dist/bench/run.js [seconds per run, default 5] [only these targets, e.g. T2,T4-open]
+ * Usage: node dist/bench/run.js [seconds per run, default 4] [only these targets, e.g. T2,T4-open]
  * BENCH_LAYOUTS=split or all-in-one measures one layout; BENCH_CPU_PROF=<dir> profiles the service's processes.
  */
 import './secrets'; // first: sets this run's production secrets before lib/config is read
@@ -36,7 +36,7 @@ import { percentile, type Sample } from './sample';
 import { startAllInOne, startApi, startWorker, type ShippedContext, type ShippedProcess } from './shipped';
 import { bareSignals, bareStarts, oneActivityCompletions, pool, ONE_ACTIVITY_QUEUE, Receiver, webhookDeliveries } from './temporal-targets';
 
-const DURATION = Number(process.argv[2] ?? 5);
+const DURATION = Number(process.argv[2] ?? 4);
 /** Optional comma-separated target ids (e.g. T2,T4-open) to measure only those while profiling. */
 const ONLY = process.argv[3]?.split(',');
 const LAYOUTS = (process.env.BENCH_LAYOUTS ?? 'split,all-in-one').split(',');
@@ -57,6 +57,10 @@ interface Case {
   target: (round: number) => Promise<Sample>;
 }
 
+/** What to stop on Ctrl-C or a failure: PostgreSQL, Temporal and the child processes would otherwise outlive the run. */
+const cleanups: (() => Promise<unknown>)[] = [];
+const stopAll = () => Promise.allSettled(cleanups.reverse().map((f) => f()));
+
 const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
 /** A bare baseline server in its own process (bench/servers.ts), started once and reused by every round. */
@@ -67,6 +71,15 @@ async function startBare(mode: BareMode, dbUrl: string): Promise<{ url: string; 
     child.once('exit', (code) => reject(new Error(`server ${mode} exited with ${code}`)));
   });
   return { url: `http://127.0.0.1:${port}`, child };
+}
+
+/** SIGTERM, resolved once the child has exited (the baseline worker must leave before Temporal stops, or it retries forever). */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 }
 
 /** T6's baseline worker (bench/worker.ts); resolves once it polls. */
@@ -118,9 +131,10 @@ async function freshLeads(db: Awaited<ReturnType<typeof initializeDatabase>>, te
   return rows.map((r) => encodeId('lead', r.id));
 }
 
-async function runCases(cases: Case[]): Promise<Record<string, TargetResult>> {
+async function runCases(cases: Case[], service: ShippedProcess[]): Promise<Record<string, TargetResult>> {
   const targets: Record<string, TargetResult> = {};
   for (const c of cases.filter((x) => !ONLY || ONLY.includes(x.id))) {
+    for (const p of service) p.assertRunning();
     const b: Sample[] = [];
     const t: Sample[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -165,6 +179,7 @@ async function main(): Promise<void> {
     port: 54400 + Math.floor(Math.random() * 500),
     database: 'bench',
   });
+  cleanups.push(() => pg.stop());
   const temporal = await startDevServer({
     binary: findTemporalBinary('cli', undefined, log),
     dataDir: work,
@@ -173,6 +188,7 @@ async function main(): Promise<void> {
     namespace: 'default',
     headless: true,
   });
+  cleanups.push(() => temporal.stop());
   const db = await initializeDatabase({ url: pg.url, migrate: true });
   const created = await createTenant(db, { name: 'Bench', plan: 'enterprise' });
   await db.getRepository(Tenant).update({ id: created.tenant.id }, { customLimits: { monthlyCalls: 1e9, perMinute: 1e9, burst: 1e9 } });
@@ -212,6 +228,8 @@ async function main(): Promise<void> {
     'bare-select': await startBare('bare-select', pg.url),
   };
   const baselineWorker = await startBaselineWorker(temporal.address);
+  const stopBaselines = () => Promise.all([...Object.values(bare).map((b) => b.child), baselineWorker].map(stopChild));
+  cleanups.push(stopBaselines);
   const bareHttp = (mode: BareMode, request: Record<string, unknown>) => () => measure(bare[mode].url, request);
   const bareInsert = {
     method: 'POST',
@@ -231,12 +249,12 @@ async function main(): Promise<void> {
     { url: hookUrl, events: ['lead.updated'] },
   );
   const ENROLL_N = 300;
-  const T6_N = 200;
+  const T6_N = 120;
   let t6BaselineRps = 10;
   let campaignId: string | undefined;
 
-  /** The targets against one running layout; `app` is its API's base URL. */
-  const cases = (app: string): Case[] => {
+  /** The targets against one running layout (its name keeps workflow IDs apart); `app` is its API's base URL. */
+  const cases = (layout: string, app: string): Case[] => {
     const enrolled: string[] = [];
     return [
       {
@@ -287,7 +305,7 @@ async function main(): Promise<void> {
         what: `bare client starts/s (${CONNECTIONS} in flight) vs leads enrolled/s by POST /v1/campaigns/:id/enrollments (25 per request, 3 at once)`,
         goal: 0.8,
         baseline: async (round) => {
-          const { sample, ids } = await bareStarts(client, round, ENROLL_N, CONNECTIONS);
+          const { sample, ids } = await bareStarts(client, `${layout}/${round}`, ENROLL_N, CONNECTIONS);
           bareStarted.push(...ids);
           return sample;
         },
@@ -344,7 +362,7 @@ async function main(): Promise<void> {
         goal: 0.7,
         p95Goal: 2000,
         baseline: async (round) => {
-          const sample = await oneActivityCompletions(client, round, T6_N, CONNECTIONS);
+          const sample = await oneActivityCompletions(client, `${layout}/${round}`, T6_N, CONNECTIONS);
           t6BaselineRps = sample.rps;
           return sample;
         },
@@ -378,18 +396,20 @@ async function main(): Promise<void> {
     if (!d) throw new Error(`BENCH_LAYOUTS: unknown layout ${layout} (split, all-in-one)`);
     log(`${layout}: starting ${d.title} (the worker bundles its workflows first) ...`);
     const procs = await d.start();
+    const stopService = () => Promise.all(procs.map((p) => p.stop()));
+    cleanups.push(stopService);
     try {
       campaignId ??= await activeCampaign(procs[0].url, key);
-      layouts[layout] = { title: d.title, how: d.how, targets: await runCases(cases(procs[0].url)) };
+      layouts[layout] = { title: d.title, how: d.how, targets: await runCases(cases(layout, procs[0].url), procs) };
     } finally {
       log(`${layout}: stopping (logs in ${work}) ...`);
-      for (const p of procs.reverse()) await p.stop();
+      for (const p of [...procs].reverse()) await p.stop();
+      cleanups.splice(cleanups.indexOf(stopService), 1);
     }
     console.log(`\n${d.title}\n\n${markdownTable(layouts[layout].targets)}\n`);
   }
 
-  for (const b of Object.values(bare)) b.child.kill();
-  baselineWorker.kill();
+  await stopBaselines();
   await receiver.stop();
   await client.connection.close();
   await db.destroy();
@@ -429,7 +449,12 @@ async function activeCampaign(url: string, key: Record<string, string>): Promise
   return await post('/v1/campaigns', { name: 'Bench campaign', workflowId, status: 'active' });
 }
 
-main().catch((err) => {
+process.once('SIGINT', () => {
+  log('interrupted: stopping ...');
+  void stopAll().then(() => process.exit(130));
+});
+main().catch(async (err) => {
   console.error(err);
+  await stopAll();
   process.exit(1);
 });

@@ -4,9 +4,10 @@
  * settings: NODE_ENV=production with this run's secrets (bench/secrets.ts), LOG_LEVEL=info (one
  * access-log line per request), logs written to a file as a log collector would read them.
  * BENCH_CPU_PROF=<dir> adds --cpu-prof; the processes stop on SIGTERM and write their profiles.
+ * BENCH_SERVICE_<NAME>=value sets <NAME> for the service's processes (comparing settings).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../lib/paths';
@@ -21,6 +22,8 @@ export interface ShippedContext {
 
 export interface ShippedProcess {
   name: string;
+  /** Throws if the process has exited: a target measured against a dead process would only count refused connections. */
+  assertRunning(): void;
   /** Where the API answers (the worker's /healthz for the worker). */
   url: string;
   logFile: string;
@@ -53,6 +56,8 @@ function productionEnv(ctx: ShippedContext, extra: Record<string, string>): Node
     ...extra,
   };
   for (const name of SECRET_NAMES) env[name] = process.env[name];
+  // Experiments: BENCH_SERVICE_DB_POOL_SIZE=20 starts the service with DB_POOL_SIZE=20.
+  for (const [name, value] of Object.entries(process.env)) if (name.startsWith('BENCH_SERVICE_')) env[name.slice(14)] = value;
   return env;
 }
 
@@ -99,6 +104,10 @@ async function start(
   });
   return {
     name,
+    assertRunning: () => {
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}); see ${logFile}`);
+    },
     url,
     logFile,
     stop: () =>
@@ -131,11 +140,13 @@ export async function startWorker(ctx: ShippedContext): Promise<ShippedProcess> 
  */
 export async function startAllInOne(ctx: ShippedContext): Promise<ShippedProcess> {
   const port = await freePort();
+  const dataDir = path.join(ctx.workDir, 'npm-start-data');
+  mkdirSync(dataDir, { recursive: true });
   return start(
     'npm-start',
     'scripts/start.js',
     ctx,
-    { PORT: String(port), DATA_DIR: path.join(ctx.workDir, 'npm-start-data'), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    { PORT: String(port), DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
     port,
   );
 }

@@ -76,7 +76,12 @@ async function main(): Promise<void> {
 
     step('running migrations ...');
     // One pool serves the in-process worker and API here, so it takes the worker's (longer) bound.
-    const db = await initializeDatabase({ url: database.url, migrate: true, statementTimeoutMs: config.WORKER_DB_STATEMENT_TIMEOUT_MS });
+    const db = await initializeDatabase({
+      url: database.url,
+      migrate: true,
+      statementTimeoutMs: config.WORKER_DB_STATEMENT_TIMEOUT_MS,
+      poolSize: Math.max(config.DB_POOL_SIZE, config.WORKER_DB_POOL_SIZE),
+    });
     stops.push(() => db.destroy());
 
     const admin = await Connection.connect(temporalConnectionOptions(temporalAddress));

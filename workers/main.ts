@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     url: config.DATABASE_URL,
     applicationName: 'lead-engagement-worker',
     statementTimeoutMs: config.WORKER_DB_STATEMENT_TIMEOUT_MS,
+    poolSize: config.WORKER_DB_POOL_SIZE,
   });
   const admin = await Connection.connect(temporalConnectionOptions(config.TEMPORAL_ADDRESS));
   await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
