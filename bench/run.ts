@@ -31,6 +31,7 @@ import { startDevServer } from '../lib/temporal/dev-server';
 import { findTemporalBinary } from '../lib/temporal/find-binary';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
+import { createDomainContext } from '../domain/context';
 import { machineInfo, markdownTable, writeResults, type LayoutResult, type TargetResult } from './report';
 import { percentile, type Sample } from './sample';
 import { startAllInOne, startApi, startWorker, type ShippedContext, type ShippedProcess } from './shipped';
@@ -245,7 +246,13 @@ async function main(): Promise<void> {
   const hookUrl = await receiver.start();
   const webhookStarter = new WorkflowStarter(client, TASK_QUEUE);
   await createWebhook(
-    { db, workflows: webhookStarter, scope: tenantScope, actorUserId: created.user.id, webhooks: { allowPrivateTargets: true } },
+    createDomainContext({
+      db,
+      workflows: webhookStarter,
+      scope: tenantScope,
+      actorUserId: created.user.id,
+      webhooks: { allowPrivateTargets: true },
+    }),
     { url: hookUrl, events: ['lead.updated'] },
   );
   const ENROLL_N = 300;

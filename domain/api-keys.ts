@@ -1,12 +1,10 @@
 import { ApiKey } from '../db/entities';
-import { scoped } from '../db/scoped-repository';
 import { isSubset } from '../lib/auth/scopes';
 import { AppError, notFound } from '../lib/errors';
 import { keyRevocation, notifyRevocation } from '../lib/auth/key-revocation';
 import type { ApiKeyCreate } from '../api/schemas/api-key';
 import type { DomainContext } from './context';
 import { issueApiKey } from './tenants';
-import { countedPage } from '../db/counted-page';
 
 /**
  * Keys belong to the environment they operate on: a sandbox caller lists, revokes and creates
@@ -44,21 +42,21 @@ export async function createApiKey(
 }
 
 export async function listApiKeys(ctx: DomainContext, q: { page: number; limit: number; status?: 'active' | 'revoked' }) {
-  const qb = scoped(ctx.db.manager, ApiKey, ctx.scope).query('k');
+  const qb = ctx.data.repo(ApiKey).select('k');
   if (q.status) qb.andWhere('k.status = :status', { status: q.status });
-  const [rows, total] = await countedPage(qb.orderBy('k.created_at', 'DESC').addOrderBy('k.id', 'DESC'), q.page, q.limit);
+  const [rows, total] = await qb.orderBy('k.created_at', 'DESC').addOrderBy('k.id', 'DESC').page(q.page, q.limit);
   return { rows, total };
 }
 
 export async function getApiKey(ctx: DomainContext, id: string): Promise<ApiKey> {
-  const key = await scoped(ctx.db.manager, ApiKey, ctx.scope).findById(id);
+  const key = await ctx.data.repo(ApiKey).findById(id);
   if (!key) throw notFound('API key');
   return key;
 }
 
 /** Revoking is permanent and idempotent; the key answers 401 from the next request on. */
 export async function revokeApiKey(ctx: DomainContext, id: string): Promise<ApiKey> {
-  const repo = scoped(ctx.db.manager, ApiKey, ctx.scope);
+  const repo = ctx.data.repo(ApiKey);
   const key = await getApiKey(ctx, id);
   if (key.status === 'revoked') return key;
   key.status = 'revoked';

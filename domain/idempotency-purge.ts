@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { unscoped } from '../db/unscoped';
 
 /** How long an Idempotency-Key is honoured (DESIGN 4); older records are purged. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -22,13 +23,14 @@ export async function purgeIdempotencyKeys(db: DataSource, input: PurgeIdempoten
   const maxBatches = input.maxBatches ?? 100;
   let deleted = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
-    const [, count]: [unknown, number] = await db.query(
+    // A DELETE answers [rows, affected count] through TypeORM's query.
+    const [, count] = (await unscoped(db).rows(
       `DELETE FROM idempotency_keys i
         USING (SELECT tenant_id, environment, principal, key FROM idempotency_keys
                 WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED) old
         WHERE (i.tenant_id, i.environment, i.principal, i.key) = (old.tenant_id, old.environment, old.principal, old.key)`,
       [cutoff, batchSize],
-    );
+    )) as unknown as [unknown, number];
     deleted += count;
     if (count < batchSize) break;
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { unscoped } from '../db/unscoped';
 
 /** Failures an account may have before each further attempt has to wait. */
 export const LOGIN_BACKOFF_AFTER_FAILURES = 5;
@@ -23,7 +24,7 @@ export class LoginThrottle {
 
   /** Seconds until `email` may try again, or 0. */
   async retryAfterSeconds(email: string): Promise<number> {
-    const rows: { seconds: string }[] = await this.db.query(
+    const rows: { seconds: string }[] = await unscoped(this.db).rows(
       `SELECT ceil(extract(epoch FROM blocked_until - now())) AS seconds FROM login_failures WHERE account = $1 AND blocked_until > now()`,
       [accountOf(email)],
     );
@@ -31,7 +32,7 @@ export class LoginThrottle {
   }
 
   async recordFailure(email: string): Promise<void> {
-    await this.db.query(
+    await unscoped(this.db).rows(
       `INSERT INTO login_failures AS f (account, failures, blocked_until, last_failure_at) VALUES ($1, 1, NULL, now())
        ON CONFLICT (account) DO UPDATE SET
          failures = CASE WHEN f.last_failure_at < now() - interval '1 hour' THEN 1 ELSE f.failures + 1 END,
@@ -45,11 +46,13 @@ export class LoginThrottle {
     const now = Date.now();
     if (now - this.lastSweep > SWEEP_EVERY_MS) {
       this.lastSweep = now;
-      void this.db.query(`DELETE FROM login_failures WHERE last_failure_at < now() - interval '1 day'`).catch(() => undefined);
+      void unscoped(this.db)
+        .rows(`DELETE FROM login_failures WHERE last_failure_at < now() - interval '1 day'`)
+        .catch(() => undefined);
     }
   }
 
   async clear(email: string): Promise<void> {
-    await this.db.query('DELETE FROM login_failures WHERE account = $1', [accountOf(email)]);
+    await unscoped(this.db).rows('DELETE FROM login_failures WHERE account = $1', [accountOf(email)]);
   }
 }

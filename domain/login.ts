@@ -5,6 +5,7 @@ import { verifyPassword } from '../lib/auth/password';
 import { AppError } from '../lib/errors';
 import { decodeId, encodeId } from '../lib/ids';
 import type { LoginThrottle } from './login-throttle';
+import { unscoped } from '../db/unscoped';
 
 export const LOGIN_FAILED_MESSAGE = 'Invalid email or password; if your email belongs to several tenants, also give tenantId';
 export const LOGIN_BLOCKED_MESSAGE = 'Too many failed login attempts; retry later';
@@ -26,7 +27,9 @@ export async function login(db: DataSource, throttle: LoginThrottle, input: { em
   const candidates =
     tenantId === null
       ? []
-      : await db.getRepository(User).find({ where: { email: input.email.toLowerCase(), ...(tenantId ? { tenantId } : {}) }, take: 2 });
+      : await unscoped(db)
+          .repo(User)
+          .find({ where: { email: input.email.toLowerCase(), ...(tenantId ? { tenantId } : {}) }, take: 2 });
   const user = candidates.length === 1 ? candidates[0] : undefined;
   const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !ok || user.status !== 'active') {

@@ -1,5 +1,4 @@
 import { Team, TeamMember, User } from '../db/entities';
-import { scoped } from '../db/scoped-repository';
 import { notifyRevocation, ownerRevocation } from '../lib/auth/key-revocation';
 import { scopesForRole } from '../lib/auth/roles';
 import { isSubset } from '../lib/auth/scopes';
@@ -8,7 +7,8 @@ import type { UserCreate, UserUpdate } from '../api/schemas/user';
 import type { DomainContext } from './context';
 import { addMembers, assertAllInTenant, teamIdsOfUsers } from './memberships';
 import { hashPassword } from '../lib/auth/password';
-import { countedPage } from '../db/counted-page';
+import { unitOfWork } from './unit-of-work';
+import { managerOf } from '../db/scoped-data';
 
 export interface UserWithTeams {
   user: User;
@@ -42,9 +42,9 @@ export async function createUser(ctx: DomainContext, callerScopes: string[], inp
   assertWithinCaller(input.roleId, callerScopes, 'roleId', 'The');
   const passwordHash = await hashPassword(input.password);
   try {
-    return await ctx.db.transaction(async (m) => {
-      await assertAllInTenant(m, ctx.scope, Team, input.teamIds, 'teamIds');
-      const user = await scoped(m, User, ctx.scope).insert({
+    return await unitOfWork(ctx, async (tx) => {
+      await assertAllInTenant(tx, Team, input.teamIds, 'teamIds');
+      const user = await tx.repo(User).insert({
         email: input.email.toLowerCase(),
         passwordHash,
         firstName: input.firstName,
@@ -53,7 +53,7 @@ export async function createUser(ctx: DomainContext, callerScopes: string[], inp
         roleId: input.roleId,
       });
       await addMembers(
-        m,
+        managerOf(tx),
         ctx.scope.tenantId,
         input.teamIds.map((teamId) => ({ teamId, userId: user.id })),
       );
@@ -66,14 +66,14 @@ export async function createUser(ctx: DomainContext, callerScopes: string[], inp
 }
 
 export async function getUser(ctx: DomainContext, id: string): Promise<UserWithTeams> {
-  const user = await scoped(ctx.db.manager, User, ctx.scope).findById(id);
+  const user = await ctx.data.repo(User).findById(id);
   if (!user) throw notFound('User');
   const teams = await teamIdsOfUsers(ctx.db.manager, ctx.scope.tenantId, [user.id]);
   return { user, teamIds: teams.get(user.id) ?? [] };
 }
 
 export async function listUsers(ctx: DomainContext, q: { page: number; limit: number; status?: string; teamId?: string; q?: string }) {
-  const qb = scoped(ctx.db.manager, User, ctx.scope).query('u');
+  const qb = ctx.data.repo(User).select('u');
   if (q.status) qb.andWhere('u.status = :status', { status: q.status });
   if (q.teamId)
     qb.andWhere('EXISTS (SELECT 1 FROM team_members tm WHERE tm.user_id = u.id AND tm.team_id = :teamId)', { teamId: q.teamId });
@@ -81,7 +81,7 @@ export async function listUsers(ctx: DomainContext, q: { page: number; limit: nu
     const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
     qb.andWhere("(lower(u.email) LIKE :like OR lower(u.first_name || ' ' || u.last_name) LIKE :like)", { like });
   }
-  const [users, total] = await countedPage(qb.orderBy('u.created_at', 'ASC').addOrderBy('u.id', 'ASC'), q.page, q.limit);
+  const [users, total] = await qb.orderBy('u.created_at', 'ASC').addOrderBy('u.id', 'ASC').page(q.page, q.limit);
   const teams = await teamIdsOfUsers(
     ctx.db.manager,
     ctx.scope.tenantId,
@@ -92,14 +92,14 @@ export async function listUsers(ctx: DomainContext, q: { page: number; limit: nu
 
 export async function updateUser(ctx: DomainContext, callerScopes: string[], id: string, patch: UserUpdate): Promise<UserWithTeams> {
   // Checked before hashing: a refused request should not cost an argon2 hash.
-  const target = await scoped(ctx.db.manager, User, ctx.scope).findById(id);
+  const target = await ctx.data.repo(User).findById(id);
   if (!target) throw notFound('User');
   if (patch.password !== undefined) assertLive(ctx, 'password', 'set passwords');
   assertWithinCaller(target.roleId, callerScopes, 'id', "This user's");
   if (patch.roleId !== undefined) assertWithinCaller(patch.roleId, callerScopes, 'roleId', 'The');
   const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
-  await ctx.db.transaction(async (m) => {
-    const users = scoped(m, User, ctx.scope);
+  await unitOfWork(ctx, async (tx) => {
+    const users = tx.repo(User);
     const user = await users.findById(id);
     if (!user) throw notFound('User');
     // The role may have changed since the check above; a concurrent promotion must not slip through.
@@ -108,12 +108,12 @@ export async function updateUser(ctx: DomainContext, callerScopes: string[], id:
     Object.assign(user, fields, passwordHash ? { passwordHash } : {});
     await users.save(user);
     // Delivered on commit: every API process forgets the user's cached keys (they now answer 401).
-    if (patch.status === 'deactivated') await notifyRevocation(m, ownerRevocation(user.id));
+    if (patch.status === 'deactivated') await notifyRevocation(managerOf(tx), ownerRevocation(user.id));
     if (teamIds) {
-      await assertAllInTenant(m, ctx.scope, Team, teamIds, 'teamIds');
-      await m.getRepository(TeamMember).delete({ tenantId: ctx.scope.tenantId, userId: user.id });
+      await assertAllInTenant(tx, Team, teamIds, 'teamIds');
+      await managerOf(tx).getRepository(TeamMember).delete({ tenantId: ctx.scope.tenantId, userId: user.id });
       await addMembers(
-        m,
+        managerOf(tx),
         ctx.scope.tenantId,
         teamIds.map((teamId) => ({ teamId, userId: user.id })),
       );

@@ -5,6 +5,7 @@ import { issueApiKey } from '../domain/tenants';
 import { generateSecret } from '../domain/webhooks/endpoints';
 import { decodeId, encodeId } from '../lib/ids';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
+import { createDomainContext } from '../domain/context';
 import { postWebhook } from '../lib/webhooks/post-webhook';
 import { assertPublicTarget, TargetRefusedError, type DnsSettings } from '../lib/webhooks/target-guard';
 import { DnsServer } from './support/dns-server';
@@ -236,7 +237,12 @@ describe('SSRF protection', () => {
         secret: generateSecret(),
         status: 'active',
       });
-      const ctx = { db: stack.db, scope, actorUserId: t.user.id, workflows: new WorkflowStarter(stack.client, stack.taskQueue) };
+      const ctx = createDomainContext({
+        db: stack.db,
+        scope,
+        actorUserId: t.user.id,
+        workflows: new WorkflowStarter(stack.client, stack.taskQueue),
+      });
       const lead = await createLead(ctx, { email: 'ssrf@example.com', firstName: 'A', lastName: 'B' });
       const [event] = await stack.db.query('SELECT id FROM events WHERE tenant_id = $1', [t.tenant.id]);
       const handle = stack.client.workflow.getHandle(`webhook/${encodeId('event', event.id)}/${encodeId('webhook', endpoint.id)}`);

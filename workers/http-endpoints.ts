@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { errorBody, successBody } from '../api/http/envelope';
 import { listen, type RunningServer } from '../lib/http-server';
 import { metricsRegistry } from '../lib/metrics';
+import { unscoped } from '../db/unscoped';
 
 export interface WorkerEndpointsOptions {
   port: number;
@@ -26,10 +27,12 @@ export function serveWorkerEndpoints(opts: WorkerEndpointsOptions): Promise<Runn
   app.disable('x-powered-by');
   app.get('/healthz', async (_req, res) => {
     const state = opts.worker.getState();
-    const database = await opts.db.query('SELECT 1').then(
-      () => 'ok',
-      () => 'unavailable',
-    );
+    const database = await unscoped(opts.db)
+      .rows('SELECT 1')
+      .then(
+        () => 'ok',
+        () => 'unavailable',
+      );
     const data = { worker: state, database };
     if (state === 'RUNNING' && database === 'ok') res.json(successBody(200, 'OK', data));
     else res.status(503).json(errorBody(503, 'Worker not healthy', undefined, data));

@@ -3,6 +3,7 @@ import { Campaign, Lead } from '../../db/entities';
 import { scoped } from '../../db/scoped-repository';
 import { suppressionOf } from '../../domain/communications/email-suppressions';
 import type { EnrollmentRef } from '.';
+import { ScopedData } from '../../db/scoped-data';
 
 export type Eligibility =
   | { eligible: true }
@@ -24,7 +25,7 @@ export function checkLeadEligibility(db: DataSource) {
     if (lead.unsubscribedAt) return { eligible: false, reason: 'unsubscribed' };
     if (lead.bouncedAt) return { eligible: false, reason: 'bounced' };
     // The address may have opted out (or bounced) on another lead record: it decides too.
-    const suppressed = await suppressionOf(db.manager, ref, lead.email);
+    const suppressed = await suppressionOf(new ScopedData(db.manager, ref), lead.email);
     if (suppressed) return { eligible: false, reason: suppressed };
     return { eligible: true };
   };

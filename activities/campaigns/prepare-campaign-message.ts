@@ -9,6 +9,7 @@ import { renderEmailBody, renderTemplate } from '../../domain/communications/ren
 import { storeMessageOnce } from '../../domain/communications/store-message';
 import { decodeId } from '../../lib/ids';
 import type { EnrollmentRef } from '.';
+import { ScopedData } from '../../db/scoped-data';
 
 type EmailData = Extract<WorkflowNode, { type: 'email' }>['data'];
 type SmsData = Extract<WorkflowNode, { type: 'sms' }>['data'];
@@ -40,11 +41,12 @@ export function prepareCampaignMessage(db: DataSource) {
     if (input.channel === 'sms') {
       if (!lead.phone) return { messageId: null, status: 'skipped', reason: 'no_phone' };
       const body = renderTemplate(input.data.message, vars, { html: false });
-      const message = await storeMessageOnce(db.manager, input, { ...common, channel: 'sms', to: lead.phone, body });
+      const message = await storeMessageOnce(new ScopedData(db.manager, input), { ...common, channel: 'sms', to: lead.phone, body });
       return { messageId: message.id, status: message.status };
     }
     // Checked again where the address is chosen: a suppression recorded since the eligibility check still holds.
-    if (await suppressionOf(db.manager, input, lead.email)) return { messageId: null, status: 'skipped', reason: 'address_suppressed' };
+    if (await suppressionOf(new ScopedData(db.manager, input), lead.email))
+      return { messageId: null, status: 'skipped', reason: 'address_suppressed' };
     let subject = input.data.subjectLine;
     let source = input.data.body ?? '';
     // Saved definitions carry the format; a graph pinned before formats existed gets it from the author's body.
@@ -57,7 +59,7 @@ export function prepareCampaignMessage(db: DataSource) {
       format = template.format;
       subject = input.data.subjectLine || template.subject;
     }
-    const message = await storeMessageOnce(db.manager, input, {
+    const message = await storeMessageOnce(new ScopedData(db.manager, input), {
       ...common,
       channel: 'email',
       to: lead.email,

@@ -4,6 +4,7 @@ import type { Environment } from '../../db/entities/tenant-owned';
 import { API_KEY_PATTERN, hashApiKey } from '../../lib/auth/api-key-secret';
 import { limitsFor } from '../../lib/plans';
 import type { ApiKeyCache } from './key-cache';
+import { unscoped } from '../../db/unscoped';
 
 export interface ResolvedKey {
   keyId: string;
@@ -36,7 +37,7 @@ export async function resolveApiKey(db: DataSource, cache: ApiKeyCache, presente
   const cached = cache.get(hash);
   if (cached) return cached;
   const generation = cache.generation;
-  const rows: Row[] = await db.query(
+  const rows: Row[] = await unscoped(db).rows(
     `SELECT k.id, k.tenant_id, k.environment, k.owner_user_id, k.scopes, k.expires_at, t.plan, t.custom_limits
        FROM api_keys k JOIN tenants t ON t.id = k.tenant_id JOIN users u ON u.id = k.owner_user_id
       WHERE k.key_hash = $1 AND k.status = 'active' AND u.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > now())`,
@@ -45,8 +46,8 @@ export async function resolveApiKey(db: DataSource, cache: ApiKeyCache, presente
   const row = rows[0];
   if (!row) return null;
   // Last-used is informative: written at most once a minute per key, off the request path.
-  void db
-    .query(
+  void unscoped(db)
+    .rows(
       `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
       [row.id],
     )

@@ -6,6 +6,7 @@ import { IDEMPOTENCY_TTL_MS } from '../../domain/idempotency-purge';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from '../http/context';
 import { redactSecrets } from '../http/response-secrets';
+import { unscoped } from '../../db/unscoped';
 
 /** A first request that has not finished after this long is treated as abandoned (process died). */
 const STALE_IN_PROGRESS_MS = 60_000;
@@ -26,7 +27,7 @@ const principalOf = (auth: AuthContext) => (auth.apiKeyId ? `key:${auth.apiKeyId
  * secret was shown once; the client retries with a new key and gets a new secret).
  */
 export function idempotency(db: DataSource): RequestHandler {
-  const repo = db.getRepository(IdempotencyKey);
+  const repo = unscoped(db).repo(IdempotencyKey);
   return async (req, res, next) => {
     const key = req.get('idempotency-key');
     if (req.method !== 'POST' || key === undefined) return next();
@@ -43,7 +44,7 @@ export function idempotency(db: DataSource): RequestHandler {
       .digest('hex');
     const id = { tenantId: auth.tenantId, environment: auth.environment, principal: principalOf(auth), key };
 
-    const inserted: unknown[] = await db.query(
+    const inserted: unknown[] = await unscoped(db).rows(
       `INSERT INTO idempotency_keys (tenant_id, environment, principal, key, request_hash) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT DO NOTHING RETURNING key`,
       [id.tenantId, id.environment, id.principal, key, requestHash],

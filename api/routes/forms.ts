@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { FormSubmission } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { createForm, deleteForm, getForm, listForms, updateForm } from '../../domain/forms/forms';
 import { resolvePublicForm } from '../../domain/forms/public-form';
 import { submitForm } from '../../domain/forms/submit';
@@ -22,7 +21,6 @@ import {
   SubmissionReceipt,
 } from '../schemas/form';
 import { serializeForm, serializeSubmission } from '../serializers/form';
-import { countedPage } from '../../db/counted-page';
 
 const thankYouPage = (message: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Thank you</title></head><body><p>${escapeHtml(message)}</p></body></html>`;
@@ -110,15 +108,13 @@ export function formRoutes(deps: AppDeps) {
       handler: async ({ params, query, auth }) => {
         const ctx = domainContext(deps, auth);
         await getForm(ctx, params.id);
-        const [rows, total] = await countedPage(
-          scoped(ctx.db.manager, FormSubmission, ctx.scope)
-            .query('s')
-            .andWhere('s.form_id = :formId', { formId: params.id })
-            .orderBy('s.created_at', 'DESC')
-            .addOrderBy('s.id', 'DESC'),
-          query.page,
-          query.limit,
-        );
+        const [rows, total] = await ctx.data
+          .repo(FormSubmission)
+          .select('s')
+          .andWhere('s.form_id = :formId', { formId: params.id })
+          .orderBy('s.created_at', 'DESC')
+          .addOrderBy('s.id', 'DESC')
+          .page(query.page, query.limit);
         return {
           data: rows.map(serializeSubmission),
           pagination: paginate(query.page, query.limit, total),

@@ -10,6 +10,7 @@ import { recordEngagement } from '../../domain/engagement/record-engagement';
 import { config } from '../../lib/config';
 import { decodeId } from '../../lib/ids';
 import type { AppDeps } from '../http/domain-context';
+import { ScopedData } from '../../db/scoped-data';
 
 /** A 1x1 transparent GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -65,7 +66,7 @@ export function trackingRoutes(deps: AppDeps): Router {
     if (!hit) return notFound(res);
     const message = await scoped(deps.db.manager, Message, hit.scope).findById(hit.messageId);
     // The address is suppressed, not only this lead: a duplicate lead with it is never emailed either.
-    if (message && req.method !== 'HEAD') await suppressAddress(deps.db.manager, hit.scope, message.to, 'unsubscribed');
+    if (message && req.method !== 'HEAD') await suppressAddress(new ScopedData(deps.db.manager, hit.scope), message.to, 'unsubscribed');
     if (message?.leadId && req.method !== 'HEAD') {
       const now = new Date();
       const changed = await scoped(deps.db.manager, Lead, hit.scope).updateWhere(

@@ -1,5 +1,5 @@
 import { Campaign, CampaignEnrollment, Lead, WorkflowDefinitionVersion } from '../../db/entities';
-import { scoped, type TenantScope } from '../../db/scoped-repository';
+import { type TenantScope } from '../../db/scoped-repository';
 import { AppError } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
@@ -15,7 +15,7 @@ export const enrollmentWorkflowId = (campaignId: string, leadId: string) =>
 export async function pinnedGraph(ctx: DomainContext, campaign: Campaign): Promise<SequenceGraph> {
   const version =
     campaign.workflowDefinitionId && campaign.workflowVersion
-      ? await scoped(ctx.db.manager, WorkflowDefinitionVersion, ctx.scope).findOne({
+      ? await ctx.data.repo(WorkflowDefinitionVersion).findOne({
           workflowDefinitionId: campaign.workflowDefinitionId,
           version: campaign.workflowVersion,
         })

@@ -1,13 +1,12 @@
-import type { EntityManager } from 'typeorm';
 import { toFieldErrors } from '../../api/http/zod-errors';
 import { WorkflowDefinition as DefinitionSchema } from '../../api/schemas/workflow-definition';
 import { Campaign, CampaignEnrollment, WorkflowDefinition } from '../../db/entities';
 import type { CampaignStatus } from '../../db/entities/campaign';
-import { scoped } from '../../db/scoped-repository';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { pauseSignal, resumeSignal, stopSignal } from '../../workflows/campaign-signals';
 import type { DomainContext } from '../context';
 import { signalWorkflows } from './signal-enrollments';
+import { unitOfWork, type UnitOfWork } from '../unit-of-work';
 
 /** Legal moves (DESIGN 7): draft -> active, active <-> paused, active | paused -> completed. */
 const TRANSITIONS: Record<CampaignStatus, CampaignStatus[]> = {
@@ -18,16 +17,16 @@ const TRANSITIONS: Record<CampaignStatus, CampaignStatus[]> = {
 };
 
 /** Locks the campaign row, checks the move and applies `change`; signals are sent after commit. */
-async function move(ctx: DomainContext, id: string, to: CampaignStatus, change?: (c: Campaign, m: EntityManager) => Promise<void>) {
-  return ctx.db.transaction(async (m) => {
-    const campaign = await scoped(m, Campaign, ctx.scope).query('c').andWhere('c.id = :id', { id }).setLock('pessimistic_write').getOne();
+async function move(ctx: DomainContext, id: string, to: CampaignStatus, change?: (c: Campaign, tx: UnitOfWork) => Promise<void>) {
+  return unitOfWork(ctx, async (tx) => {
+    const campaign = await tx.repo(Campaign).select('c').andWhere('c.id = :id', { id }).setLock('pessimistic_write').getOne();
     if (!campaign) throw notFound('Campaign');
     const from = campaign.status;
     if (!TRANSITIONS[from].includes(to)) throw new AppError('conflict', `A ${from} campaign cannot become ${to}`);
-    const active = await scoped(m, CampaignEnrollment, ctx.scope).find({ where: { campaignId: id, status: 'active' } });
-    await change?.(campaign, m);
+    const active = await tx.repo(CampaignEnrollment).find({ where: { campaignId: id, status: 'active' } });
+    await change?.(campaign, tx);
     campaign.status = to;
-    const saved = await scoped(m, Campaign, ctx.scope).save(campaign);
+    const saved = await tx.repo(Campaign).save(campaign);
     return { campaign: saved, from, workflowIds: active.map((e) => e.workflowId) };
   });
 }
@@ -39,7 +38,7 @@ async function move(ctx: DomainContext, id: string, to: CampaignStatus, change?:
 export function activateCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
   return move(ctx, id, 'active', async (campaign) => {
     if (!campaign.workflowDefinitionId) throw new AppError('conflict', 'A campaign needs a workflowId before it can be activated');
-    const definition = await scoped(ctx.db.manager, WorkflowDefinition, ctx.scope).findById(campaign.workflowDefinitionId);
+    const definition = await ctx.data.repo(WorkflowDefinition).findById(campaign.workflowDefinitionId);
     if (!definition) throw new AppError('conflict', 'The campaign workflow no longer exists');
     const parsed = DefinitionSchema.safeParse({
       name: definition.name,
@@ -71,12 +70,11 @@ export async function resumeCampaign(ctx: DomainContext, id: string): Promise<Ca
 
 /** Ends every enrollment: recorded as stopped at once, and each workflow is told to stop. */
 export async function completeCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
-  const { campaign, workflowIds } = await move(ctx, id, 'completed', async (c, m) => {
+  const { campaign, workflowIds } = await move(ctx, id, 'completed', async (c, tx) => {
     c.completedAt = new Date();
-    await scoped(m, CampaignEnrollment, ctx.scope).updateWhere(
-      { campaignId: c.id, status: 'active' },
-      { status: 'stopped', exitReason: 'campaign_completed', finishedAt: new Date() },
-    );
+    await tx
+      .repo(CampaignEnrollment)
+      .updateWhere({ campaignId: c.id, status: 'active' }, { status: 'stopped', exitReason: 'campaign_completed', finishedAt: new Date() });
   });
   await signalWorkflows(ctx.workflows.client, workflowIds, stopSignal, { reason: 'campaign_completed' });
   return campaign;
@@ -91,7 +89,7 @@ export function transitionCampaign(ctx: DomainContext, id: string, to: CampaignS
 }
 
 async function getStatus(ctx: DomainContext, id: string): Promise<CampaignStatus> {
-  const c = await scoped(ctx.db.manager, Campaign, ctx.scope).findById(id);
+  const c = await ctx.data.repo(Campaign).findById(id);
   if (!c) throw notFound('Campaign');
   return c.status;
 }

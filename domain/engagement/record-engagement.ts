@@ -7,6 +7,7 @@ import { queryRows } from '../../db/sql';
 import { engagementSignal, type EngagementKind } from '../../workflows/campaign-signals';
 import { suppressAddress } from '../communications/email-suppressions';
 import { signalWorkflows } from '../campaigns/signal-enrollments';
+import { ScopedData } from '../../db/scoped-data';
 
 export interface EngagementInput {
   type: EngagementType;
@@ -85,7 +86,7 @@ async function applyBounce(db: DataSource, scope: TenantScope, input: Engagement
   const leads = scoped(db.manager, Lead, scope);
   if (leadId) await leads.updateWhere({ id: leadId }, { bouncedAt: input.occurredAt });
   const address = input.message?.channel === 'email' ? input.message.to : leadId ? (await leads.findById(leadId))?.email : null;
-  if (address) await suppressAddress(db.manager, scope, address, 'bounced');
+  if (address) await suppressAddress(new ScopedData(db.manager, scope), address, 'bounced');
 }
 
 /** The active enrollments each input concerns, with two queries for the whole batch. */

@@ -4,18 +4,17 @@ import { emailField, phoneField } from '../../api/schemas/common';
 import { LeadCreate } from '../../api/schemas/lead';
 import { Form, FormSubmission, Lead, User } from '../../db/entities';
 import type { FormField } from '../../db/entities/form';
-import { scoped, type TenantScope } from '../../db/scoped-repository';
+import { ScopedData } from '../../db/scoped-data';
+import type { TenantScope } from '../../db/scoped-repository';
 import { validationFailed, type FieldError } from '../../lib/errors';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
-import type { DomainContext, WebhookDomainOptions } from '../context';
+import { createDomainContext, type DomainContext, type WebhookDomainOptions } from '../context';
 import { enrollByTrigger } from '../campaigns/auto-enroll';
 import { recordEngagement } from '../engagement/record-engagement';
 import { createLead, updateLead } from '../leads';
 import { encodeId } from '../../lib/ids';
 import { normalizeEmail } from '../normalize';
-import { emitEvent } from '../webhooks/emit-event';
-import { relayAfterCommit } from '../webhooks/relay';
-import { eventPayloads } from '../webhooks/webhook-events';
+import { unitOfWork } from '../unit-of-work';
 
 /**
  * An input mapped to a lead field is checked by that field's schema in POST /v1/leads (lengths
@@ -58,11 +57,9 @@ function checkField(f: FormField, text: string): string | null {
   return null;
 }
 
-async function actorFor(db: DataSource, form: Form): Promise<string> {
+async function actorFor(data: ScopedData, form: Form): Promise<string> {
   if (form.createdBy) return form.createdBy;
-  const admin = await db
-    .getRepository(User)
-    .findOne({ where: { tenantId: form.tenantId, roleId: 'admin', status: 'active' }, order: { id: 'ASC' } });
+  const [admin] = await data.repo(User).find({ where: { roleId: 'admin', status: 'active' }, order: { id: 'ASC' }, take: 1 });
   if (!admin) throw new Error(`tenant ${form.tenantId} has no active admin to own form leads`);
   return admin.id;
 }
@@ -97,13 +94,13 @@ export async function submitForm(deps: SubmitDeps, form: Form, raw: Record<strin
   const { values, errors } = readValues(form, raw);
   if (errors.length) throw validationFailed(errors);
   const scope: TenantScope = { tenantId: form.tenantId, environment: form.environment };
-  const ctx: DomainContext = {
+  const ctx = createDomainContext({
     db: deps.db,
     workflows: deps.workflows,
     webhooks: deps.webhooks,
     scope,
-    actorUserId: await actorFor(deps.db, form),
-  };
+    actorUserId: await actorFor(new ScopedData(deps.db.manager, scope), form),
+  });
   const mapped: Record<string, string> = {};
   const custom: Record<string, string | boolean> = {};
   for (const f of form.fields) {
@@ -112,7 +109,7 @@ export async function submitForm(deps: SubmitDeps, form: Form, raw: Record<strin
     else custom[f.name] = values[f.name];
   }
   const email = mapped.email;
-  const existing = await scoped(deps.db.manager, Lead, scope).findOne({ emailNormalized: normalizeEmail(email) });
+  const existing = await ctx.data.repo(Lead).findOne({ emailNormalized: normalizeEmail(email) });
   const lead = existing
     ? await fillEmptyFields(ctx, existing, mapped, custom)
     : await createLead(ctx, {
@@ -123,18 +120,12 @@ export async function submitForm(deps: SubmitDeps, form: Form, raw: Record<strin
         source: 'web',
         customFields: custom,
       });
-  const { submission, event } = await deps.db.transaction(async (m) => {
-    const submission = await scoped(m, FormSubmission, scope).insert({ formId: form.id, leadId: lead.id, fields: values, ip });
-    await m.getRepository(Form).increment({ id: form.id }, 'submissionCount', 1);
-    const event = await emitEvent(
-      m,
-      scope,
-      'form.submitted',
-      eventPayloads['form.submitted']({ id: form.id, leadId: lead.id, fields: values }),
-    );
-    return { submission, event };
+  const submission = await unitOfWork(ctx, async (tx) => {
+    const submission = await tx.repo(FormSubmission).insert({ formId: form.id, leadId: lead.id, fields: values, ip });
+    await tx.repo(Form).increment({ id: form.id }, 'submissionCount');
+    await tx.emit('form.submitted', { id: form.id, leadId: lead.id, fields: values });
+    return submission;
   });
-  await relayAfterCommit(deps.db, deps.workflows, [event], deps.webhooks?.relayHooks);
   // The form_submission engagement event feeds campaign conditions; form_submitted campaigns enroll.
   await recordEngagement(deps.db, deps.workflows.client, scope, {
     type: 'form_submission',

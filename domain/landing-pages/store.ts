@@ -3,10 +3,9 @@ import { LandingPage } from '../../db/entities';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { AppError, notFound } from '../../lib/errors';
 import type { DomainContext } from '../context';
-import { countedPage } from '../../db/counted-page';
 
 export async function createLandingPage(ctx: DomainContext, input: LandingPageDefinition): Promise<LandingPage> {
-  const pages = scoped(ctx.db.manager, LandingPage, ctx.scope);
+  const pages = ctx.data.repo(LandingPage);
   if (await pages.findOne({ slug: input.slug })) {
     throw new AppError('conflict', `A landing page with slug "${input.slug}" already exists`, [
       { field: 'slug', message: 'Already in use' },
@@ -26,23 +25,24 @@ export async function createLandingPage(ctx: DomainContext, input: LandingPageDe
 }
 
 export async function listLandingPages(ctx: DomainContext, f: { page: number; limit: number }) {
-  const [rows, total] = await countedPage(
-    scoped(ctx.db.manager, LandingPage, ctx.scope).query('p').orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC'),
-    f.page,
-    f.limit,
-  );
+  const [rows, total] = await ctx.data
+    .repo(LandingPage)
+    .select('p')
+    .orderBy('p.created_at', 'DESC')
+    .addOrderBy('p.id', 'DESC')
+    .page(f.page, f.limit);
   return { rows, total };
 }
 
 export async function getLandingPage(ctx: DomainContext, id: string): Promise<LandingPage> {
-  const page = await scoped(ctx.db.manager, LandingPage, ctx.scope).findById(id);
+  const page = await ctx.data.repo(LandingPage).findById(id);
   if (!page) throw notFound('Landing page');
   return page;
 }
 
 export async function deleteLandingPage(ctx: DomainContext, id: string): Promise<LandingPage> {
   const page = await getLandingPage(ctx, id);
-  await scoped(ctx.db.manager, LandingPage, ctx.scope).deleteById(id);
+  await ctx.data.repo(LandingPage).deleteById(id);
   return page;
 }
 

@@ -1,5 +1,4 @@
 import { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { AppError, notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
@@ -7,7 +6,6 @@ import { workflowIds } from '../../workflows/ids';
 import type { DomainContext } from '../context';
 import { getWebhook } from './endpoints';
 import { startDelivery } from './relay';
-import { countedPage } from '../../db/counted-page';
 
 export interface DeliveryFilters {
   page: number;
@@ -18,24 +16,24 @@ export interface DeliveryFilters {
   createdTo?: string;
 }
 
-const deliveries = (ctx: DomainContext) => scoped(ctx.db.manager, WebhookDelivery, ctx.scope);
+const deliveries = (ctx: DomainContext) => ctx.data.repo(WebhookDelivery);
 
 export async function listDeliveries(ctx: DomainContext, webhookId: string, f: DeliveryFilters) {
   await getWebhook(ctx, webhookId);
-  const qb = deliveries(ctx).query('d').andWhere('d.endpoint_id = :webhookId', { webhookId });
+  const qb = deliveries(ctx).select('d').andWhere('d.endpoint_id = :webhookId', { webhookId });
   if (f.status) qb.andWhere('d.status = :status', { status: f.status });
   if (f.eventType) qb.andWhere('d.event_type = :eventType', { eventType: f.eventType });
   if (f.createdFrom) qb.andWhere('d.created_at >= :createdFrom', { createdFrom: f.createdFrom });
   if (f.createdTo) qb.andWhere('d.created_at <= :createdTo', { createdTo: f.createdTo });
-  const [rows, total] = await countedPage(qb.orderBy('d.created_at', 'DESC').addOrderBy('d.id', 'DESC'), f.page, f.limit);
+  const [rows, total] = await qb.orderBy('d.created_at', 'DESC').addOrderBy('d.id', 'DESC').page(f.page, f.limit);
   return { rows, total };
 }
 
 export async function getDelivery(ctx: DomainContext, id: string) {
   const delivery = await deliveries(ctx).findById(id);
   if (!delivery) throw notFound('Delivery');
-  const event = await scoped(ctx.db.manager, OutboxEvent, ctx.scope).findById(delivery.eventId);
-  const attempts = await scoped(ctx.db.manager, WebhookDeliveryAttempt, ctx.scope).find({
+  const event = await ctx.data.repo(OutboxEvent).findById(delivery.eventId);
+  const attempts = await ctx.data.repo(WebhookDeliveryAttempt).find({
     where: { deliveryId: delivery.id },
     order: { attemptNumber: 'ASC' },
   });
@@ -61,7 +59,7 @@ async function isRunning(ctx: DomainContext, d: WebhookDelivery): Promise<boolea
 export async function retryDelivery(ctx: DomainContext, id: string) {
   const delivery = await deliveries(ctx).findById(id);
   if (!delivery) throw notFound('Delivery');
-  const endpoint = await scoped(ctx.db.manager, WebhookEndpoint, ctx.scope).findById(delivery.endpointId);
+  const endpoint = await ctx.data.repo(WebhookEndpoint).findById(delivery.endpointId);
   if (!endpoint) throw new AppError('conflict', 'The webhook of this delivery was deleted');
   if (endpoint.status !== 'active') throw new AppError('conflict', 'Webhook is disabled; enable it before retrying');
   if (await isRunning(ctx, delivery)) throw new AppError('conflict', 'This delivery is still in progress');
@@ -74,7 +72,7 @@ export async function recoverFailedDeliveries(ctx: DomainContext, webhookId: str
   const endpoint = await getWebhook(ctx, webhookId);
   if (endpoint.status !== 'active') throw new AppError('conflict', 'Webhook is disabled; enable it before recovering');
   const failed = await deliveries(ctx)
-    .query('d')
+    .select('d')
     .andWhere('d.endpoint_id = :webhookId', { webhookId })
     .andWhere("d.status = 'failed'")
     .andWhere('d.created_at >= :since', { since })
