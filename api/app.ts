@@ -52,7 +52,7 @@ export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions =
     files,
     limiter,
     keyCache: new ApiKeyCache(),
-    trackingHits: new TrackingHits(services.db, services.workflows.client),
+    trackingHits: new TrackingHits(services.db, services.workflows),
   };
   const app = express();
   // Server entry points start the key cache's revocation listener (app.locals.keyCache.listen).

@@ -7,7 +7,7 @@
  * the same embedded PostgreSQL and Temporal dev server as the baselines. One table per layout in
  * bench/results/latest.json and latest.md.
  *
- * Usage: node dist/bench/run.js [seconds per run, default 4] [only these targets, e.g. T2,T4-open]
+ * Usage: node dist/bench/run.js [seconds per run, default 3] [only these targets, e.g. T2,T4-open]
  * BENCH_LAYOUTS=split or all-in-one measures one layout; BENCH_CPU_PROF=<dir> profiles the service's processes.
  */
 import './secrets'; // first: sets this run's production secrets before lib/config is read
@@ -37,7 +37,7 @@ import { percentile, type Sample } from './sample';
 import { startAllInOne, startApi, startWorker, type ShippedContext, type ShippedProcess } from './shipped';
 import { bareSignals, bareStarts, oneActivityCompletions, pool, ONE_ACTIVITY_QUEUE, Receiver, webhookDeliveries } from './temporal-targets';
 
-const DURATION = Number(process.argv[2] ?? 4);
+const DURATION = Number(process.argv[2] ?? 3);
 /** Optional comma-separated target ids (e.g. T2,T4-open) to measure only those while profiling. */
 const ONLY = process.argv[3]?.split(',');
 const LAYOUTS = (process.env.BENCH_LAYOUTS ?? 'split,all-in-one').split(',');
@@ -284,6 +284,48 @@ async function main(): Promise<void> {
             headers: key,
             requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, body: leadBody()() }) }],
           }),
+      },
+      {
+        id: 'T2-dup',
+        what: 'POST /v1/leads with distinct phones (T2) vs POST /v1/leads where every lead shares one phone (issue 16)',
+        goal: 0.8,
+        baseline: () =>
+          measure(app, {
+            method: 'POST',
+            path: '/v1/leads',
+            headers: key,
+            requests: [
+              {
+                setupRequest: (r: Record<string, unknown>) => ({
+                  ...r,
+                  body: leadBody({ phone: `+1 212 ${String(n).padStart(7, '0')}` })(),
+                }),
+              },
+            ],
+          }),
+        target: () =>
+          measure(app, {
+            method: 'POST',
+            path: '/v1/leads',
+            headers: key,
+            requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, body: leadBody({ phone: '+1 415 555 0123' })() }) }],
+          }),
+      },
+      {
+        id: 'T7',
+        what: 'the T2 baseline (bare single-row INSERTs/s) vs leads/s through POST /v1/leads/batch, 100 per request (latencies per request)',
+        goal: 5,
+        baseline: bareHttp('bare-insert', bareInsert),
+        target: async () => {
+          const batchBody = () => JSON.stringify({ leads: Array.from({ length: 100 }, () => JSON.parse(leadBody()()) as unknown) });
+          const s = await measure(app, {
+            method: 'POST',
+            path: '/v1/leads/batch',
+            headers: key,
+            requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, body: batchBody() }) }],
+          });
+          return { ...s, rps: s.rps * 100 };
+        },
       },
       {
         id: 'T3',

@@ -155,8 +155,20 @@ const EnvSchema = z.object({
    * a handful serves hundreds of requests a second; beyond PostgreSQL's cores more only queue there.
    */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
-  /** Connections in the worker's pool (npm start's one process uses the larger of the two). */
-  WORKER_DB_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  /**
+   * An email or phone shared by more than this many leads of a tenant and environment (a company
+   * switchboard, a placeholder typed into forms) is common: it suggests no duplicates and starts no
+   * duplicate check for new leads.
+   */
+  DEDUPE_COMMON_IDENTITY_LEADS: z.coerce.number().int().min(1).default(25),
+  /**
+   * The worker's own database connections (the API keeps its own pool, also inside npm start, so
+   * background work cannot take the API's connections); activities run at most this many at once.
+   * Its statement_timeout is WORKER_DB_STATEMENT_TIMEOUT_MS.
+   */
+  WORKER_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Requests of one tenant and environment an API process runs at once; the rest queue (api/middleware/tenant-fair-share.ts). */
+  TENANT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(10),
 });
 
 /**

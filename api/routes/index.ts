@@ -21,6 +21,7 @@ import { opportunityRoutes } from './opportunities';
 import { partnerRoutes } from './partners';
 import { searchRoutes } from './search';
 import { statusDefinitionRoutes } from './status-definitions';
+import { suppressionRoutes } from './suppressions';
 import { taskRoutes } from './tasks';
 import { teamRoutes } from './teams';
 import { userRoutes } from './users';
@@ -58,5 +59,6 @@ export function apiRoutes(deps: AppDeps): AnyRoute[] {
     ...analyticsRoutes(deps),
     ...communicationRoutes(deps),
     ...emailTemplateRoutes(deps),
+    ...suppressionRoutes(deps),
   ];
 }

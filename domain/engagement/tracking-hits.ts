@@ -1,9 +1,9 @@
-import type { Client } from '@temporalio/client';
 import { In, type DataSource } from 'typeorm';
 import { Message } from '../../db/entities';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { logger } from '../../lib/logger';
-import { isMachineHit } from './machine-traffic';
+import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
+import { machineReason, machineRulesOf } from './machine-traffic';
 import { recordEngagements } from './record-engagement';
 
 export interface TrackingHit {
@@ -38,7 +38,7 @@ export class TrackingHits {
 
   constructor(
     private readonly db: DataSource,
-    private readonly client: Client,
+    private readonly workflows: WorkflowStarter,
     opts: TrackingHitsOptions = {},
   ) {
     this.capacity = opts.capacity ?? 50_000;
@@ -86,9 +86,14 @@ export class TrackingHits {
         where: { id: In([...new Set(hits.map((h) => h.messageId))]) },
       });
       const byId = new Map(messages.map((m) => [m.id, m]));
+      const rules = await machineRulesOf(this.db, scope);
       const inputs = hits.flatMap((hit) => {
         const message = byId.get(hit.messageId);
         if (!message) return []; // deleted since it was sent
+        const machine = machineReason(
+          { type: hit.type, method: hit.method, userAgent: hit.userAgent, sentAt: message.sentAt, at: hit.at },
+          rules,
+        );
         return [
           {
             type: hit.type,
@@ -96,12 +101,12 @@ export class TrackingHits {
             message,
             workflowExecutionId: null,
             occurredAt: hit.at,
-            machine: isMachineHit({ method: hit.method, userAgent: hit.userAgent, sentAt: message.sentAt, at: hit.at }),
-            details: { ...hit.details, userAgent: hit.userAgent?.slice(0, 300) ?? null },
+            machine: machine !== null,
+            details: { ...hit.details, userAgent: hit.userAgent?.slice(0, 300) ?? null, ...(machine ? { machineReason: machine } : {}) },
           },
         ];
       });
-      await recordEngagements(this.db, this.client, scope, inputs);
+      await recordEngagements({ db: this.db, workflows: this.workflows }, scope, inputs);
     }
   }
 }
