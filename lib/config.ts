@@ -103,6 +103,20 @@ const EnvSchema = z.object({
   TWILIO_API_BASE_URL: optionalString,
   /** Signs open, click and unsubscribe tokens. */
   TRACKING_SECRET: z.string().min(16).default('dev-tracking-secret-change-me'),
+
+  // Per-IP limits on the unauthenticated routes, per route class and minute (docs/security.md).
+  /** Open pixel, click redirect, unsubscribe: generous, a busy corporate NAT opens a lot of mail from one address. */
+  PUBLIC_TRACKING_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
+  /** Hosted landing pages. */
+  PUBLIC_PAGES_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Public form submissions: each one can create a lead. */
+  PUBLIC_FORMS_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** POST /v1/auth/login attempts, successful or not (failures have their own AUTH_FAILURE_LIMIT_PER_MINUTE). */
+  PUBLIC_LOGIN_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** The local driver's signed upload and download URLs. */
+  PUBLIC_FILE_URLS_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Opens and clicks one tenant may have waiting in an API process's buffer; past it that tenant's new hits are dropped. */
+  TRACKING_BUFFER_PER_TENANT: z.coerce.number().int().min(1).default(10_000),
 });
 
 /** Rules across variables, checked at startup rather than on first use. */
@@ -130,4 +144,13 @@ export const config: Config = loadConfig();
 /** TEMPORAL_UI_URL, else the local dev server's UI (http://127.0.0.1:8233 with the default port). */
 export function temporalUiUrl(c: Config = config): string {
   return c.TEMPORAL_UI_URL ?? `http://127.0.0.1:${c.TEMPORAL_UI_PORT}`;
+}
+
+/**
+ * Behind a load balancer with TRUST_PROXY=0 every request seems to come from the balancer, so all
+ * clients share one per-IP budget: logged at startup in production.
+ */
+export function trustProxyWarning(c: Pick<Config, 'NODE_ENV' | 'TRUST_PROXY'> = config): string | null {
+  if (c.NODE_ENV !== 'production' || c.TRUST_PROXY !== 0) return null;
+  return 'TRUST_PROXY is 0: per-IP limits count the address that connects to the API. Behind a load balancer or reverse proxy, set TRUST_PROXY to the number of proxy hops, or every client shares the proxy\'s limits.';
 }
