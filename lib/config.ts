@@ -152,5 +152,5 @@ export function temporalUiUrl(c: Config = config): string {
  */
 export function trustProxyWarning(c: Pick<Config, 'NODE_ENV' | 'TRUST_PROXY'> = config): string | null {
   if (c.NODE_ENV !== 'production' || c.TRUST_PROXY !== 0) return null;
-  return 'TRUST_PROXY is 0: per-IP limits count the address that connects to the API. Behind a load balancer or reverse proxy, set TRUST_PROXY to the number of proxy hops, or every client shares the proxy\'s limits.';
+  return "TRUST_PROXY is 0: per-IP limits count the address that connects to the API. Behind a load balancer or reverse proxy, set TRUST_PROXY to the number of proxy hops, or every client shares the proxy's limits.";
 }

@@ -133,6 +133,8 @@ export function formRoutes(deps: AppDeps) {
       params: PublicFormParams,
       body: z.record(z.string(), z.unknown()),
       response: SubmissionReceipt,
+      // Past PUBLIC_FORMS_LIMIT_PER_MINUTE submissions from one address.
+      errors: [429],
       handler: async ({ params, body, req }) => {
         const form = await resolvePublicForm(deps.db, params.id);
         if (!form) throw notFound('Form');

@@ -92,10 +92,16 @@ export class RateLimiter {
    * store and windows as the authenticated per-IP limit (one counter per class, so a flood of pixel
    * hits from a NAT never uses up the login budget of the people behind it).
    */
-  async checkPublic(routeClass: PublicRouteClass, ip: string, now = Date.now()): Promise<{ allowed: boolean; limit: number; retryAfterSeconds: number }> {
+  async checkPublic(
+    routeClass: PublicRouteClass,
+    ip: string,
+    now = Date.now(),
+  ): Promise<{ allowed: boolean; limit: number; retryAfterSeconds: number }> {
     const minute = windowStart(now, MINUTE);
     const limit = this.opts.publicPerMinute[routeClass];
-    const [count] = await this.store.hit([{ key: `ip:${routeClass}:${ip}:minute`, windowStart: minute, ttlMs: 2 * MINUTE, exactAbove: exactNear(limit) }]);
+    const [count] = await this.store.hit([
+      { key: `ip:${routeClass}:${ip}:minute`, windowStart: minute, ttlMs: 2 * MINUTE, exactAbove: exactNear(limit) },
+    ]);
     return { allowed: count <= limit, limit, retryAfterSeconds: Math.max(1, Math.ceil((minute.getTime() + MINUTE - now) / 1000)) };
   }
 
