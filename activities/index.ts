@@ -4,6 +4,7 @@ import { config } from '../lib/config';
 import { createAiActivities } from './ai';
 import type { AiSettings } from './ai/settings';
 import { createCampaignActivities } from './campaigns';
+import { createCampaignTransitionActivities } from './campaigns/signal-enrollment-page';
 import { createMessagingActivities } from './messaging';
 import { messagingSettingsFromConfig, type MessagingSettings } from './messaging/settings';
 import { createRecordActivities } from './records';
@@ -27,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps.db, deps.workflows, deps.webhooks),
     ...createAiActivities(deps.ai),
     ...createCampaignActivities(deps.db),
+    ...createCampaignTransitionActivities(deps.db, deps.workflows.client),
     ...createMessagingActivities(deps.db, deps.messaging ?? messagingSettingsFromConfig(config)),
   };
 }

@@ -34,6 +34,7 @@ export const ID_TYPES = {
   landingPage: 'lpg',
   agentExecution: 'agx',
   emailTemplate: 'tpl',
+  operation: 'opr',
 } as const;
 
 export type IdType = keyof typeof ID_TYPES;

@@ -5,5 +5,8 @@ export const workflowIds = {
   webhookDelivery: (encodedEventId: string, encodedEndpointId: string) => `webhook/${encodedEventId}/${encodedEndpointId}`,
   aiGeneration: (kind: string, requestId: string) => `ai/${kind}/${requestId}`,
   campaignEnrollment: (encodedCampaignId: string, encodedLeadId: string) => `campaign/${encodedCampaignId}/lead/${encodedLeadId}`,
+  /** One per operation: pausing, resuming or completing a campaign signals its enrollments from here. */
+  campaignTransition: (encodedCampaignId: string, encodedOperationId: string) =>
+    `campaign-transition/${encodedCampaignId}/${encodedOperationId}`,
   message: (channel: 'email' | 'sms', encodedMessageId: string) => `${channel}/${encodedMessageId}`,
 };

@@ -6,3 +6,4 @@ export * from './ai-generation';
 export * from './lead-conversion';
 export * from './campaign-sequence';
 export * from './send-message';
+export * from './campaign-transition';

@@ -17,6 +17,7 @@ import { fileRoutes } from './files';
 import { formRoutes } from './forms';
 import { landingPageRoutes } from './landing-pages';
 import { leadRoutes } from './leads';
+import { operationRoutes } from './operations';
 import { opportunityRoutes } from './opportunities';
 import { partnerRoutes } from './partners';
 import { searchRoutes } from './search';
@@ -58,5 +59,6 @@ export function apiRoutes(deps: AppDeps): AnyRoute[] {
     ...analyticsRoutes(deps),
     ...communicationRoutes(deps),
     ...emailTemplateRoutes(deps),
+    ...operationRoutes(deps),
   ];
 }

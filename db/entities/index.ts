@@ -15,6 +15,7 @@ import { Lead } from './lead';
 import { LeadDedupeKey } from './lead-dedupe-key';
 import { LeadDuplicate } from './lead-duplicate';
 import { Message } from './message';
+import { Operation } from './operation';
 import { Opportunity } from './opportunity';
 import { OutboxEvent } from './outbox-event';
 import { Partner, PartnerReferralCode } from './partner';
@@ -38,7 +39,7 @@ export { LandingPage, StatusDefinition, WorkflowDefinition, WorkflowDefinitionVe
 export { Form, FormSubmission, Opportunity };
 export { Commission, Partner, PartnerReferralCode, SearchDocument, Task };
 export { Addon, AddonInstallation, AgentExecution, StoredFile, TrainingCourse };
-export { Campaign, CampaignEnrollment, EmailTemplate, EngagementEvent, Message };
+export { Campaign, CampaignEnrollment, EmailTemplate, EngagementEvent, Message, Operation };
 export * from './tenant-owned';
 
 export const entities = [
@@ -64,5 +65,5 @@ export const entities = [
   // definitions (AI generation round-trips through these)
   ...[StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion, LandingPage],
   // campaigns, communications and engagement
-  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EngagementEvent],
+  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EngagementEvent, Operation],
 ];

@@ -12,6 +12,7 @@ import { AddFiles1795310569723 } from './1795310569723-AddFiles';
 import { AddLeadsUncheckedIndex1795320000000 } from './1795320000000-AddLeadsUncheckedIndex';
 import { AddFileStatus1795330000000 } from './1795330000000-AddFileStatus';
 import { AddLeadDedupeKeys1795340000000 } from './1795340000000-AddLeadDedupeKeys';
+import { AddOperations1795354000000 } from './1795354000000-AddOperations';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -28,4 +29,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddLeadsUncheckedIndex1795320000000,
   AddFileStatus1795330000000,
   AddLeadDedupeKeys1795340000000,
+  AddOperations1795354000000,
 ];

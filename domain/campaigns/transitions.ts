@@ -1,13 +1,15 @@
 import type { EntityManager } from 'typeorm';
 import { toFieldErrors } from '../../api/http/zod-errors';
 import { WorkflowDefinition as DefinitionSchema } from '../../api/schemas/workflow-definition';
-import { Campaign, CampaignEnrollment, WorkflowDefinition } from '../../db/entities';
+import { Campaign, CampaignEnrollment, Operation, WorkflowDefinition } from '../../db/entities';
 import type { CampaignStatus } from '../../db/entities/campaign';
 import { scoped } from '../../db/scoped-repository';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
-import { pauseSignal, resumeSignal, stopSignal } from '../../workflows/campaign-signals';
+import type { OperationType } from '../../db/entities/operation';
+import { encodeId } from '../../lib/ids';
+import { campaignTransitionWorkflow, type EnrollmentSignal } from '../../workflows/campaign-transition';
+import { workflowIds } from '../../workflows/ids';
 import type { DomainContext } from '../context';
-import { signalWorkflows } from './signal-enrollments';
 
 /** Legal moves (DESIGN 7): draft -> active, active <-> paused, active | paused -> completed. */
 const TRANSITIONS: Record<CampaignStatus, CampaignStatus[]> = {
@@ -17,19 +19,66 @@ const TRANSITIONS: Record<CampaignStatus, CampaignStatus[]> = {
   completed: [],
 };
 
-/** Locks the campaign row, checks the move and applies `change`; signals are sent after commit. */
-async function move(ctx: DomainContext, id: string, to: CampaignStatus, change?: (c: Campaign, m: EntityManager) => Promise<void>) {
-  return ctx.db.transaction(async (m) => {
+/** What a move hands to the enrollments: a signal each, sent by a workflow after the answer. */
+const FAN_OUT: Partial<Record<CampaignStatus, { signal: EnrollmentSignal; type: OperationType }>> = {
+  paused: { signal: 'pause', type: 'campaign.pause' },
+  completed: { signal: 'stop', type: 'campaign.complete' },
+};
+
+export interface CampaignTransition {
+  campaign: Campaign;
+  /** The fan-out to the enrollments (absent on activation: a new campaign has none). */
+  operation?: Operation;
+}
+
+/**
+ * Locks the campaign row, checks the move, applies `change` and, for a move the enrollments must
+ * hear about, records an operation in the same transaction; after commit a workflow signals the
+ * enrollments, so the request does a fixed amount of work however many there are (issue 14).
+ */
+async function move(
+  ctx: DomainContext,
+  id: string,
+  to: CampaignStatus,
+  change?: (c: Campaign, m: EntityManager) => Promise<number | void>,
+): Promise<CampaignTransition> {
+  const { campaign, operation, signal } = await ctx.db.transaction(async (m) => {
     const campaign = await scoped(m, Campaign, ctx.scope).query('c').andWhere('c.id = :id', { id }).setLock('pessimistic_write').getOne();
     if (!campaign) throw notFound('Campaign');
     const from = campaign.status;
     if (!TRANSITIONS[from].includes(to)) throw new AppError('conflict', `A ${from} campaign cannot become ${to}`);
-    const active = await scoped(m, CampaignEnrollment, ctx.scope).find({ where: { campaignId: id, status: 'active' } });
-    await change?.(campaign, m);
+    const changed = await change?.(campaign, m);
     campaign.status = to;
     const saved = await scoped(m, Campaign, ctx.scope).save(campaign);
-    return { campaign: saved, from, workflowIds: active.map((e) => e.workflowId) };
+    const fanOut = from === 'paused' && to === 'active' ? { signal: 'resume' as const, type: 'campaign.resume' as const } : FAN_OUT[to];
+    if (!fanOut) return { campaign: saved, operation: undefined, signal: undefined };
+    const total =
+      typeof changed === 'number' ? changed : await scoped(m, CampaignEnrollment, ctx.scope).count({ campaignId: id, status: 'active' });
+    const operations = scoped(m, Operation, ctx.scope);
+    const row = await operations.insert({ type: fanOut.type, resourceId: id, workflowId: 'pending', total });
+    row.workflowId = workflowIds.campaignTransition(encodeId('campaign', id), encodeId('operation', row.id));
+    await operations.updateWhere({ id: row.id }, { workflowId: row.workflowId });
+    return { campaign: saved, operation: row, signal: fanOut.signal };
   });
+  if (!operation || !signal) return { campaign };
+  try {
+    await ctx.workflows.start(campaignTransitionWorkflow, {
+      workflowId: operation.workflowId,
+      args: [{ ...ctx.scope, operationId: operation.id, campaignId: id, signal }],
+      searchAttributes: {
+        tenantId: encodeId('tenant', ctx.scope.tenantId),
+        environment: ctx.scope.environment,
+        campaignId: encodeId('campaign', id),
+      },
+      memo: { summary: `${operation.type} of campaign "${campaign.name}" (${operation.total} enrollments)` },
+    });
+  } catch (err) {
+    // The campaign's new status holds (every enrollment re-reads it before each send); the
+    // operation says its signals were not sent.
+    await scoped(ctx.db.manager, Operation, ctx.scope).updateWhere({ id: operation.id }, { status: 'failed', finishedAt: new Date() });
+    throw err;
+  }
+  return { campaign, operation };
 }
 
 /**
@@ -55,39 +104,33 @@ export function activateCampaign(ctx: DomainContext, id: string): Promise<Campai
   }).then((r) => r.campaign);
 }
 
-export async function pauseCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
-  const { campaign, workflowIds } = await move(ctx, id, 'paused');
-  await signalWorkflows(ctx.workflows.client, workflowIds, pauseSignal);
-  return campaign;
+export function pauseCampaign(ctx: DomainContext, id: string): Promise<CampaignTransition> {
+  return move(ctx, id, 'paused');
 }
 
-export async function resumeCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
-  const { campaign, workflowIds } = await move(ctx, id, 'active', async (c) => {
+export function resumeCampaign(ctx: DomainContext, id: string): Promise<CampaignTransition> {
+  return move(ctx, id, 'active', async (c) => {
     if (c.status !== 'paused') throw new AppError('conflict', `A ${c.status} campaign cannot be resumed`);
   });
-  await signalWorkflows(ctx.workflows.client, workflowIds, resumeSignal);
-  return campaign;
 }
 
-/** Ends every enrollment: recorded as stopped at once, and each workflow is told to stop. */
-export async function completeCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
-  const { campaign, workflowIds } = await move(ctx, id, 'completed', async (c, m) => {
+/** Ends every enrollment: recorded as stopped at once (one statement), and each workflow is told to stop. */
+export function completeCampaign(ctx: DomainContext, id: string): Promise<CampaignTransition> {
+  return move(ctx, id, 'completed', async (c, m) => {
     c.completedAt = new Date();
-    await scoped(m, CampaignEnrollment, ctx.scope).updateWhere(
+    return scoped(m, CampaignEnrollment, ctx.scope).updateWhere(
       { campaignId: c.id, status: 'active' },
       { status: 'stopped', exitReason: 'campaign_completed', finishedAt: new Date() },
     );
   });
-  await signalWorkflows(ctx.workflows.client, workflowIds, stopSignal, { reason: 'campaign_completed' });
-  return campaign;
 }
 
-/** PATCH {status}: the same moves as the action endpoints. */
-export function transitionCampaign(ctx: DomainContext, id: string, to: CampaignStatus): Promise<Campaign> {
-  if (to === 'paused') return pauseCampaign(ctx, id);
-  if (to === 'completed') return completeCampaign(ctx, id);
+/** PATCH {status}: the same moves as the action endpoints (the campaign is answered; its operation runs on). */
+export async function transitionCampaign(ctx: DomainContext, id: string, to: CampaignStatus): Promise<Campaign> {
+  if (to === 'paused') return (await pauseCampaign(ctx, id)).campaign;
+  if (to === 'completed') return (await completeCampaign(ctx, id)).campaign;
   if (to === 'draft') throw new AppError('conflict', 'A campaign cannot go back to draft');
-  return getStatus(ctx, id).then((s) => (s === 'paused' ? resumeCampaign(ctx, id) : activateCampaign(ctx, id)));
+  return (await getStatus(ctx, id)) === 'paused' ? (await resumeCampaign(ctx, id)).campaign : activateCampaign(ctx, id);
 }
 
 async function getStatus(ctx: DomainContext, id: string): Promise<CampaignStatus> {

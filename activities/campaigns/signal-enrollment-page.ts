@@ -1,0 +1,68 @@
+import type { Client } from '@temporalio/client';
+import type { DataSource } from 'typeorm';
+import { Operation } from '../../db/entities';
+import { scoped } from '../../db/scoped-repository';
+import { queryRows } from '../../db/sql';
+import { signalWorkflows } from '../../domain/campaigns/signal-enrollments';
+import { pauseSignal, resumeSignal, stopSignal } from '../../workflows/campaign-signals';
+import type { EnrollmentSignal } from '../../workflows/campaign-transition';
+import type { ScopeRef } from '../../workflows/types';
+
+/** Enrollments signalled per activity: a page takes a few seconds even on a loaded machine. */
+export const ENROLLMENT_PAGE_SIZE = 500;
+
+interface OperationRef extends ScopeRef {
+  operationId: string;
+}
+
+/**
+ * The enrollments each signal concerns: pause and resume the active ones; stop the ones the
+ * completion just marked stopped (their rows changed in the request, their workflows still run).
+ */
+const TARGETS: Record<EnrollmentSignal, string> = {
+  pause: "status = 'active'",
+  resume: "status = 'active'",
+  stop: "status = 'stopped' AND exit_reason = 'campaign_completed'",
+};
+
+export function createCampaignTransitionActivities(db: DataSource, client: Client) {
+  return {
+    /** Signals the next page of enrollments after `afterId`; nextAfterId null when none are left. */
+    async signalEnrollmentPage(
+      input: OperationRef & { campaignId: string; signal: EnrollmentSignal; afterId: string },
+    ): Promise<{ nextAfterId: string | null; signalled: number }> {
+      const rows = await queryRows(
+        db.manager,
+        `SELECT id::text, workflow_id FROM campaign_enrollments
+          WHERE tenant_id = $1 AND environment = $2 AND campaign_id = $3 AND id > $4 AND ${TARGETS[input.signal]}
+          ORDER BY id LIMIT ${ENROLLMENT_PAGE_SIZE}`,
+        [input.tenantId, input.environment, input.campaignId, input.afterId],
+      );
+      const ids = rows.map((r) => r.workflow_id as string);
+      if (input.signal === 'pause') await signalWorkflows(client, ids, pauseSignal);
+      else if (input.signal === 'resume') await signalWorkflows(client, ids, resumeSignal);
+      else await signalWorkflows(client, ids, stopSignal, { reason: 'campaign_completed' });
+      await db.query(
+        'UPDATE operations SET processed = LEAST(total, processed + $4), updated_at = now() WHERE tenant_id = $1 AND environment = $2 AND id = $3',
+        [input.tenantId, input.environment, input.operationId, rows.length],
+      );
+      return { nextAfterId: rows.length < ENROLLMENT_PAGE_SIZE ? null : (rows[rows.length - 1].id as string), signalled: rows.length };
+    },
+
+    /** Whether an earlier operation on the same campaign is still signalling (a pause still going out when a resume starts). */
+    async earlierOperationRunning(input: OperationRef & { campaignId: string }): Promise<boolean> {
+      const rows = await queryRows(
+        db.manager,
+        `SELECT 1 FROM operations WHERE tenant_id = $1 AND environment = $2 AND resource_id = $3 AND id < $4 AND status = 'running' LIMIT 1`,
+        [input.tenantId, input.environment, input.campaignId, input.operationId],
+      );
+      return rows.length > 0;
+    },
+
+    async finishOperation(input: OperationRef & { status: 'succeeded' | 'failed' }): Promise<void> {
+      await scoped(db.manager, Operation, input).updateWhere({ id: input.operationId }, { status: input.status, finishedAt: new Date() });
+    },
+  };
+}
+
+export type CampaignTransitionActivities = ReturnType<typeof createCampaignTransitionActivities>;
