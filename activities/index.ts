@@ -5,6 +5,9 @@ import { createAiActivities } from './ai';
 import type { AiSettings } from './ai/settings';
 import { createCampaignActivities } from './campaigns';
 import { createCampaignTransitionActivities } from './campaigns/signal-enrollment-page';
+import { createFileActivities } from './files';
+import { createFileStorage } from '../lib/files/create-storage';
+import type { FileStorage } from '../lib/files/file-storage';
 import { createMessagingActivities } from './messaging';
 import { messagingSettingsFromConfig, type MessagingSettings } from './messaging/settings';
 import { createRecordActivities } from './records';
@@ -19,6 +22,8 @@ export interface ActivityDeps {
   ai?: AiSettings;
   /** Unset: the settings from config (capture transports unless SMTP_URL / TWILIO_* are set). */
   messaging?: MessagingSettings;
+  /** Where file bytes live (unset: from config, as the API's); the pending-upload sweep removes them. */
+  files?: FileStorage;
 }
 
 /** Activities are built from their clients; the worker is the only place that constructs them. */
@@ -29,6 +34,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAiActivities(deps.ai),
     ...createCampaignActivities(deps.db),
     ...createCampaignTransitionActivities(deps.db, deps.workflows.client),
+    ...createFileActivities(deps.db, deps.files ?? createFileStorage(config)),
     ...createMessagingActivities(deps.db, deps.messaging ?? messagingSettingsFromConfig(config)),
   };
 }

@@ -117,6 +117,8 @@ const EnvSchema = z.object({
   PUBLIC_FILE_URLS_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Opens and clicks one tenant may have waiting in an API process's buffer; past it that tenant's new hits are dropped. */
   TRACKING_BUFFER_PER_TENANT: z.coerce.number().int().min(1).default(10_000),
+  /** Webhook endpoints one tenant may have per environment; one more is a 422. */
+  WEBHOOK_ENDPOINTS_MAX: z.coerce.number().int().min(1).default(20),
 });
 
 /** Rules across variables, checked at startup rather than on first use. */

@@ -19,6 +19,7 @@ import { registerSearchAttributes } from '../lib/temporal/register-search-attrib
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
+import { ensurePendingUploadSweepSchedule } from '../lib/temporal/pending-upload-sweep-schedule';
 import { SHUTDOWN_DRAIN_MS, WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { aiSettingsFromConfig } from '../activities/ai/settings';
 import { createWorker } from '../workers/create-worker';
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
       minAgeMs: config.WEBHOOK_SWEEP_MIN_AGE_MS,
     });
     await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
+    await ensurePendingUploadSweepSchedule(client, TASK_QUEUE);
     const webhooks = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS };
     const workerConnection = await NativeConnection.connect({ address: temporalAddress });
     const worker = await createWorker({

@@ -46,9 +46,18 @@ async function campaignWithEnrollments(count: number) {
     })),
   );
   const graph = await pinnedGraph({ db: stack.db, workflows: stack.workflows, scope, actorUserId: '0' }, campaign);
-  await forEachConcurrently(enrollments, 25, async (enrollment) => {
-    const lead = leads.find((l) => l.id === enrollment.leadId)!;
-    await startEnrollmentWorkflow(stack.workflows, scope, campaign, lead, enrollment, graph);
+  const byId = new Map(leads.map((l) => [l.id, l]));
+  await forEachConcurrently(enrollments, 20, async (enrollment) => {
+    // A loaded dev server refuses a start now and then (its per-namespace rate): try again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await startEnrollmentWorkflow(stack.workflows, scope, campaign, byId.get(enrollment.leadId)!, enrollment, graph);
+        return;
+      } catch (err) {
+        if (attempt >= 5) throw err;
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
+    }
   });
   return { id: created.id as string, enrollments };
 }
@@ -88,12 +97,23 @@ describe('campaign operations', () => {
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
     });
     expect(Object.fromEntries(statuses)).toEqual({ paused: ENROLLMENTS });
-
-    // Completing stops every workflow, through the same kind of operation.
-    const completed = await stack.http().post(`/v1/campaigns/${campaign.id}/complete`).set(tenant.live).expect(202);
-    expect(completed.body.data.operation).toMatchObject({ type: 'campaign.complete', status: 'running', total: ENROLLMENTS });
-    expect(await operationWhenDone(completed.body.data.operation.id)).toMatchObject({ status: 'succeeded', processed: ENROLLMENTS });
   }, 240_000);
+
+  it('completes a campaign with a 202 and an operation that stops every enrollment', async () => {
+    const campaign = await campaignWithEnrollments(3);
+    const completed = await stack.http().post(`/v1/campaigns/${campaign.id}/complete`).set(tenant.live).expect(202);
+    expect(completed.body.data).toMatchObject({
+      status: 'completed',
+      operation: { type: 'campaign.complete', status: 'running', total: 3 },
+    });
+    expect(await operationWhenDone(completed.body.data.operation.id)).toMatchObject({ status: 'succeeded', processed: 3 });
+    for (const e of campaign.enrollments) {
+      expect(await stack.client.workflow.getHandle(e.workflowId).result()).toMatchObject({
+        status: 'stopped',
+        exitReason: 'campaign_completed',
+      });
+    }
+  });
 
   it('resumes after a pause in order: the enrollment ends up running', async () => {
     const campaign = await campaignWithEnrollments(3);

@@ -13,6 +13,7 @@ import { connectTemporalClient } from '../lib/temporal/client';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
+import { ensurePendingUploadSweepSchedule } from '../lib/temporal/pending-upload-sweep-schedule';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createWorker } from './create-worker';
 import { installWorkerRuntime } from './runtime';
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     minAgeMs: config.WEBHOOK_SWEEP_MIN_AGE_MS,
   });
   await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
+  await ensurePendingUploadSweepSchedule(client, TASK_QUEUE);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const deps = {
     db,

@@ -7,3 +7,4 @@ export * from './lead-conversion';
 export * from './campaign-sequence';
 export * from './send-message';
 export * from './campaign-transition';
+export * from './pending-upload-sweep';

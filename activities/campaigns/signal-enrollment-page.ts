@@ -3,13 +3,15 @@ import type { DataSource } from 'typeorm';
 import { Operation } from '../../db/entities';
 import { scoped } from '../../db/scoped-repository';
 import { queryRows } from '../../db/sql';
-import { signalWorkflows } from '../../domain/campaigns/signal-enrollments';
+import { signalConcurrently } from '../../domain/campaigns/signal-enrollments';
 import { pauseSignal, resumeSignal, stopSignal } from '../../workflows/campaign-signals';
 import type { EnrollmentSignal } from '../../workflows/campaign-transition';
 import type { ScopeRef } from '../../workflows/types';
 
 /** Enrollments signalled per activity: a page takes a few seconds even on a loaded machine. */
 export const ENROLLMENT_PAGE_SIZE = 500;
+/** Signals in flight at once: enough to keep the Temporal frontend busy without queueing on the client. */
+const SIGNALS_IN_FLIGHT = 32;
 
 interface OperationRef extends ScopeRef {
   operationId: string;
@@ -33,15 +35,15 @@ export function createCampaignTransitionActivities(db: DataSource, client: Clien
     ): Promise<{ nextAfterId: string | null; signalled: number }> {
       const rows = await queryRows(
         db.manager,
-        `SELECT id::text, workflow_id FROM campaign_enrollments
-          WHERE tenant_id = $1 AND environment = $2 AND campaign_id = $3 AND id > $4 AND ${TARGETS[input.signal]}
-          ORDER BY id LIMIT ${ENROLLMENT_PAGE_SIZE}`,
+        `SELECT e.id::text AS id, e.workflow_id FROM campaign_enrollments e
+          WHERE e.tenant_id = $1 AND e.environment = $2 AND e.campaign_id = $3 AND e.id > $4 AND ${TARGETS[input.signal]}
+          ORDER BY e.id LIMIT ${ENROLLMENT_PAGE_SIZE}`,
         [input.tenantId, input.environment, input.campaignId, input.afterId],
       );
       const ids = rows.map((r) => r.workflow_id as string);
-      if (input.signal === 'pause') await signalWorkflows(client, ids, pauseSignal);
-      else if (input.signal === 'resume') await signalWorkflows(client, ids, resumeSignal);
-      else await signalWorkflows(client, ids, stopSignal, { reason: 'campaign_completed' });
+      if (input.signal === 'pause') await signalConcurrently(SIGNALS_IN_FLIGHT, client, ids, pauseSignal);
+      else if (input.signal === 'resume') await signalConcurrently(SIGNALS_IN_FLIGHT, client, ids, resumeSignal);
+      else await signalConcurrently(SIGNALS_IN_FLIGHT, client, ids, stopSignal, { reason: 'campaign_completed' });
       await db.query(
         'UPDATE operations SET processed = LEAST(total, processed + $4), updated_at = now() WHERE tenant_id = $1 AND environment = $2 AND id = $3',
         [input.tenantId, input.environment, input.operationId, rows.length],

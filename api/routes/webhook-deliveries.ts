@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { getDelivery, listDeliveries, recoverFailedDeliveries, retryDelivery } from '../../domain/webhooks/deliveries';
+import {
+  getDelivery,
+  listDeliveries,
+  RECOVER_MAX_DELIVERIES,
+  RECOVER_WINDOW_DAYS,
+  recoverFailedDeliveries,
+  retryDelivery,
+} from '../../domain/webhooks/deliveries';
 import { encodeId } from '../../lib/ids';
 import { domainContext, type AppDeps } from '../http/domain-context';
 import { paginate } from '../http/envelope';
@@ -18,6 +25,9 @@ const TAG = 'Webhooks';
 const BASE = '/v1/integrations/webhooks';
 
 const Redelivery = z.object({ deliveryIds: z.array(z.string()), workflowIds: z.array(z.string()) });
+const Recovery = Redelivery.extend({
+  hasMore: z.boolean().describe(`More failed deliveries are left than one call re-sends (${RECOVER_MAX_DELIVERIES}): call again`),
+});
 
 export function webhookDeliveryRoutes(deps: AppDeps) {
   return [
@@ -69,19 +79,23 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
     defineRoute({
       method: 'post',
       path: `${BASE}/:id/recover`,
-      summary: 'Re-send every failed delivery of this endpoint created since a time',
+      summary: `Re-send the failed deliveries of this endpoint created since a time (within ${RECOVER_WINDOW_DAYS} days; at most ${RECOVER_MAX_DELIVERIES} per call)`,
       tag: TAG,
       auth: 'tenant',
       scope: 'webhooks:write',
       params: WebhookIdParams,
       body: RecoverBody,
-      response: Redelivery,
+      response: Recovery,
       status: 202,
       handler: async ({ params, body, auth }) => {
-        const runs = await recoverFailedDeliveries(domainContext(deps, auth), params.id, body.since);
+        const { started, hasMore } = await recoverFailedDeliveries(domainContext(deps, auth), params.id, body.since);
         return {
-          data: { deliveryIds: runs.map((r) => encodeId('delivery', r.delivery.id)), workflowIds: runs.map((r) => r.workflowId) },
-          message: `${runs.length} failed deliveries re-sent`,
+          data: {
+            deliveryIds: started.map((r) => encodeId('delivery', r.delivery.id)),
+            workflowIds: started.map((r) => r.workflowId),
+            hasMore,
+          },
+          message: `${started.length} failed deliveries re-sent${hasMore ? '; more are left, call again' : ''}`,
         };
       },
     }),

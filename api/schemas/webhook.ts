@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RECOVER_MAX_DELIVERIES, RECOVER_WINDOW_DAYS } from '../../domain/webhooks/deliveries';
 import { DELIVERY_STATUSES } from '../../db/entities/webhook-delivery';
 import { WEBHOOK_STATUSES } from '../../db/entities/webhook-endpoint';
 import { CATALOG_EVENT_TYPES } from '../../domain/webhooks/webhook-events';
@@ -20,7 +21,10 @@ export const WebhookCreate = z
     status: z.enum(WEBHOOK_STATUSES).optional(),
   })
   .strict()
-  .meta({ id: 'WebhookCreate' });
+  .meta({
+    id: 'WebhookCreate',
+    description: 'At most WEBHOOK_ENDPOINTS_MAX (default 20) endpoints per tenant and environment; one more is a 422 naming url',
+  });
 export type WebhookCreate = z.output<typeof WebhookCreate>;
 
 export const WebhookUpdate = z
@@ -113,7 +117,17 @@ export const WebhookDeliveryDetail = WebhookDelivery.extend({
   attempts: z.array(WebhookDeliveryAttempt),
 }).meta({ id: 'WebhookDeliveryDetail' });
 
-export const RecoverBody = z.object({ since: isoDateTime }).strict().meta({ id: 'WebhookRecover' });
+const RECOVER_WINDOW_MS = RECOVER_WINDOW_DAYS * 24 * 3600_000;
+export const RecoverBody = z
+  .object({
+    since: isoDateTime
+      .refine((v) => Date.parse(v) >= Date.now() - RECOVER_WINDOW_MS, `Must be within the last ${RECOVER_WINDOW_DAYS} days`)
+      .describe(
+        `At most ${RECOVER_WINDOW_DAYS} days ago; failed deliveries created since then are re-sent, at most ${RECOVER_MAX_DELIVERIES} per call`,
+      ),
+  })
+  .strict()
+  .meta({ id: 'WebhookRecover' });
 
 const CatalogGroup = z.array(z.object({ event: z.string(), description: z.string(), examplePayload: Envelope }));
 

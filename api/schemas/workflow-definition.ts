@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkDefinitionSize, DEFINITION_MAX_BYTES } from './definition-size';
 import { PaginationQuery, encodedId } from './common';
 import { checkWorkflowGraph } from './workflow-graph-rules';
 
@@ -87,7 +88,11 @@ export const WorkflowEdge = z
 const fields = {
   name: z.string().trim().min(1).max(200),
   description: z.string().max(2000).default(''),
-  nodes: z.array(WorkflowNode).min(1).max(200),
+  nodes: z
+    .array(WorkflowNode)
+    .min(1)
+    .max(200)
+    .describe(`Nodes and edges together at most ${DEFINITION_MAX_BYTES} bytes as JSON (each enrollment's workflow carries them)`),
   edges: z.array(WorkflowEdge).max(400),
 };
 
@@ -95,7 +100,12 @@ const fields = {
  * A campaign sequence (spec 2.13): the body of POST /v1/workflows and the output of
  * generate-sequence, checked by the same graph rules.
  */
-export const WorkflowDefinition = z.object(fields).strict().superRefine(checkWorkflowGraph).meta({ id: 'WorkflowDefinition' });
+export const WorkflowDefinition = z
+  .object(fields)
+  .strict()
+  .superRefine(checkWorkflowGraph)
+  .superRefine(checkDefinitionSize)
+  .meta({ id: 'WorkflowDefinition' });
 export type WorkflowDefinition = z.output<typeof WorkflowDefinition>;
 
 /** PATCH replaces whole fields; the merged definition is re-checked with WorkflowDefinition. */

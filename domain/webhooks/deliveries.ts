@@ -73,7 +73,14 @@ export async function retryDelivery(ctx: DomainContext, id: string) {
   return { delivery, workflowId: run.workflowId };
 }
 
-/** Re-sends every failed delivery of a webhook created since `since`. */
+/** How far back `recover` reaches, and how many deliveries one call re-sends (each is a workflow start). */
+export const RECOVER_WINDOW_DAYS = 30;
+export const RECOVER_MAX_DELIVERIES = 100;
+
+/**
+ * Re-sends the oldest failed deliveries of a webhook created since `since`, at most
+ * RECOVER_MAX_DELIVERIES per call; `hasMore` says to call again (re-sent ones are no longer failed).
+ */
 export async function recoverFailedDeliveries(ctx: DomainContext, webhookId: string, since: string) {
   const endpoint = await getWebhook(ctx, webhookId);
   if (endpoint.status !== 'active') throw new AppError('conflict', 'Webhook is disabled; enable it before recovering');
@@ -83,12 +90,13 @@ export async function recoverFailedDeliveries(ctx: DomainContext, webhookId: str
     .andWhere("d.status = 'failed'")
     .andWhere('d.created_at >= :since', { since })
     .orderBy('d.id', 'ASC')
+    .take(RECOVER_MAX_DELIVERIES + 1)
     .getMany();
   const started: { delivery: WebhookDelivery; workflowId: string }[] = [];
-  for (const d of failed) {
+  for (const d of failed.slice(0, RECOVER_MAX_DELIVERIES)) {
     if (await isRunning(ctx, d)) continue;
     const run = await startDelivery(ctx.workflows, ctx.scope, d.eventId, d.endpointId, true);
     started.push({ delivery: d, workflowId: run.workflowId });
   }
-  return started;
+  return { started, hasMore: failed.length > RECOVER_MAX_DELIVERIES };
 }
