@@ -6,12 +6,14 @@ import type { AiSettings } from './ai/settings';
 import { createCampaignActivities } from './campaigns';
 import { createCampaignTransitionActivities } from './campaigns/signal-enrollment-page';
 import { createFileActivities } from './files';
+import { createOperationActivities } from './operations';
 import { createFileStorage } from '../lib/files/create-storage';
 import type { FileStorage } from '../lib/files/file-storage';
 import { createMessagingActivities } from './messaging';
 import { messagingSettingsFromConfig, type MessagingSettings } from './messaging/settings';
 import { createRecordActivities } from './records';
 import { createWebhookActivities, type WebhookActivityOptions } from './webhooks';
+import { createRecoverActivities } from './webhooks/recover-page';
 
 export interface ActivityDeps {
   db: DataSource;
@@ -34,6 +36,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createAiActivities(deps.ai),
     ...createCampaignActivities(deps.db),
     ...createCampaignTransitionActivities(deps.db, deps.workflows.client),
+    ...createOperationActivities(deps.db),
+    ...createRecoverActivities(deps.db, deps.workflows),
     ...createFileActivities(deps.db, deps.files ?? createFileStorage(config)),
     ...createMessagingActivities(deps.db, deps.messaging ?? messagingSettingsFromConfig(config)),
   };

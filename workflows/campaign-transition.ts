@@ -1,5 +1,6 @@
 import { ApplicationFailure, continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { CampaignTransitionActivities } from '../activities/campaigns/signal-enrollment-page';
+import type { OperationActivities } from '../activities/operations';
 import type { ScopeRef } from './types';
 
 export type EnrollmentSignal = 'pause' | 'resume' | 'stop';
@@ -12,7 +13,9 @@ export interface CampaignTransitionInput extends ScopeRef {
   afterId?: string;
 }
 
-const { earlierOperationRunning, signalEnrollmentPage, finishOperation } = proxyActivities<CampaignTransitionActivities>({
+const { earlierOperationRunning, signalEnrollmentPage, finishOperation } = proxyActivities<
+  CampaignTransitionActivities & OperationActivities
+>({
   startToCloseTimeout: '5 minutes',
   retry: { maximumAttempts: 10 },
 });

@@ -8,5 +8,6 @@ export const workflowIds = {
   /** One per operation: pausing, resuming or completing a campaign signals its enrollments from here. */
   campaignTransition: (encodedCampaignId: string, encodedOperationId: string) =>
     `campaign-transition/${encodedCampaignId}/${encodedOperationId}`,
+  webhookRecover: (encodedEndpointId: string, encodedOperationId: string) => `webhook-recover/${encodedEndpointId}/${encodedOperationId}`,
   message: (channel: 'email' | 'sms', encodedMessageId: string) => `${channel}/${encodedMessageId}`,
 };

@@ -8,3 +8,4 @@ export * from './campaign-sequence';
 export * from './send-message';
 export * from './campaign-transition';
 export * from './pending-upload-sweep';
+export * from './webhook-recover';

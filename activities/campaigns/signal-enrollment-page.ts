@@ -1,21 +1,15 @@
 import type { Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
-import { Operation } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { queryRows } from '../../db/sql';
 import { signalConcurrently } from '../../domain/campaigns/signal-enrollments';
 import { pauseSignal, resumeSignal, stopSignal } from '../../workflows/campaign-signals';
 import type { EnrollmentSignal } from '../../workflows/campaign-transition';
-import type { ScopeRef } from '../../workflows/types';
+import { createOperationActivities, type OperationRef } from '../operations';
 
 /** Enrollments signalled per activity: a page takes a few seconds even on a loaded machine. */
 export const ENROLLMENT_PAGE_SIZE = 500;
 /** Signals in flight at once: enough to keep the Temporal frontend busy without queueing on the client. */
 const SIGNALS_IN_FLIGHT = 32;
-
-interface OperationRef extends ScopeRef {
-  operationId: string;
-}
 
 /**
  * The enrollments each signal concerns: pause and resume the active ones; stop the ones the
@@ -28,6 +22,7 @@ const TARGETS: Record<EnrollmentSignal, string> = {
 };
 
 export function createCampaignTransitionActivities(db: DataSource, client: Client) {
+  const progress = createOperationActivities(db);
   return {
     /** Signals the next page of enrollments after `afterId`; nextAfterId null when none are left. */
     async signalEnrollmentPage(
@@ -44,10 +39,7 @@ export function createCampaignTransitionActivities(db: DataSource, client: Clien
       if (input.signal === 'pause') await signalConcurrently(SIGNALS_IN_FLIGHT, client, ids, pauseSignal);
       else if (input.signal === 'resume') await signalConcurrently(SIGNALS_IN_FLIGHT, client, ids, resumeSignal);
       else await signalConcurrently(SIGNALS_IN_FLIGHT, client, ids, stopSignal, { reason: 'campaign_completed' });
-      await db.query(
-        'UPDATE operations SET processed = LEAST(total, processed + $4), updated_at = now() WHERE tenant_id = $1 AND environment = $2 AND id = $3',
-        [input.tenantId, input.environment, input.operationId, rows.length],
-      );
+      await progress.addOperationProgress({ ...input, processed: rows.length });
       return { nextAfterId: rows.length < ENROLLMENT_PAGE_SIZE ? null : (rows[rows.length - 1].id as string), signalled: rows.length };
     },
 
@@ -55,14 +47,10 @@ export function createCampaignTransitionActivities(db: DataSource, client: Clien
     async earlierOperationRunning(input: OperationRef & { campaignId: string }): Promise<boolean> {
       const rows = await queryRows(
         db.manager,
-        `SELECT 1 FROM operations WHERE tenant_id = $1 AND environment = $2 AND resource_id = $3 AND id < $4 AND status = 'running' LIMIT 1`,
+        `SELECT 1 FROM operations WHERE tenant_id = $1 AND environment = $2 AND resource_id = $3 AND id < $4 AND type LIKE 'campaign.%' AND status = 'running' LIMIT 1`,
         [input.tenantId, input.environment, input.campaignId, input.operationId],
       );
       return rows.length > 0;
-    },
-
-    async finishOperation(input: OperationRef & { status: 'succeeded' | 'failed' }): Promise<void> {
-      await scoped(db.manager, Operation, input).updateWhere({ id: input.operationId }, { status: input.status, finishedAt: new Date() });
     },
   };
 }

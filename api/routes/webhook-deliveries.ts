@@ -1,17 +1,12 @@
 import { z } from 'zod';
-import {
-  getDelivery,
-  listDeliveries,
-  RECOVER_MAX_DELIVERIES,
-  RECOVER_WINDOW_DAYS,
-  recoverFailedDeliveries,
-  retryDelivery,
-} from '../../domain/webhooks/deliveries';
+import { getDelivery, listDeliveries, RECOVER_WINDOW_DAYS, recoverFailedDeliveries, retryDelivery } from '../../domain/webhooks/deliveries';
 import { encodeId } from '../../lib/ids';
 import { domainContext, type AppDeps } from '../http/domain-context';
 import { paginate } from '../http/envelope';
 import { defineRoute } from '../http/route';
+import { serializeOperation } from '../serializers/operation';
 import { serializeDelivery, serializeDeliveryDetail } from '../serializers/webhook';
+import { Operation } from '../schemas/operation';
 import {
   DeliveryIdParams,
   DeliveryListQuery,
@@ -25,9 +20,6 @@ const TAG = 'Webhooks';
 const BASE = '/v1/integrations/webhooks';
 
 const Redelivery = z.object({ deliveryIds: z.array(z.string()), workflowIds: z.array(z.string()) });
-const Recovery = Redelivery.extend({
-  hasMore: z.boolean().describe(`More failed deliveries are left than one call re-sends (${RECOVER_MAX_DELIVERIES}): call again`),
-});
 
 export function webhookDeliveryRoutes(deps: AppDeps) {
   return [
@@ -79,23 +71,19 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
     defineRoute({
       method: 'post',
       path: `${BASE}/:id/recover`,
-      summary: `Re-send the failed deliveries of this endpoint created since a time (within ${RECOVER_WINDOW_DAYS} days; at most ${RECOVER_MAX_DELIVERIES} per call)`,
+      summary: `Re-send every failed delivery of this endpoint created since a time (within ${RECOVER_WINDOW_DAYS} days): 202 with the operation to poll`,
       tag: TAG,
       auth: 'tenant',
       scope: 'webhooks:write',
       params: WebhookIdParams,
       body: RecoverBody,
-      response: Recovery,
+      response: Operation,
       status: 202,
       handler: async ({ params, body, auth }) => {
-        const { started, hasMore } = await recoverFailedDeliveries(domainContext(deps, auth), params.id, body.since);
+        const operation = await recoverFailedDeliveries(domainContext(deps, auth), params.id, body.since);
         return {
-          data: {
-            deliveryIds: started.map((r) => encodeId('delivery', r.delivery.id)),
-            workflowIds: started.map((r) => r.workflowId),
-            hasMore,
-          },
-          message: `${started.length} failed deliveries re-sent${hasMore ? '; more are left, call again' : ''}`,
+          data: serializeOperation(operation),
+          message: `Re-sending ${operation.total} failed deliveries; poll GET /v1/operations/${encodeId('operation', operation.id)}`,
         };
       },
     }),

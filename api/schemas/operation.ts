@@ -8,9 +8,10 @@ export const Operation = z
     id: z.string(),
     type: z.enum(OPERATION_TYPES),
     status: z.enum(OPERATION_STATUSES).describe('running until every enrollment was signalled; then succeeded (or failed)'),
-    campaignId: z.string(),
-    total: z.number().int().describe('Enrollments the operation signals, counted when it started'),
-    processed: z.number().int().describe('Enrollments signalled so far'),
+    campaignId: z.string().nullable().describe('The campaign of a campaign.* operation'),
+    webhookId: z.string().nullable().describe('The webhook endpoint of a webhook.recover operation'),
+    total: z.number().int().describe('Items to process (enrollments to signal, deliveries to re-send), counted when it started'),
+    processed: z.number().int().describe('Items processed so far'),
     /** The Temporal workflow doing the work (readable in the Temporal UI). */
     workflowId: z.string(),
     createdAt: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RECOVER_MAX_DELIVERIES, RECOVER_WINDOW_DAYS } from '../../domain/webhooks/deliveries';
+import { RECOVER_WINDOW_DAYS } from '../../domain/webhooks/deliveries';
 import { DELIVERY_STATUSES } from '../../db/entities/webhook-delivery';
 import { WEBHOOK_STATUSES } from '../../db/entities/webhook-endpoint';
 import { CATALOG_EVENT_TYPES } from '../../domain/webhooks/webhook-events';
@@ -122,9 +122,7 @@ export const RecoverBody = z
   .object({
     since: isoDateTime
       .refine((v) => Date.parse(v) >= Date.now() - RECOVER_WINDOW_MS, `Must be within the last ${RECOVER_WINDOW_DAYS} days`)
-      .describe(
-        `At most ${RECOVER_WINDOW_DAYS} days ago; failed deliveries created since then are re-sent, at most ${RECOVER_MAX_DELIVERIES} per call`,
-      ),
+      .describe(`At most ${RECOVER_WINDOW_DAYS} days ago; every failed delivery created since then is re-sent`),
   })
   .strict()
   .meta({ id: 'WebhookRecover' });

@@ -1,21 +1,22 @@
 import { Column, Entity } from 'typeorm';
 import { TenantOwned } from './tenant-owned';
 
-export const OPERATION_TYPES = ['campaign.pause', 'campaign.resume', 'campaign.complete'] as const;
+export const OPERATION_TYPES = ['campaign.pause', 'campaign.resume', 'campaign.complete', 'webhook.recover'] as const;
 export type OperationType = (typeof OPERATION_TYPES)[number];
 export const OPERATION_STATUSES = ['running', 'succeeded', 'failed'] as const;
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
 /**
  * A fan-out that runs after the request answered (a campaign's pause, resume or completion
- * signalling every enrollment): what `GET /v1/operations/:id` shows while its workflow works.
+ * signalling every enrollment; a webhook's recover re-sending failed deliveries): what
+ * `GET /v1/operations/:id` shows while its workflow works.
  */
 @Entity({ name: 'operations' })
 export class Operation extends TenantOwned {
   @Column({ type: 'varchar', length: 40 })
   type: OperationType;
 
-  /** The campaign the operation acts on. */
+  /** The campaign (campaign.*) or webhook endpoint (webhook.*) the operation acts on. */
   @Column({ name: 'resource_id', type: 'bigint' })
   resourceId: string;
 
@@ -25,7 +26,7 @@ export class Operation extends TenantOwned {
   @Column({ type: 'varchar', length: 12, default: 'running' })
   status: OperationStatus;
 
-  /** Enrollments to signal, counted when the operation started; `processed` grows as pages are done. */
+  /** Items to process (enrollments, deliveries), counted when the operation started; `processed` grows as pages are done. */
   @Column({ type: 'integer', default: 0 })
   total: number;
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { toFieldErrors } from '../../api/http/zod-errors';
 import { WorkflowDefinition as DefinitionSchema } from '../../api/schemas/workflow-definition';
-import { Campaign, CampaignEnrollment, Operation, WorkflowDefinition } from '../../db/entities';
+import { Campaign, CampaignEnrollment, type Operation, WorkflowDefinition } from '../../db/entities';
 import type { CampaignStatus } from '../../db/entities/campaign';
 import { scoped } from '../../db/scoped-repository';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
@@ -10,6 +10,7 @@ import { encodeId } from '../../lib/ids';
 import { campaignTransitionWorkflow, type EnrollmentSignal } from '../../workflows/campaign-transition';
 import { workflowIds } from '../../workflows/ids';
 import type { DomainContext } from '../context';
+import { createOperation, markOperationFailed } from '../operations';
 
 /** Legal moves (DESIGN 7): draft -> active, active <-> paused, active | paused -> completed. */
 const TRANSITIONS: Record<CampaignStatus, CampaignStatus[]> = {
@@ -54,10 +55,12 @@ async function move(
     if (!fanOut) return { campaign: saved, operation: undefined, signal: undefined };
     const total =
       typeof changed === 'number' ? changed : await scoped(m, CampaignEnrollment, ctx.scope).count({ campaignId: id, status: 'active' });
-    const operations = scoped(m, Operation, ctx.scope);
-    const row = await operations.insert({ type: fanOut.type, resourceId: id, workflowId: 'pending', total });
-    row.workflowId = workflowIds.campaignTransition(encodeId('campaign', id), encodeId('operation', row.id));
-    await operations.updateWhere({ id: row.id }, { workflowId: row.workflowId });
+    const row = await createOperation(m, ctx.scope, {
+      type: fanOut.type,
+      resourceId: id,
+      total,
+      workflowIdOf: (operationId) => workflowIds.campaignTransition(encodeId('campaign', id), encodeId('operation', operationId)),
+    });
     return { campaign: saved, operation: row, signal: fanOut.signal };
   });
   if (!operation || !signal) return { campaign };
@@ -75,7 +78,7 @@ async function move(
   } catch (err) {
     // The campaign's new status holds (every enrollment re-reads it before each send); the
     // operation says its signals were not sent.
-    await scoped(ctx.db.manager, Operation, ctx.scope).updateWhere({ id: operation.id }, { status: 'failed', finishedAt: new Date() });
+    await markOperationFailed(ctx, operation.id);
     throw err;
   }
   return { campaign, operation };
