@@ -1,6 +1,42 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const PROCESS_ENV = {
+  selector: "MemberExpression[object.name='process'][property.name='env']",
+  message: 'Read configuration from lib/config.ts',
+};
+
+const RAW_DATABASE_ACCESS = [
+  {
+    selector: 'CallExpression[callee.property.name=/^(query|getRepository|createQueryBuilder)$/]',
+    message: 'Reach rows through ctx.data / unitOfWork (tx.repo, tx.sql), or db/unscoped.ts for a cross-tenant path.',
+  },
+  { selector: "CallExpression[callee.name='managerOf']", message: 'managerOf is for the files listed in DATABASE_MIGRATION_PENDING only.' },
+];
+
+const RAW_DATABASE_IMPORTS = {
+  paths: [{ name: 'typeorm', importNames: ['DataSource'], message: 'Import DataSource as a type only.', allowTypeImports: true }],
+};
+
+/**
+ * Files that still reach the database past the scoped door (raw query, getRepository, managerOf),
+ * to be moved onto tx.sql / db/unscoped.ts. Listed by name so the rule holds for every other file
+ * and a new file cannot join them unnoticed.
+ */
+const DATABASE_MIGRATION_PENDING = [
+  // A dedicated pg client / query runner for LISTEN and pg_notify (key revocation), not row access.
+  'api/auth/key-cache.ts',
+  'lib/auth/key-revocation.ts',
+  // Hot-path statement builders composed into the one-statement lead create (managerOf): to move
+  // onto ScopedSqlBuilder (an insert() that adds the scope columns itself).
+  'domain/lead-dedupe-keys.ts',
+  'domain/search-index.ts',
+  // team_members has no id column, so ScopedRepository (TenantRow) cannot hold it yet.
+  'domain/memberships.ts',
+  'domain/teams.ts',
+  'domain/users.ts',
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', '.tools/**', 'coverage/**', 'test-artifacts/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -15,6 +51,17 @@ export default tseslint.config(
         'error',
         { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read configuration from lib/config.ts' },
       ],
+    },
+  },
+  {
+    // One door to the database: domain code reaches rows through ScopedData / the unit of work
+    // (tenant and environment applied by db/, impossible to drop); cross-tenant paths use
+    // db/unscoped.ts. Raw TypeORM access stays inside db/.
+    files: ['api/**/*.ts', 'domain/**/*.ts', 'activities/**/*.ts', 'lib/**/*.ts', 'workers/**/*.ts'],
+    ignores: DATABASE_MIGRATION_PENDING,
+    rules: {
+      'no-restricted-syntax': ['error', PROCESS_ENV, ...RAW_DATABASE_ACCESS],
+      '@typescript-eslint/no-restricted-imports': ['error', RAW_DATABASE_IMPORTS],
     },
   },
   {

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { Operation } from '../db/entities';
-import { scoped } from '../db/scoped-repository';
+import { ScopedData } from '../db/scoped-data';
 import type { ScopeRef } from '../workflows/types';
 
 export interface OperationRef extends ScopeRef {
@@ -11,14 +11,17 @@ export interface OperationRef extends ScopeRef {
 export function createOperationActivities(db: DataSource) {
   return {
     async addOperationProgress(input: OperationRef & { processed: number }): Promise<void> {
-      await db.query(
-        'UPDATE operations SET processed = LEAST(total, processed + $4), updated_at = now() WHERE tenant_id = $1 AND environment = $2 AND id = $3',
-        [input.tenantId, input.environment, input.operationId, input.processed],
+      await new ScopedData(db.manager, input).sql(
+        (q) =>
+          `UPDATE ${q.table(Operation)} SET processed = LEAST(total, processed + ${q.value(input.processed)}), updated_at = now()
+            WHERE ${q.scope()} AND id = ${q.value(input.operationId)}`,
       );
     },
 
     async finishOperation(input: OperationRef & { status: 'succeeded' | 'failed' }): Promise<void> {
-      await scoped(db.manager, Operation, input).updateWhere({ id: input.operationId }, { status: input.status, finishedAt: new Date() });
+      await new ScopedData(db.manager, input)
+        .repo(Operation)
+        .updateWhere({ id: input.operationId }, { status: input.status, finishedAt: new Date() });
     },
   };
 }

@@ -13,6 +13,7 @@ import { mountRoutes, underPrefix } from './http/mount';
 import { accessLog } from './middleware/access-log';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
+import { methodNotAllowed } from './middleware/method-not-allowed';
 import { FILE_URL_PREFIX, fileUrlRoutes } from './routes/file-urls';
 import { MULTIPART_PATHS } from './routes/files';
 import { recordMetrics } from './middleware/metrics';
@@ -103,7 +104,7 @@ export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions =
   app.use(mountRoutes(routes, deps));
   app.use(publicPageRoutes(deps));
 
-  app.use(notFoundHandler);
+  app.use(methodNotAllowed(routes), notFoundHandler);
   app.use(errorHandler);
   return app;
 }

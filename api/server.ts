@@ -15,7 +15,11 @@ async function main(): Promise<void> {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('npm run api needs DATABASE_URL and TEMPORAL_ADDRESS; for a self-contained dev stack use npm start');
   }
-  const db = await initializeDatabase({ url: config.DATABASE_URL, applicationName: 'lead-engagement-api' });
+  const db = await initializeDatabase({
+    url: config.DATABASE_URL,
+    applicationName: 'lead-engagement-api',
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+  });
   const client = await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const workflows = new WorkflowStarter(client);
   // Crash tests only: hold the relay after the commit, so a kill lands between commit and workflow start.

@@ -22,6 +22,7 @@ import { config } from '../lib/config';
 import { Client, Connection } from '@temporalio/client';
 import { createWebhook } from '../domain/webhooks/endpoints';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
+import { createDomainContext } from '../domain/context';
 import { percentile, type Sample } from './sample';
 import { bareSignals, bareStarts, oneActivityCompletions, pool, ONE_ACTIVITY_QUEUE, Receiver, webhookDeliveries } from './temporal-targets';
 
@@ -170,13 +171,13 @@ async function main(): Promise<void> {
   const hookUrl = await receiver.start();
   const webhookQueue = 'bench-webhooks';
   const webhookStarter = new WorkflowStarter(client, webhookQueue);
-  const domainCtx = {
+  const domainCtx = createDomainContext({
     db,
     workflows: webhookStarter,
     scope: tenantScope,
     actorUserId: created.user.id,
     webhooks: { allowPrivateTargets: true },
-  };
+  });
   await createWebhook(domainCtx, { url: hookUrl, events: ['lead.updated'] });
   const workers: ChildProcess[] = [];
   const ENROLL_N = 300;

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
+import { DataSource, type Migration } from 'typeorm';
 import { entities } from './entities';
 import { migrations } from './migrations';
 
@@ -8,6 +8,11 @@ export interface DataSourceOptions {
   poolSize?: number;
   /** Shown in pg_stat_activity, so an operator can tell the api from the worker. */
   applicationName?: string;
+  /**
+   * PostgreSQL's statement_timeout on every connection of the pool: a statement running (or
+   * waiting for a lock) longer fails with 57014, which the API answers with a 503. 0 or unset: none.
+   */
+  statementTimeoutMs?: number;
 }
 
 /** Schema changes go through migrations only; `synchronize` stays off everywhere. */
@@ -22,13 +27,44 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
     migrationsTransactionMode: 'each',
     poolSize: opts.poolSize ?? 10,
     applicationName: opts.applicationName ?? 'lead-engagement',
-    extra: { connectionTimeoutMillis: 5000 },
+    extra: { connectionTimeoutMillis: 5000, ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}) },
   });
 }
 
 export async function initializeDatabase(opts: DataSourceOptions & { migrate?: boolean }): Promise<DataSource> {
+  // Migrations (an index over a large table) may take longer than any request should: they run on
+  // connections of their own without the pool's statement_timeout, two of them because one holds
+  // the migration lock while the other migrates.
+  if (opts.migrate && opts.statementTimeoutMs) {
+    const untimed = await initializeDatabase({ ...opts, statementTimeoutMs: undefined, poolSize: 2 });
+    await untimed.destroy();
+  }
   const ds = createDataSource(opts);
   await ds.initialize();
-  if (opts.migrate) await ds.runMigrations();
+  if (opts.migrate && !opts.statementTimeoutMs) await runMigrationsExclusively(ds);
   return ds;
+}
+
+/** pg_advisory_lock key of the migration run ('lead-engagement migrations', any constant shared by all versions). */
+const MIGRATION_LOCK_KEY = 7_302_514_901;
+
+/**
+ * runMigrations under a PostgreSQL advisory lock. TypeORM has no lock of its own: two processes
+ * starting together (replicas, a migrate job beside `npm run admin`) both saw the same pending
+ * migrations and both ran them. The second now waits, then finds nothing left to do. The lock
+ * lives on a connection of its own, released with it even if this process dies mid-way.
+ */
+export async function runMigrationsExclusively(ds: DataSource): Promise<Migration[]> {
+  const lock = ds.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      return await ds.runMigrations();
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await lock.release();
+  }
 }

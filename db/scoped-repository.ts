@@ -7,11 +7,11 @@ import type {
   FindOptionsWhere,
   ObjectLiteral,
   Repository,
-  SelectQueryBuilder,
 } from 'typeorm';
 import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Environment } from './entities/tenant-owned';
+import { ScopedQuery } from './scoped-query';
 import { hydrate, insertManyColumns, insertSql, insertManySql, Params, queryEntities, queryRows, selectList, tableOf } from './sql';
 
 export interface TenantScope {
@@ -86,10 +86,15 @@ export class ScopedRepository<T extends TenantRow> {
     return this.repo.count({ where: this.where(where) });
   }
 
-  /** A query builder already restricted to the scope; add conditions with andWhere. */
-  query(alias: string): SelectQueryBuilder<T> {
-    const qb = this.repo.createQueryBuilder(alias).where(`${alias}.tenant_id = :scopeTenantId`, { scopeTenantId: this.scope.tenantId });
-    return this.partitioned ? qb.andWhere(`${alias}.environment = :scopeEnvironment`, { scopeEnvironment: this.scope.environment }) : qb;
+  /**
+   * A select over the scope's rows under `alias`; conditions compose with the scope, which is
+   * applied last (see ScopedQuery), so no later `where` can remove it.
+   */
+  select(alias: string): ScopedQuery<T> {
+    return new ScopedQuery(this.repo.createQueryBuilder(alias), (qb) => {
+      qb.andWhere(`${alias}.tenant_id = :scopeTenantId`, { scopeTenantId: this.scope.tenantId });
+      return this.partitioned ? qb.andWhere(`${alias}.environment = :scopeEnvironment`, { scopeEnvironment: this.scope.environment }) : qb;
+    });
   }
 
   // A single INSERT ... RETURNING is atomic on its own: no BEGIN/COMMIT around it outside a transaction.
@@ -153,6 +158,11 @@ export class ScopedRepository<T extends TenantRow> {
   async updateWhere(where: FindOptionsWhere<T>, set: QueryDeepPartialEntity<T>): Promise<number> {
     const result = await this.repo.update(this.where(where), set);
     return result.affected ?? 0;
+  }
+
+  /** Adds `by` to a numeric column of the scope's rows matching `where` (one UPDATE, no read). */
+  async increment(where: FindOptionsWhere<T>, property: keyof T & string, by = 1): Promise<void> {
+    await this.repo.increment(this.where(where), property, by);
   }
 
   /** Bulk delete of the scope's rows matching `where`. */

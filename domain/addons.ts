@@ -1,11 +1,12 @@
 import { In } from 'typeorm';
 import { Addon, AddonInstallation } from '../db/entities';
 import type { AddonInstallStatus } from '../db/entities/addon';
-import { scoped } from '../db/scoped-repository';
+import { unscoped } from '../db/unscoped';
 import { AppError, notFound } from '../lib/errors';
 import type { AddonCatalogQuery, InstalledAddonsQuery } from '../api/schemas/addon';
 import type { DomainContext } from './context';
 import { pageOf } from './scoped-lookups';
+import { unitOfWork } from './unit-of-work';
 import { nextState, type Transitions } from './transitions';
 
 /** install creates (or revives an uninstalled) installation; the rest move it. */
@@ -23,7 +24,7 @@ export interface InstalledAddon {
 
 /** The catalog is global: the same for every tenant and environment. */
 export async function listCatalog(ctx: DomainContext, f: AddonCatalogQuery) {
-  const qb = ctx.db.getRepository(Addon).createQueryBuilder('a');
+  const qb = unscoped(ctx.db).select(Addon, 'a');
   if (f.category) qb.andWhere('lower(a.category) = lower(:category)', { category: f.category });
   if (f.search) {
     const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -34,16 +35,16 @@ export async function listCatalog(ctx: DomainContext, f: AddonCatalogQuery) {
 }
 
 async function catalogAddon(ctx: DomainContext, addonId: string): Promise<Addon> {
-  const addon = await ctx.db.getRepository(Addon).findOneBy({ id: addonId });
+  const addon = await unscoped(ctx.db).repo(Addon).findOneBy({ id: addonId });
   if (!addon) throw notFound('Addon');
   return addon;
 }
 
 export async function installAddon(ctx: DomainContext, addonId: string): Promise<InstalledAddon> {
   const addon = await catalogAddon(ctx, addonId);
-  const installation = await ctx.db.transaction(async (manager) => {
-    const installs = scoped(manager, AddonInstallation, ctx.scope);
-    const existing = await installs.query('i').andWhere('i.addon_id = :addonId', { addonId }).setLock('pessimistic_write').getOne();
+  const installation = await unitOfWork(ctx, async (tx) => {
+    const installs = tx.repo(AddonInstallation);
+    const existing = await installs.select('i').andWhere('i.addon_id = :addonId', { addonId }).setLock('pessimistic_write').getOne();
     if (!existing) return installs.insert({ addonId, status: 'installed', config: {}, installedAt: new Date() });
     if (existing.status !== 'uninstalled') throw new AppError('conflict', `Cannot install an addon that is ${existing.status}`);
     Object.assign(existing, { status: 'installed', config: {}, installedAt: new Date() });
@@ -55,9 +56,9 @@ export async function installAddon(ctx: DomainContext, addonId: string): Promise
 /** Runs `change` on the scope's installation of the addon (404 when it was never installed here). */
 async function changeInstallation(ctx: DomainContext, addonId: string, change: (i: AddonInstallation) => void): Promise<InstalledAddon> {
   const addon = await catalogAddon(ctx, addonId);
-  const installation = await ctx.db.transaction(async (manager) => {
-    const installs = scoped(manager, AddonInstallation, ctx.scope);
-    const found = await installs.query('i').andWhere('i.addon_id = :addonId', { addonId }).setLock('pessimistic_write').getOne();
+  const installation = await unitOfWork(ctx, async (tx) => {
+    const installs = tx.repo(AddonInstallation);
+    const found = await installs.select('i').andWhere('i.addon_id = :addonId', { addonId }).setLock('pessimistic_write').getOne();
     if (!found) throw notFound('Addon installation');
     change(found);
     return installs.save(found);
@@ -78,12 +79,16 @@ export const configureAddon = (ctx: DomainContext, addonId: string, config: Reco
   });
 
 export async function listInstalled(ctx: DomainContext, f: InstalledAddonsQuery) {
-  const qb = scoped(ctx.db.manager, AddonInstallation, ctx.scope).query('i');
+  const qb = ctx.data.repo(AddonInstallation).select('i');
   if (f.status) qb.andWhere('i.status = :status', { status: f.status });
   else qb.andWhere("i.status <> 'uninstalled'");
   qb.orderBy('i.installed_at', 'DESC').addOrderBy('i.id', 'DESC');
   const { rows, total } = await pageOf(qb, f.page, f.limit);
-  const addons = rows.length ? await ctx.db.getRepository(Addon).findBy({ id: In(rows.map((r) => r.addonId)) }) : [];
+  const addons = rows.length
+    ? await unscoped(ctx.db)
+        .repo(Addon)
+        .findBy({ id: In(rows.map((r) => r.addonId)) })
+    : [];
   const byId = new Map(addons.map((a) => [a.id, a]));
   return { rows: rows.map((installation) => ({ installation, addon: byId.get(installation.addonId) as Addon })), total };
 }

@@ -1,16 +1,16 @@
 import { AgentExecution } from '../db/entities';
 import type { ApprovalStatus } from '../db/entities/agent-execution';
-import { scoped } from '../db/scoped-repository';
 import type { AgentDashboard, AgentExecutionCreate } from '../api/schemas/agent';
 import type { DomainContext } from './context';
 import { findForUpdate } from './scoped-lookups';
 import { nextState, type Transitions } from './transitions';
+import { unitOfWork } from './unit-of-work';
 
 const APPROVAL_ACTIONS = { approve: { from: ['pending'], to: 'approved' } } as const satisfies Transitions<ApprovalStatus, 'approve'>;
 const DEFAULT_WINDOW_DAYS = 30;
 
 export function recordExecution(ctx: DomainContext, input: AgentExecutionCreate): Promise<AgentExecution> {
-  return scoped(ctx.db.manager, AgentExecution, ctx.scope).insert({
+  return ctx.data.repo(AgentExecution).insert({
     agent: input.agent,
     outcome: input.outcome,
     accepted: input.accepted ?? null,
@@ -21,12 +21,12 @@ export function recordExecution(ctx: DomainContext, input: AgentExecutionCreate)
 }
 
 export function approveExecution(ctx: DomainContext, id: string): Promise<AgentExecution> {
-  return ctx.db.transaction(async (manager) => {
-    const execution = await findForUpdate(manager, AgentExecution, ctx.scope, id, 'Agent execution');
+  return unitOfWork(ctx, async (tx) => {
+    const execution = await findForUpdate(tx, AgentExecution, id, 'Agent execution');
     execution.approvalStatus = nextState('agent execution', APPROVAL_ACTIONS, execution.approvalStatus, 'approve');
     execution.approvedBy = ctx.actorUserId;
     execution.approvedAt = new Date();
-    return scoped(manager, AgentExecution, ctx.scope).save(execution);
+    return tx.repo(AgentExecution).save(execution);
   });
 }
 
@@ -39,8 +39,9 @@ const ratio = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
 export async function agentDashboard(ctx: DomainContext, q: { dateFrom?: string; dateTo?: string }): Promise<AgentDashboard> {
   const to = q.dateTo ? new Date(q.dateTo) : new Date();
   const from = q.dateFrom ? new Date(q.dateFrom) : new Date(to.getTime() - DEFAULT_WINDOW_DAYS * 86_400_000);
-  const stats = await scoped(ctx.db.manager, AgentExecution, ctx.scope)
-    .query('e')
+  const stats = await ctx.data
+    .repo(AgentExecution)
+    .select('e')
     .select('e.agent', 'agent')
     .addSelect('count(*)::int', 'total')
     .addSelect("count(*) FILTER (WHERE e.outcome = 'success')::int", 'successes')
@@ -51,7 +52,7 @@ export async function agentDashboard(ctx: DomainContext, q: { dateFrom?: string;
   const of = (agent: string) => stats.find((s) => s.agent === agent) ?? { total: 0, successes: 0, accepted: 0 };
   const caller = of('caller');
   const recommender = of('recommender');
-  const pendingApprovals = await scoped(ctx.db.manager, AgentExecution, ctx.scope).count({ approvalStatus: 'pending' });
+  const pendingApprovals = await ctx.data.repo(AgentExecution).count({ approvalStatus: 'pending' });
   return {
     agents: {
       caller: { status: caller.total ? 'active' : 'idle', totalCalls: caller.total, successRate: ratio(caller.successes, caller.total) },

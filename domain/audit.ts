@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { insertManySql, Params, queryRows } from '../db/sql';
 import { GroupCommit } from '../lib/group-commit';
+import { logger } from '../lib/logger';
+import { auditEntriesLost } from '../lib/metrics';
 import { AuditLog } from '../db/entities';
 import type { AuthContext } from '../api/http/context';
 
@@ -29,23 +31,44 @@ const toRow = (e: AuditEntry): Partial<AuditLog> => ({
 });
 
 /**
- * Audit entries are written before the response is sent, so a client never sees a success that
- * left no trace; concurrent requests share one INSERT (group commit).
+ * Audit entries are written before the response is sent; concurrent requests share one INSERT
+ * (group commit), so the hot path pays no extra round trip of its own.
+ *
+ * The entry records a change that has already committed. A failed write must therefore never turn
+ * into an error response: the client would retry and repeat the change (a second lead). So `record`
+ * never rejects. A failed batch is retried entry by entry (one bad entry cannot fail its neighbours'
+ * requests), and an entry that still cannot be stored goes to the error log in full (IDs only, no
+ * payloads) and to the `audit_entries_lost_total` metric, for an operator to alert on and restore.
+ * See docs/decisions.md, "Audit log".
  */
 export class AuditLogWriter {
   private readonly writes: GroupCommit<AuditEntry>;
 
   constructor(db: DataSource) {
     const meta = db.getMetadata(AuditLog);
-    this.writes = new GroupCommit(async (entries) => {
+    const insert = async (rows: Partial<AuditLog>[]) => {
       const p = new Params();
-      await queryRows(db.manager, insertManySql(db.manager, meta, entries.map(toRow), p), p);
+      await queryRows(db.manager, insertManySql(db.manager, meta, rows, p), p);
+    };
+    this.writes = new GroupCommit(async (entries) => {
+      const rows = entries.map(toRow);
+      try {
+        return await insert(rows);
+      } catch (err) {
+        if (rows.length === 1) return lost(rows[0], err);
+      }
+      await Promise.all(rows.map((row) => insert([row]).catch((err) => lost(row, err))));
     });
   }
 
   record(entry: AuditEntry): Promise<void> {
     return this.writes.add(entry);
   }
+}
+
+function lost(row: Partial<AuditLog>, err: unknown): void {
+  auditEntriesLost.inc();
+  logger.error({ err, auditEntry: row }, 'audit entry not stored; the change it records is committed, so the client got its success');
 }
 
 /** `/v1/integrations/webhooks/:id/test` -> `integrations/webhooks`: the path up to its first parameter. */

@@ -1,13 +1,11 @@
-import type { EntityManager } from 'typeorm';
 import { Commission, Lead, Partner, type OutboxEvent } from '../db/entities';
 import type { CommissionStatus } from '../db/entities/commission';
 import type { PartnerTier } from '../db/entities/partner';
-import { scoped, type TenantScope } from '../db/scoped-repository';
 import type { CommissionCreate, CommissionListQuery } from '../api/schemas/commission';
 import type { DomainContext } from './context';
 import { assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookups';
-import { emitCatalogEvent, withEvents } from './transaction';
 import { nextState, type Transitions } from './transitions';
+import { unitOfWork, type UnitOfWork } from './unit-of-work';
 
 /** Share of a won deal's value a partner earns, by tier. */
 export const TIER_RATES: Record<PartnerTier, number> = { bronze: 0.05, silver: 0.075, gold: 0.1, platinum: 0.125 };
@@ -17,9 +15,9 @@ const COMMISSION_ACTIONS = { pay: { from: ['earned'], to: 'paid' } } as const sa
 const toCents = (v: number) => Math.round(v * 100) / 100;
 
 export function createCommission(ctx: DomainContext, input: CommissionCreate): Promise<Commission> {
-  return withEvents(ctx, async (manager, emit) => {
-    await assertExists(manager, Partner, ctx.scope, input.partnerId, 'partnerId', 'Partner');
-    const commission = await scoped(manager, Commission, ctx.scope).insert({
+  return unitOfWork(ctx, async (tx) => {
+    await assertExists(tx, Partner, input.partnerId, 'partnerId', 'Partner');
+    const commission = await tx.repo(Commission).insert({
       partnerId: input.partnerId,
       amount: input.amount,
       currency: input.currency,
@@ -30,15 +28,15 @@ export function createCommission(ctx: DomainContext, input: CommissionCreate): P
       note: input.note ?? null,
       paidAt: null,
     });
-    await emit('commission.earned', commission);
+    await tx.emit('commission.earned', commission);
     return commission;
   });
 }
 
-export const getCommission = (ctx: DomainContext, id: string) => findOrFail(ctx.db.manager, Commission, ctx.scope, id, 'Commission');
+export const getCommission = (ctx: DomainContext, id: string) => findOrFail(ctx.data, Commission, id, 'Commission');
 
 export function listCommissions(ctx: DomainContext, f: CommissionListQuery) {
-  const qb = scoped(ctx.db.manager, Commission, ctx.scope).query('c');
+  const qb = ctx.data.repo(Commission).select('c');
   if (f.partnerId) qb.andWhere('c.partner_id = :partnerId', { partnerId: f.partnerId });
   if (f.status) qb.andWhere('c.status = :status', { status: f.status });
   qb.orderBy('c.created_at', 'DESC').addOrderBy('c.id', 'DESC');
@@ -46,12 +44,12 @@ export function listCommissions(ctx: DomainContext, f: CommissionListQuery) {
 }
 
 export function payCommission(ctx: DomainContext, id: string): Promise<Commission> {
-  return withEvents(ctx, async (manager, emit) => {
-    const commission = await findForUpdate(manager, Commission, ctx.scope, id, 'Commission');
+  return unitOfWork(ctx, async (tx) => {
+    const commission = await findForUpdate(tx, Commission, id, 'Commission');
     commission.status = nextState('commission', COMMISSION_ACTIONS, commission.status, 'pay');
     commission.paidAt = new Date();
-    const saved = await scoped(manager, Commission, ctx.scope).save(commission);
-    await emit('commission.paid', saved);
+    const saved = await tx.repo(Commission).save(commission);
+    await tx.emit('commission.paid', saved);
     return saved;
   });
 }
@@ -66,18 +64,16 @@ export interface WonDeal {
 /**
  * For the opportunities work to call inside the transaction that marks a deal won. When the deal's
  * lead came through an approved partner, records that partner's commission at its tier's rate and
- * emits commission.earned (the caller relays the returned event after commit; the sweep covers it
- * otherwise). Returns null when nothing is owed. Calling it twice for one opportunity records once.
+ * emits commission.earned with the caller's unit of work. Returns null when nothing is owed. Calling it twice for one opportunity records once.
  */
 export async function earnCommissionForWonDeal(
-  manager: EntityManager,
-  scope: TenantScope,
+  tx: UnitOfWork,
   deal: WonDeal,
 ): Promise<{ commission: Commission; event: OutboxEvent | null } | null> {
-  const lead = await scoped(manager, Lead, scope).findById(deal.leadId);
-  const partner = lead?.partnerId ? await scoped(manager, Partner, scope).findById(lead.partnerId) : null;
+  const lead = await tx.repo(Lead).findById(deal.leadId);
+  const partner = lead?.partnerId ? await tx.repo(Partner).findById(lead.partnerId) : null;
   if (!lead || !partner || partner.status !== 'approved') return null;
-  const commissions = scoped(manager, Commission, scope);
+  const commissions = tx.repo(Commission);
   const existing = await commissions.findOne({ opportunityId: deal.opportunityId });
   if (existing) return { commission: existing, event: null };
   const rate = TIER_RATES[partner.tier];
@@ -94,6 +90,6 @@ export async function earnCommissionForWonDeal(
     note: null,
     paidAt: null,
   });
-  const event = await emitCatalogEvent(manager, scope, 'commission.earned', commission);
+  const event = await tx.emit('commission.earned', commission);
   return { commission, event };
 }

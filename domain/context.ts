@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { ScopedData } from '../db/scoped-data';
 import type { TenantScope } from '../db/scoped-repository';
 import type { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import type { RelayHooks } from './webhooks/relay';
@@ -7,10 +8,18 @@ import type { RelayHooks } from './webhooks/relay';
 export interface DomainContext {
   db: DataSource;
   scope: TenantScope;
+  /** The scope's rows outside a transaction (reads, single statements); writes that belong together use unitOfWork. */
+  data: ScopedData;
   actorUserId: string;
   workflows: WorkflowStarter;
   webhooks?: WebhookDomainOptions;
 }
+
+/** A context for `fields`, its scoped data on the database's own connection pool. */
+export const createDomainContext = (fields: Omit<DomainContext, 'data'>): DomainContext => ({
+  ...fields,
+  data: new ScopedData(fields.db.manager, fields.scope),
+});
 
 export interface WebhookDomainOptions {
   allowPrivateTargets: boolean;

@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { queryRows } from '../db/sql';
+import { StoredFile } from '../db/entities';
+import { ScopedData } from '../db/scoped-data';
+import { unscoped } from '../db/unscoped';
 import { objectKey, type FileStorage } from '../lib/files/file-storage';
 import { logger } from '../lib/logger';
 
@@ -12,8 +14,8 @@ const BATCH = 500;
  * only if it is still pending (a completion racing the sweep wins).
  */
 export async function expirePendingUploads(db: DataSource, storage: FileStorage, maxAgeMs: number): Promise<{ expired: number }> {
-  const rows = await queryRows(
-    db.manager,
+  // A sweep over every tenant: the one cross-tenant door.
+  const rows = await unscoped(db).rows<{ id: string; tenant_id: string; environment: 'live' | 'sandbox' }>(
     `SELECT f.id::text AS id, f.tenant_id::text AS tenant_id, f.environment FROM files f
       WHERE f.status = 'pending' AND f.created_at < now() - make_interval(secs => $1::double precision / 1000)
       ORDER BY f.id LIMIT ${BATCH}`,
@@ -21,10 +23,9 @@ export async function expirePendingUploads(db: DataSource, storage: FileStorage,
   );
   let expired = 0;
   for (const row of rows) {
-    const scope = { tenantId: row.tenant_id as string, environment: row.environment as 'live' | 'sandbox' };
-    await storage.remove(objectKey(scope, row.id as string));
-    const deleted = await db.query(`DELETE FROM files WHERE id = $1 AND status = 'pending' RETURNING id`, [row.id]);
-    if ((deleted as unknown[]).length) expired++;
+    const scope = { tenantId: row.tenant_id, environment: row.environment };
+    await storage.remove(objectKey(scope, row.id));
+    if (await new ScopedData(db.manager, scope).repo(StoredFile).deleteWhere({ id: row.id, status: 'pending' })) expired++;
   }
   if (expired) logger.info({ expired }, 'expired pending uploads removed');
   return { expired };

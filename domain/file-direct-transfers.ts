@@ -1,11 +1,11 @@
 import { StoredFile } from '../db/entities';
-import { scoped } from '../db/scoped-repository';
 import { AppError } from '../lib/errors';
 import { objectKey, type FileStorage } from '../lib/files/file-storage';
 import type { DirectUploadCreate } from '../api/schemas/file';
 import type { DomainContext } from './context';
 import { getReadyFile, resolveOwner } from './files';
 import { findForUpdate } from './scoped-lookups';
+import { unitOfWork } from './unit-of-work';
 
 /** The app's file storage and how long its presigned URLs last. */
 export interface FileSettings {
@@ -16,12 +16,12 @@ export interface FileSettings {
 
 /** Records a pending file and presigns the PUT of its bytes; completion checks what arrived. */
 export async function startDirectUpload(ctx: DomainContext, settings: FileSettings, body: DirectUploadCreate) {
-  const file = await ctx.db.transaction(async (manager) =>
-    scoped(manager, StoredFile, ctx.scope).insert({
+  const file = await unitOfWork(ctx, async (tx) =>
+    tx.repo(StoredFile).insert({
       filename: body.fileName,
       contentType: body.contentType,
       size: body.size,
-      ...(await resolveOwner(manager, ctx, body)),
+      ...(await resolveOwner(tx, body)),
       sha256: null,
       status: 'pending',
       uploadedBy: ctx.actorUserId,
@@ -37,8 +37,8 @@ export async function startDirectUpload(ctx: DomainContext, settings: FileSettin
  * client may PUT again while the URL lasts.
  */
 export function completeDirectUpload(ctx: DomainContext, settings: FileSettings, id: string): Promise<StoredFile> {
-  return ctx.db.transaction(async (manager) => {
-    const file = await findForUpdate(manager, StoredFile, ctx.scope, id, 'File');
+  return unitOfWork(ctx, async (tx) => {
+    const file = await findForUpdate(tx, StoredFile, id, 'File');
     if (file.status === 'ready') throw new AppError('conflict', 'File upload is already complete');
     const key = objectKey(ctx.scope, file.id);
     const stored = await settings.storage.head(key);
@@ -54,7 +54,7 @@ export function completeDirectUpload(ctx: DomainContext, settings: FileSettings,
       throw new AppError('conflict', `Upload does not match the file: ${mismatch}`);
     }
     file.status = 'ready';
-    return scoped(manager, StoredFile, ctx.scope).save(file);
+    return tx.repo(StoredFile).save(file);
   });
 }
 

@@ -1,7 +1,5 @@
-import type { EntityManager } from 'typeorm';
 import { Lead, Partner, StoredFile, Task } from '../db/entities';
 import type { FileEntityType } from '../db/entities/stored-file';
-import { scoped } from '../db/scoped-repository';
 import { AppError } from '../lib/errors';
 import { objectKey, type FileStorage } from '../lib/files/file-storage';
 import { removeBytes, sha256Of } from '../lib/files/local-disk';
@@ -11,21 +9,22 @@ import type { FileListQuery, FileUploadFields } from '../api/schemas/file';
 import type { ReceivedUpload } from '../api/http/receive-upload';
 import type { DomainContext } from './context';
 import { assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookups';
+import { unitOfWork } from './unit-of-work';
+import { type ScopedData } from '../db/scoped-data';
 
 /** Owners stored here must exist in the scope; opportunities are not stored on this branch yet. */
 const OWNER_ENTITIES = { lead: Lead, partner: Partner, task: Task } as const;
 
 /** The owning record's internal ID (null for none); a record the caller cannot see is a 422. */
 export async function resolveOwner(
-  manager: EntityManager,
-  ctx: DomainContext,
+  data: ScopedData,
   fields: { entityType?: FileEntityType; entityId?: string },
 ): Promise<{ entityType: FileEntityType | null; entityId: string | null }> {
   if (!fields.entityType) return { entityType: null, entityId: null };
   const entityId = decodeId(fields.entityType, fields.entityId) as string;
   if (fields.entityType !== 'opportunity') {
     const entity = OWNER_ENTITIES[fields.entityType];
-    await assertExists(manager, entity, ctx.scope, entityId, 'entityId', entity.name);
+    await assertExists(data, entity, entityId, 'entityId', entity.name);
   }
   return { entityType: fields.entityType, entityId };
 }
@@ -42,12 +41,12 @@ export async function storeUpload(
 ): Promise<StoredFile> {
   try {
     const sha256 = await sha256Of(upload.tempPath);
-    return await ctx.db.transaction(async (manager) => {
-      const file = await scoped(manager, StoredFile, ctx.scope).insert({
+    return await unitOfWork(ctx, async (tx) => {
+      const file = await tx.repo(StoredFile).insert({
         filename: upload.filename,
         contentType: upload.contentType,
         size: upload.size,
-        ...(await resolveOwner(manager, ctx, fields)),
+        ...(await resolveOwner(tx, fields)),
         sha256,
         status: 'ready',
         uploadedBy: ctx.actorUserId,
@@ -60,7 +59,7 @@ export async function storeUpload(
   }
 }
 
-export const getFile = (ctx: DomainContext, id: string) => findOrFail(ctx.db.manager, StoredFile, ctx.scope, id, 'File');
+export const getFile = (ctx: DomainContext, id: string) => findOrFail(ctx.data, StoredFile, id, 'File');
 
 /** A file whose bytes can be served: a pending direct upload has none yet. */
 export async function getReadyFile(ctx: DomainContext, id: string): Promise<StoredFile> {
@@ -76,7 +75,7 @@ export async function openContent(ctx: DomainContext, storage: FileStorage, id: 
 
 /** Ready files only: a pending upload is not an attachment until it is completed. */
 export function listFiles(ctx: DomainContext, f: FileListQuery) {
-  const qb = scoped(ctx.db.manager, StoredFile, ctx.scope).query('f').andWhere(`f.status = 'ready'`);
+  const qb = ctx.data.repo(StoredFile).select('f').andWhere(`f.status = 'ready'`);
   if (f.entityType) {
     qb.andWhere('f.entity_type = :type AND f.entity_id = :entityId', { type: f.entityType, entityId: decodeId(f.entityType, f.entityId) });
   }
@@ -86,9 +85,9 @@ export function listFiles(ctx: DomainContext, f: FileListQuery) {
 
 /** The record goes in a transaction; the bytes after commit (a failure there only leaves an orphan). */
 export async function deleteFile(ctx: DomainContext, storage: FileStorage, id: string): Promise<StoredFile> {
-  const file = await ctx.db.transaction(async (manager) => {
-    const found = await findForUpdate(manager, StoredFile, ctx.scope, id, 'File');
-    await scoped(manager, StoredFile, ctx.scope).deleteById(id);
+  const file = await unitOfWork(ctx, async (tx) => {
+    const found = await findForUpdate(tx, StoredFile, id, 'File');
+    await tx.repo(StoredFile).deleteById(id);
     return found;
   });
   await storage.remove(objectKey(ctx.scope, file.id)).catch((err) => logger.warn({ err, fileId: id }, 'could not remove file bytes'));

@@ -1,7 +1,7 @@
-import type { EntityManager } from 'typeorm';
 import type { Lead } from '../db/entities';
 import type { TenantScope } from '../db/scoped-repository';
 import { Params } from '../db/sql';
+import { managerOf, type ScopedData } from '../db/scoped-data';
 
 type Keyed = Pick<Lead, 'emailNormalized' | 'phoneNormalized'>;
 
@@ -20,7 +20,9 @@ export function claimDedupeKeysSql(scope: TenantScope, leadId: string, keys: str
 }
 
 /** After a lead's email or phone changed: later leads with the new values must get the full check. */
-export async function claimDedupeKeys(manager: EntityManager, scope: TenantScope, lead: Keyed & Pick<Lead, 'id'>): Promise<void> {
+export async function claimDedupeKeys(data: ScopedData, lead: Keyed & Pick<Lead, 'id'>): Promise<void> {
+  const manager = managerOf(data);
+  const { scope } = data;
   const p = new Params();
   await manager.query(claimDedupeKeysSql(scope, lead.id, dedupeKeys(lead), p), p.values);
 }

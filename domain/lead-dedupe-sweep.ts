@@ -3,6 +3,7 @@ import type { Environment } from '../db/entities/tenant-owned';
 import type { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { leadDedupeWorkflow } from '../workflows/lead-dedupe';
 import { leadDedupeStart } from './leads';
+import { unscoped } from '../db/unscoped';
 
 /**
  * Starts duplicate detection for leads whose check never ran: their background start was dropped
@@ -14,7 +15,7 @@ export async function sweepUncheckedLeads(
   workflows: WorkflowStarter,
   opts: { minAgeMs: number; limit?: number },
 ): Promise<{ started: number }> {
-  const rows: { id: string; tenant_id: string; environment: Environment; email: string }[] = await db.query(
+  const rows: { id: string; tenant_id: string; environment: Environment; email: string }[] = await unscoped(db).rows(
     `SELECT id, tenant_id, environment, email FROM leads
       WHERE duplicates_checked_at IS NULL AND created_at <= now() - make_interval(secs => $1)
       ORDER BY created_at LIMIT $2`,

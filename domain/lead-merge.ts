@@ -1,57 +1,50 @@
-import { Lead } from '../db/entities';
-import { scoped } from '../db/scoped-repository';
+import { Commission, EngagementEvent, FormSubmission, Lead, LeadDuplicate, Message, Opportunity, StoredFile, Task } from '../db/entities';
 import { notFound, validationFailed } from '../lib/errors';
 import { encodeId } from '../lib/ids';
+import { suppressAddress } from './communications/email-suppressions';
 import type { DomainContext } from './context';
 import { removeFromIndex, indexLead } from './search-index';
-import { emitEvent } from './webhooks/emit-event';
-import { relayAfterCommit } from './webhooks/relay';
-import { eventPayloads } from './webhooks/webhook-events';
+import { unitOfWork } from './unit-of-work';
 
 /** Rows that point at a lead by `lead_id`, re-pointed at the survivor of a merge. */
-const LEAD_REFERENCES = ['tasks', 'opportunities', 'engagement_events', 'form_submissions', 'messages', 'commissions'];
+const LEAD_REFERENCES = [Task, Opportunity, EngagementEvent, FormSubmission, Message, Commission];
 
 /**
  * Merges `duplicateId` into `survivorId` in one transaction: its tasks, opportunities, files,
  * engagement events, form submissions, messages and commissions move to the survivor; empty
  * survivor fields are filled from the duplicate and custom fields merged (the survivor's values
- * win); then the duplicate is deleted. Emits lead.updated for the survivor and lead.deleted for the
- * duplicate. The bulk re-pointing is raw SQL, so each statement names the scope explicitly.
+ * win), an unsubscribe or bounce of either lead holds for the survivor; then the duplicate is deleted. Emits lead.updated for the survivor and lead.deleted for the
+ * duplicate. The bulk re-pointing is hand-written SQL (no updated_at bump), scoped by tx.sql.
  */
 export async function mergeLeads(ctx: DomainContext, survivorId: string, duplicateId: string): Promise<Lead> {
   if (survivorId === duplicateId) throw validationFailed([{ field: 'duplicateId', message: 'Cannot merge a lead into itself' }]);
-  const { survivor, events } = await ctx.db.transaction(async (m) => {
-    const leads = scoped(m, Lead, ctx.scope);
+  return unitOfWork(ctx, async (tx) => {
+    const leads = tx.repo(Lead);
     const [survivor, duplicate] = await Promise.all([
-      leads.query('l').andWhere('l.id = :id', { id: survivorId }).setLock('pessimistic_write').getOne(),
-      leads.query('l').andWhere('l.id = :id', { id: duplicateId }).setLock('pessimistic_write').getOne(),
+      leads.select('l').andWhere('l.id = :id', { id: survivorId }).setLock('pessimistic_write').getOne(),
+      leads.select('l').andWhere('l.id = :id', { id: duplicateId }).setLock('pessimistic_write').getOne(),
     ]);
     if (!survivor) throw notFound('Lead');
     if (!duplicate) throw validationFailed([{ field: 'duplicateId', message: 'Lead not found' }]);
-    const scope = [ctx.scope.tenantId, ctx.scope.environment];
     // A lead converts once: the duplicate's conversion becomes an ordinary deal when both converted.
     if (survivor.convertedAt && duplicate.convertedAt) {
-      await m.query(`UPDATE opportunities SET converted_from_lead = false WHERE tenant_id = $1 AND environment = $2 AND lead_id = $3`, [
-        ...scope,
-        duplicateId,
-      ]);
+      await tx.sql(
+        (q) => `UPDATE ${q.table(Opportunity)} SET converted_from_lead = false WHERE ${q.scope()} AND lead_id = ${q.value(duplicateId)}`,
+      );
     }
-    for (const table of LEAD_REFERENCES) {
-      await m.query(`UPDATE ${table} SET lead_id = $4 WHERE tenant_id = $1 AND environment = $2 AND lead_id = $3`, [
-        ...scope,
-        duplicateId,
-        survivorId,
-      ]);
+    for (const entity of LEAD_REFERENCES) {
+      await tx.sql(
+        (q) => `UPDATE ${q.table(entity)} SET lead_id = ${q.value(survivorId)} WHERE ${q.scope()} AND lead_id = ${q.value(duplicateId)}`,
+      );
     }
-    await m.query(`UPDATE files SET entity_id = $4 WHERE tenant_id = $1 AND environment = $2 AND entity_type = 'lead' AND entity_id = $3`, [
-      ...scope,
-      duplicateId,
-      survivorId,
-    ]);
-    await m.query(`DELETE FROM lead_duplicates WHERE tenant_id = $1 AND environment = $2 AND (lead_id = $3 OR duplicate_lead_id = $3)`, [
-      ...scope,
-      duplicateId,
-    ]);
+    await tx.sql(
+      (q) =>
+        `UPDATE ${q.table(StoredFile)} SET entity_id = ${q.value(survivorId)} WHERE ${q.scope()} AND entity_type = 'lead' AND entity_id = ${q.value(duplicateId)}`,
+    );
+    await tx.sql(
+      (q) =>
+        `DELETE FROM ${q.table(LeadDuplicate)} WHERE ${q.scope()} AND (lead_id = ${q.value(duplicateId)} OR duplicate_lead_id = ${q.value(duplicateId)})`,
+    );
 
     const changes: Record<string, unknown> = {};
     for (const key of ['phone', 'assignedTo', 'partnerId', 'convertedAt'] as const) {
@@ -72,17 +65,18 @@ export async function mergeLeads(ctx: DomainContext, survivorId: string, duplica
       changes.customFields = addedCustom;
     }
     survivor.score = Math.max(survivor.score, duplicate.score);
+    // The stricter state is kept: an opt-out or bounce of either lead holds for the merged one and its address.
+    survivor.unsubscribedAt ??= duplicate.unsubscribedAt;
+    survivor.bouncedAt ??= duplicate.bouncedAt;
+    const reason = survivor.bouncedAt ? 'bounced' : survivor.unsubscribedAt ? 'unsubscribed' : null;
+    if (reason) await suppressAddress(tx, survivor.email, reason);
     changes.mergedLeadId = encodeId('lead', duplicateId);
     const saved = await leads.save(survivor);
     await leads.deleteById(duplicateId);
-    await removeFromIndex(m, ctx.scope, 'lead', encodeId('lead', duplicateId));
-    await indexLead(m, ctx.scope, saved);
-    const events = [
-      await emitEvent(m, ctx.scope, 'lead.updated', eventPayloads['lead.updated']({ id: survivorId, changes })),
-      await emitEvent(m, ctx.scope, 'lead.deleted', eventPayloads['lead.deleted'](duplicate)),
-    ];
-    return { survivor: saved, events };
+    await removeFromIndex(tx, 'lead', encodeId('lead', duplicateId));
+    await indexLead(tx, saved);
+    await tx.emit('lead.updated', { id: survivorId, changes });
+    await tx.emit('lead.deleted', duplicate);
+    return saved;
   });
-  await relayAfterCommit(ctx.db, ctx.workflows, events, ctx.webhooks?.relayHooks);
-  return survivor;
 }

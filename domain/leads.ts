@@ -1,7 +1,6 @@
-import { Lead, LeadDuplicate, OutboxEvent, type Partner } from '../db/entities';
+import { Lead, LeadDuplicate, OutboxEvent, User, type Partner } from '../db/entities';
 import { nextId } from '../db/id-blocks';
 import { hydrate, insertSql, metadataOf, Params, queryRows, Raw, selectList } from '../db/sql';
-import { scoped } from '../db/scoped-repository';
 import { notFound } from '../lib/errors';
 import { encodeId } from '../lib/ids';
 import type { StartOptions } from '../lib/temporal/workflow-starter';
@@ -14,10 +13,11 @@ import { claimDedupeKeys, claimDedupeKeysSql, dedupeKeys } from './lead-dedupe-k
 import { defaultLeadStatusHint, rememberDefaultLeadStatus, resolveLeadStatus } from './lead-statuses';
 import { normalizeEmail, normalizePhone } from './normalize';
 import { resolveReferralCode } from './referral-codes';
+import { assertExists } from './scoped-lookups';
 import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentUpsertSql } from './search-index';
-import { emitEvent, outboxInsertSql } from './webhooks/emit-event';
-import { relayAfterCommit } from './webhooks/relay';
+import { outboxInsertSql } from './webhooks/emit-event';
 import { eventPayloads } from './webhooks/webhook-events';
+import { relayCommitted, unitOfWork } from './unit-of-work';
 
 export interface LeadFilters {
   page: number;
@@ -45,17 +45,18 @@ export interface LeadFilters {
  * (unknown code, stale default, statuses not seeded yet) takes the slow path once.
  */
 export async function createLead(ctx: DomainContext, input: LeadCreate): Promise<Lead> {
-  const partner = input.referralCode ? await resolveReferralCode(ctx.db.manager, ctx.scope, input.referralCode, 'referralCode') : null;
+  await assertExists(ctx.data, User, input.assignedTo, 'assignedTo', 'User');
+  const partner = input.referralCode ? await resolveReferralCode(ctx.data, input.referralCode, 'referralCode') : null;
   const hinted = input.status ?? defaultLeadStatusHint(ctx.db, ctx.scope);
   let created = hinted === undefined ? null : await insertLead(ctx, input, partner, hinted, input.status === undefined);
   if (!created) {
-    const status = await resolveLeadStatus(ctx.db.manager, ctx.scope, input.status);
+    const status = await resolveLeadStatus(ctx.data, input.status);
     if (input.status === undefined) rememberDefaultLeadStatus(ctx.db, ctx.scope, status);
     created = await insertLead(ctx, input, partner, status, false);
     if (!created) throw new Error(`lead status ${status} vanished while the lead was created`);
   }
   const { lead, event, campaignIds } = created;
-  await relayEvents(ctx, [event]);
+  await relayCommitted(ctx, [event]);
   if (!lead.duplicatesCheckedAt) startDuplicateDetection(ctx, lead);
   await enrollByTrigger(ctx, lead, 'lead_created', campaignIds);
   return lead;
@@ -116,18 +117,18 @@ function startDuplicateDetection(ctx: DomainContext, lead: Lead): void {
   ctx.workflows.startSoon(leadDedupeWorkflow, leadDedupeStart(lead));
 }
 
-export function leadDedupeStart(lead: Pick<Lead, 'id' | 'tenantId' | 'environment' | 'email'>): StartOptions<typeof leadDedupeWorkflow> {
+export function leadDedupeStart(lead: Pick<Lead, 'id' | 'tenantId' | 'environment'>): StartOptions<typeof leadDedupeWorkflow> {
   const leadId = encodeId('lead', lead.id);
   return {
     workflowId: workflowIds.leadDedupe(leadId),
     args: [{ tenantId: lead.tenantId, environment: lead.environment, leadId: lead.id }],
     searchAttributes: { tenantId: encodeId('tenant', lead.tenantId), environment: lead.environment, leadId },
-    memo: { summary: `Duplicate check for ${lead.email}` },
+    memo: { summary: `Duplicate check for lead ${leadId}` },
   };
 }
 
 export async function getLead(ctx: DomainContext, id: string): Promise<Lead> {
-  const lead = await scoped(ctx.db.manager, Lead, ctx.scope).findById(id);
+  const lead = await ctx.data.repo(Lead).findById(id);
   if (!lead) throw notFound('Lead');
   return lead;
 }
@@ -141,7 +142,7 @@ const SORT_COLUMNS: Record<LeadFilters['sort']['field'], string> = {
 };
 
 export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ rows: Lead[]; total: number }> {
-  const qb = scoped(ctx.db.manager, Lead, ctx.scope).query('l');
+  const qb = ctx.data.repo(Lead).select('l');
   if (f.status) qb.andWhere('l.status = :status', { status: f.status });
   if (f.source) qb.andWhere('l.source = :source', { source: f.source });
   if (f.assignedTo) qb.andWhere('l.assigned_to = :assignedTo', { assignedTo: f.assignedTo });
@@ -156,20 +157,18 @@ export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ r
     const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
     qb.andWhere("(l.email_normalized LIKE :like OR lower(l.first_name || ' ' || l.last_name) LIKE :like)", { like });
   }
-  qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction)
-    .addOrderBy('l.id', f.sort.direction)
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit);
-  const [rows, total] = await qb.getManyAndCount();
+  qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction).addOrderBy('l.id', f.sort.direction);
+  const [rows, total] = await qb.page(f.page, f.limit);
   return { rows, total };
 }
 
 export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpdate): Promise<Lead> {
-  const { lead, events, statusChanged } = await ctx.db.transaction(async (manager) => {
-    const leads = scoped(manager, Lead, ctx.scope);
+  const { lead, statusChanged } = await unitOfWork(ctx, async (tx) => {
+    const leads = tx.repo(Lead);
     const lead = await leads.findByIdForUpdate(id);
     if (!lead) throw notFound('Lead');
-    if (patch.status !== undefined) patch = { ...patch, status: await resolveLeadStatus(manager, ctx.scope, patch.status) };
+    await assertExists(tx, User, patch.assignedTo, 'assignedTo', 'User');
+    if (patch.status !== undefined) patch = { ...patch, status: await resolveLeadStatus(tx, patch.status) };
     const { customFields, ...fields } = patch;
     const changes = changedFields(lead, fields, customFields);
     Object.assign(lead, fields);
@@ -177,14 +176,11 @@ export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpda
     if (patch.phone !== undefined) lead.phoneNormalized = normalizePhone(patch.phone);
     if (customFields) lead.customFields = { ...lead.customFields, ...customFields };
     const saved = await leads.save(lead);
-    if (patch.email || patch.phone) await claimDedupeKeys(manager, ctx.scope, saved);
-    await indexLead(manager, ctx.scope, saved);
-    const events = Object.keys(changes).length
-      ? [await emitEvent(manager, ctx.scope, 'lead.updated', eventPayloads['lead.updated']({ id: lead.id, changes }))]
-      : [];
-    return { lead: saved, events, statusChanged: 'status' in changes };
+    if (patch.email || patch.phone) await claimDedupeKeys(tx, saved);
+    await indexLead(tx, saved);
+    if (Object.keys(changes).length) await tx.emit('lead.updated', { id: lead.id, changes });
+    return { lead: saved, statusChanged: 'status' in changes };
   });
-  await relayEvents(ctx, events);
   if (statusChanged) await enrollByTrigger(ctx, lead, 'lead_status_changed');
   return lead;
 }
@@ -202,26 +198,21 @@ function changedFields(lead: Lead, fields: Omit<LeadUpdate, 'customFields'>, cus
 }
 
 export async function deleteLead(ctx: DomainContext, id: string): Promise<Lead> {
-  const { lead, event } = await ctx.db.transaction(async (manager) => {
-    const leads = scoped(manager, Lead, ctx.scope);
+  return unitOfWork(ctx, async (tx) => {
+    const leads = tx.repo(Lead);
     const lead = await leads.findById(id);
     if (!lead) throw notFound('Lead');
     await leads.deleteById(id);
-    await removeFromIndex(manager, ctx.scope, 'lead', encodeId('lead', id));
-    const event = await emitEvent(manager, ctx.scope, 'lead.deleted', eventPayloads['lead.deleted'](lead));
-    return { lead, event };
+    await removeFromIndex(tx, 'lead', encodeId('lead', id));
+    await tx.emit('lead.deleted', lead);
+    return lead;
   });
-  await relayEvents(ctx, [event]);
-  return lead;
 }
-
-const relayEvents = (ctx: DomainContext, events: OutboxEvent[]) =>
-  relayAfterCommit(ctx.db, ctx.workflows, events, ctx.webhooks?.relayHooks);
 
 export async function listDuplicates(ctx: DomainContext, id: string): Promise<{ lead: Lead; reasons: string[] }[]> {
   await getLead(ctx, id);
-  const pairs = await scoped(ctx.db.manager, LeadDuplicate, ctx.scope).find({ where: { leadId: id }, order: { id: 'ASC' } });
-  const leads = scoped(ctx.db.manager, Lead, ctx.scope);
+  const pairs = await ctx.data.repo(LeadDuplicate).find({ where: { leadId: id }, order: { id: 'ASC' } });
+  const leads = ctx.data.repo(Lead);
   const out: { lead: Lead; reasons: string[] }[] = [];
   for (const p of pairs) {
     const other = await leads.findById(p.duplicateLeadId);

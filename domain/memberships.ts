@@ -1,16 +1,13 @@
 import { In, type EntityManager } from 'typeorm';
 import { Team, TeamMember, User } from '../db/entities';
-import { scoped, type TenantScope } from '../db/scoped-repository';
+import { scoped } from '../db/scoped-repository';
 import { validationFailed } from '../lib/errors';
+import { managerOf, type ScopedData } from '../db/scoped-data';
 
 /** IDs from a request body must name records of the caller's tenant; others are field errors. */
-export async function assertAllInTenant(
-  m: EntityManager,
-  scope: TenantScope,
-  entity: typeof User | typeof Team,
-  ids: string[],
-  field: string,
-): Promise<void> {
+export async function assertAllInTenant(data: ScopedData, entity: typeof User | typeof Team, ids: string[], field: string): Promise<void> {
+  const m = managerOf(data);
+  const { scope } = data;
   if (ids.length === 0) return;
   const found = await scoped<User | Team>(m, entity, scope).find({ where: { id: In(ids) }, select: { id: true } });
   const known = new Set(found.map((r) => r.id));

@@ -1,23 +1,21 @@
-import type { EntityManager } from 'typeorm';
 import { Operation } from '../db/entities';
 import type { OperationType } from '../db/entities/operation';
-import { scoped, type TenantScope } from '../db/scoped-repository';
+import type { ScopedData } from '../db/scoped-data';
 import { notFound } from '../lib/errors';
 import type { DomainContext } from './context';
 
 export async function getOperation(ctx: DomainContext, id: string): Promise<Operation> {
-  const operation = await scoped(ctx.db.manager, Operation, ctx.scope).findById(id);
+  const operation = await ctx.data.repo(Operation).findById(id);
   if (!operation) throw notFound('Operation');
   return operation;
 }
 
-/** Records a running operation (in the caller's transaction); its workflow ID names the operation. */
+/** Records a running operation (in the caller's unit of work); its workflow ID names the operation. */
 export async function createOperation(
-  m: EntityManager,
-  scope: TenantScope,
+  tx: ScopedData,
   input: { type: OperationType; resourceId: string; total: number; workflowIdOf: (operationId: string) => string },
 ): Promise<Operation> {
-  const operations = scoped(m, Operation, scope);
+  const operations = tx.repo(Operation);
   const row = await operations.insert({ type: input.type, resourceId: input.resourceId, workflowId: 'pending', total: input.total });
   row.workflowId = input.workflowIdOf(row.id);
   await operations.updateWhere({ id: row.id }, { workflowId: row.workflowId });
@@ -26,5 +24,5 @@ export async function createOperation(
 
 /** The operation's workflow could not be started: it says so (the change it fans out stays made). */
 export async function markOperationFailed(ctx: DomainContext, id: string): Promise<void> {
-  await scoped(ctx.db.manager, Operation, ctx.scope).updateWhere({ id }, { status: 'failed', finishedAt: new Date() });
+  await ctx.data.repo(Operation).updateWhere({ id }, { status: 'failed', finishedAt: new Date() });
 }

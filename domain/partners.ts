@@ -1,15 +1,14 @@
 import { In } from 'typeorm';
 import { Partner, PartnerReferralCode } from '../db/entities';
 import type { PartnerStatus } from '../db/entities/partner';
-import { scoped } from '../db/scoped-repository';
 import { AppError } from '../lib/errors';
 import type { PartnerCreate, PartnerListQuery, PartnerUpdate } from '../api/schemas/partner';
 import type { DomainContext } from './context';
 import { issueReferralCode, resolveReferralCode } from './referral-codes';
 import { findForUpdate, findOrFail, pageOf } from './scoped-lookups';
 import { indexPartner } from './search-index';
-import { withEvents } from './transaction';
 import { nextState, type Transitions } from './transitions';
+import { unitOfWork } from './unit-of-work';
 
 /** pending -> approved | rejected; approved <-> suspended. Only approve emits partner.approved. */
 export const PARTNER_ACTIONS = {
@@ -24,9 +23,9 @@ export type PartnerAction = keyof typeof PARTNER_ACTIONS;
 const MAX_DOWNLINE_DEPTH = 20;
 
 export function createPartner(ctx: DomainContext, input: PartnerCreate): Promise<Partner> {
-  return withEvents(ctx, async (manager, emit) => {
-    const upline = input.referralCode ? await resolveReferralCode(manager, ctx.scope, input.referralCode, 'referralCode') : null;
-    const partner = await scoped(manager, Partner, ctx.scope).insert({
+  return unitOfWork(ctx, async (tx) => {
+    const upline = input.referralCode ? await resolveReferralCode(tx, input.referralCode, 'referralCode') : null;
+    const partner = await tx.repo(Partner).insert({
       email: input.email,
       firstName: input.firstName,
       lastName: input.lastName,
@@ -37,13 +36,13 @@ export function createPartner(ctx: DomainContext, input: PartnerCreate): Promise
       parentId: upline?.id ?? null,
       approvedAt: null,
     });
-    await indexPartner(manager, ctx.scope, partner);
-    await emit('partner.registered', { id: partner.id, company: partner.company });
+    await indexPartner(tx, partner);
+    await tx.emit('partner.registered', { id: partner.id, company: partner.company });
     return partner;
   });
 }
 
-export const getPartner = (ctx: DomainContext, id: string) => findOrFail(ctx.db.manager, Partner, ctx.scope, id, 'Partner');
+export const getPartner = (ctx: DomainContext, id: string) => findOrFail(ctx.data, Partner, id, 'Partner');
 
 const SORT_COLUMNS: Record<PartnerListQuery['sort']['field'], string> = {
   createdAt: 'p.created_at',
@@ -53,7 +52,7 @@ const SORT_COLUMNS: Record<PartnerListQuery['sort']['field'], string> = {
 };
 
 export function listPartners(ctx: DomainContext, f: PartnerListQuery) {
-  const qb = scoped(ctx.db.manager, Partner, ctx.scope).query('p');
+  const qb = ctx.data.repo(Partner).select('p');
   if (f.status) qb.andWhere('p.status = :status', { status: f.status });
   if (f.tier) qb.andWhere('p.tier = :tier', { tier: f.tier });
   if (f.q) {
@@ -65,50 +64,49 @@ export function listPartners(ctx: DomainContext, f: PartnerListQuery) {
 }
 
 export function updatePartner(ctx: DomainContext, id: string, patch: PartnerUpdate): Promise<Partner> {
-  return withEvents(ctx, async (manager) => {
-    const partner = await findForUpdate(manager, Partner, ctx.scope, id, 'Partner');
+  return unitOfWork(ctx, async (tx) => {
+    const partner = await findForUpdate(tx, Partner, id, 'Partner');
     Object.assign(partner, patch);
-    const saved = await scoped(manager, Partner, ctx.scope).save(partner);
-    await indexPartner(manager, ctx.scope, saved);
+    const saved = await tx.repo(Partner).save(partner);
+    await indexPartner(tx, saved);
     return saved;
   });
 }
 
 /** The first approval also issues the partner's first referral code. */
 export function transitionPartner(ctx: DomainContext, id: string, action: PartnerAction): Promise<Partner> {
-  return withEvents(ctx, async (manager, emit) => {
-    const partner = await findForUpdate(manager, Partner, ctx.scope, id, 'Partner');
+  return unitOfWork(ctx, async (tx) => {
+    const partner = await findForUpdate(tx, Partner, id, 'Partner');
     partner.status = nextState('partner', PARTNER_ACTIONS, partner.status, action);
     if (action === 'approve') {
       partner.approvedAt = new Date();
-      if (!(await scoped(manager, PartnerReferralCode, ctx.scope).count({ partnerId: id })))
-        await issueReferralCode(manager, ctx.scope, id);
+      if (!(await tx.repo(PartnerReferralCode).count({ partnerId: id }))) await issueReferralCode(tx, id);
     }
-    const saved = await scoped(manager, Partner, ctx.scope).save(partner);
-    await indexPartner(manager, ctx.scope, saved);
-    if (action === 'approve') await emit('partner.approved', { id: partner.id });
+    const saved = await tx.repo(Partner).save(partner);
+    await indexPartner(tx, saved);
+    if (action === 'approve') await tx.emit('partner.approved', { id: partner.id });
     return saved;
   });
 }
 
 export function createReferralCode(ctx: DomainContext, partnerId: string): Promise<PartnerReferralCode> {
-  return withEvents(ctx, async (manager) => {
-    const partner = await findForUpdate(manager, Partner, ctx.scope, partnerId, 'Partner');
+  return unitOfWork(ctx, async (tx) => {
+    const partner = await findForUpdate(tx, Partner, partnerId, 'Partner');
     if (partner.status !== 'approved')
       throw new AppError('conflict', `Cannot issue a referral code to a partner that is ${partner.status}`);
-    return issueReferralCode(manager, ctx.scope, partnerId);
+    return issueReferralCode(tx, partnerId);
   });
 }
 
 export async function listReferralCodes(ctx: DomainContext, partnerId: string): Promise<PartnerReferralCode[]> {
   await getPartner(ctx, partnerId);
-  return scoped(ctx.db.manager, PartnerReferralCode, ctx.scope).find({ where: { partnerId }, order: { id: 'ASC' } });
+  return ctx.data.repo(PartnerReferralCode).find({ where: { partnerId }, order: { id: 'ASC' } });
 }
 
 /** Every descendant, level by level (depth 1 = referred directly), through the scoped repository. */
 export async function listDownline(ctx: DomainContext, partnerId: string): Promise<{ partner: Partner; depth: number }[]> {
   await getPartner(ctx, partnerId);
-  const partners = scoped(ctx.db.manager, Partner, ctx.scope);
+  const partners = ctx.data.repo(Partner);
   const out: { partner: Partner; depth: number }[] = [];
   let level = [partnerId];
   for (let depth = 1; level.length && depth <= MAX_DOWNLINE_DEPTH; depth++) {

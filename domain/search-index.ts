@@ -2,10 +2,11 @@ import type { EntityManager } from 'typeorm';
 import type { Lead, Partner } from '../db/entities';
 import { SearchDocument } from '../db/entities';
 import type { SearchType } from '../db/entities/search-document';
-import { scoped, type TenantScope } from '../db/scoped-repository';
+import { type TenantScope } from '../db/scoped-repository';
 import { insertSql, metadataOf, Params, queryEntities, Raw } from '../db/sql';
 import { encodeId } from '../lib/ids';
 import type { DomainContext } from './context';
+import { managerOf, type ScopedData } from '../db/scoped-data';
 
 /** Fields that name a record rank above the rest of its text (tsvector weight A vs B). */
 const TITLE_KEYS = ['name', 'title', 'firstName', 'lastName', 'company', 'email'];
@@ -50,15 +51,16 @@ export function searchDocumentUpsertSql(
   );
 }
 
-export async function indexDocument(manager: EntityManager, scope: TenantScope, doc: SearchDocumentInput): Promise<SearchDocument> {
+export async function indexDocument(data: ScopedData, doc: SearchDocumentInput): Promise<SearchDocument> {
+  const manager = managerOf(data);
   const p = new Params();
-  const sql = `${searchDocumentUpsertSql(manager, scope, doc, p)} RETURNING *`;
+  const sql = `${searchDocumentUpsertSql(manager, data.scope, doc, p)} RETURNING *`;
   const [saved] = await queryEntities<SearchDocument>(manager, metadataOf(manager, SearchDocument), sql, p);
   return saved;
 }
 
-export async function removeFromIndex(manager: EntityManager, scope: TenantScope, type: SearchType, id: string): Promise<void> {
-  await scoped(manager, SearchDocument, scope).deleteWhere({ docType: type, docId: id });
+export async function removeFromIndex(data: ScopedData, type: SearchType, id: string): Promise<void> {
+  await data.repo(SearchDocument).deleteWhere({ docType: type, docId: id });
 }
 
 export const leadSearchDocument = (
@@ -69,10 +71,10 @@ export const leadSearchDocument = (
   data: { email: l.email, firstName: l.firstName, lastName: l.lastName, phone: l.phone, status: l.status, source: l.source },
 });
 
-export const indexLead = (manager: EntityManager, scope: TenantScope, l: Lead) => indexDocument(manager, scope, leadSearchDocument(l));
+export const indexLead = (data: ScopedData, l: Lead) => indexDocument(data, leadSearchDocument(l));
 
-export const indexPartner = (manager: EntityManager, scope: TenantScope, p: Partner) =>
-  indexDocument(manager, scope, {
+export const indexPartner = (data: ScopedData, p: Partner) =>
+  indexDocument(data, {
     type: 'partner',
     id: encodeId('partner', p.id),
     data: { email: p.email, firstName: p.firstName, lastName: p.lastName, company: p.company, tier: p.tier, status: p.status },
@@ -88,10 +90,10 @@ function toPrefixQuery(q: string): string | null {
 export async function searchDocuments(ctx: DomainContext, f: { q?: string; type?: SearchType; page: number; limit: number }) {
   const tsq = f.q === undefined ? null : toPrefixQuery(f.q);
   if (f.q !== undefined && !tsq) return { rows: [] as { doc: SearchDocument; rank: number }[], total: 0 };
-  const qb = scoped(ctx.db.manager, SearchDocument, ctx.scope).query('d');
+  const qb = ctx.data.repo(SearchDocument).select('d');
   if (tsq) qb.andWhere("d.tsv @@ to_tsquery('simple', :tsq)", { tsq });
   if (f.type) qb.andWhere('d.doc_type = :type', { type: f.type });
-  const total = await qb.getCount();
+  const total = await qb.boundedCount(f.page, f.limit);
   qb.addSelect(tsq ? "ts_rank(d.tsv, to_tsquery('simple', :tsq))" : '0', 'rank')
     .orderBy('rank', 'DESC')
     .addOrderBy('d.indexed_at', 'DESC')

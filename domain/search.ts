@@ -4,6 +4,7 @@ import type { SearchIndexRequest } from '../api/schemas/search';
 import type { DomainContext } from './context';
 import { assertExists } from './scoped-lookups';
 import { indexDocument } from './search-index';
+import { unitOfWork } from './unit-of-work';
 
 /**
  * POST /v1/search/index. Leads and partners must exist in the caller's scope; opportunity IDs are
@@ -11,10 +12,10 @@ import { indexDocument } from './search-index';
  * lead or partner re-indexes it from its own fields, replacing what was posted here.
  */
 export function indexExternalDocument(ctx: DomainContext, req: SearchIndexRequest) {
-  return ctx.db.transaction(async (manager) => {
+  return unitOfWork(ctx, async (tx) => {
     const key = decodeId(req.type, req.id) as string;
-    if (req.type === 'lead') await assertExists(manager, Lead, ctx.scope, key, 'id', 'Lead');
-    if (req.type === 'partner') await assertExists(manager, Partner, ctx.scope, key, 'id', 'Partner');
-    return indexDocument(manager, ctx.scope, req);
+    if (req.type === 'lead') await assertExists(tx, Lead, key, 'id', 'Lead');
+    if (req.type === 'partner') await assertExists(tx, Partner, key, 'id', 'Partner');
+    return indexDocument(tx, req);
   });
 }

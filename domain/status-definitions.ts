@@ -1,4 +1,4 @@
-import { Not, type EntityManager } from 'typeorm';
+import { Not } from 'typeorm';
 import {
   StatusDefinition as StatusDefinitionSchema,
   type EntityType,
@@ -7,10 +7,11 @@ import {
 } from '../api/schemas/status-definition';
 import { toFieldErrors } from '../api/http/zod-errors';
 import { StatusDefinition as StatusDefinitionEntity } from '../db/entities';
-import { scoped, type TenantScope } from '../db/scoped-repository';
 import { AppError, notFound, validationFailed } from '../lib/errors';
 import type { DomainContext } from './context';
 import { DEFAULT_DEFINITIONS } from './default-status-definitions';
+import { unitOfWork } from './unit-of-work';
+import { type ScopedData } from '../db/scoped-data';
 
 type Entity = StatusDefinitionEntity;
 
@@ -19,33 +20,34 @@ type Entity = StatusDefinitionEntity;
  * lock, so "unset the old default, set the new one" and lazy seeding never interleave; the partial
  * unique index is the backstop.
  */
-async function lockEntityType(m: EntityManager, scope: TenantScope, entityType: EntityType): Promise<void> {
-  await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-    `status_definitions:${scope.tenantId}:${scope.environment}:${entityType}`,
-  ]);
+async function lockEntityType(data: ScopedData, entityType: EntityType): Promise<void> {
+  const { scope } = data;
+  const key = `status_definitions:${scope.tenantId}:${scope.environment}:${entityType}`;
+  await data.sql((q) => `SELECT pg_advisory_xact_lock(hashtextextended(${q.value(key)}, 0))`);
 }
 
 /**
  * Seeds the defaults the first time a scope touches an entity type. The default definition cannot
  * be deleted, so "no rows" reliably means "never seeded" and deleted rows never come back.
+ * Callers outside a transaction (a tenant's first leads, created at once) get no lasting advisory
+ * lock, so the seeds go in one statement that skips rows a concurrent seeder already wrote.
  */
-export async function ensureSeeded(m: EntityManager, scope: TenantScope, entityType: EntityType): Promise<void> {
-  const repo = scoped(m, StatusDefinitionEntity, scope);
+export async function ensureSeeded(data: ScopedData, entityType: EntityType): Promise<void> {
+  const repo = data.repo(StatusDefinitionEntity);
   if ((await repo.count({ entityType })) > 0) return;
-  await lockEntityType(m, scope, entityType);
+  await lockEntityType(data, entityType);
   if ((await repo.count({ entityType })) > 0) return;
-  for (const seed of DEFAULT_DEFINITIONS[entityType]) await repo.insert(seed);
+  await repo.insertIgnoringConflicts(DEFAULT_DEFINITIONS[entityType]);
 }
 
 async function seedAll(ctx: DomainContext, entityTypes: EntityType[]): Promise<void> {
-  for (const t of entityTypes) await ctx.db.transaction((m) => ensureSeeded(m, ctx.scope, t));
+  for (const t of entityTypes) await unitOfWork(ctx, (tx) => ensureSeeded(tx, t));
 }
 
-async function clearOtherDefaults(m: EntityManager, scope: TenantScope, entityType: EntityType, keepId: string | null): Promise<void> {
-  await scoped(m, StatusDefinitionEntity, scope).updateWhere(
-    { entityType, isDefault: true, ...(keepId ? { id: Not(keepId) } : {}) },
-    { isDefault: false },
-  );
+async function clearOtherDefaults(data: ScopedData, entityType: EntityType, keepId: string | null): Promise<void> {
+  await data
+    .repo(StatusDefinitionEntity)
+    .updateWhere({ entityType, isDefault: true, ...(keepId ? { id: Not(keepId) } : {}) }, { isDefault: false });
 }
 
 function duplicateCode(code: string, entityType: EntityType): AppError {
@@ -54,18 +56,18 @@ function duplicateCode(code: string, entityType: EntityType): AppError {
   ]);
 }
 
-async function assertCodeFree(m: EntityManager, scope: TenantScope, entityType: EntityType, code: string, exceptId?: string) {
-  const existing = await scoped(m, StatusDefinitionEntity, scope).findOne({ entityType, code });
+async function assertCodeFree(data: ScopedData, entityType: EntityType, code: string, exceptId?: string) {
+  const existing = await data.repo(StatusDefinitionEntity).findOne({ entityType, code });
   if (existing && existing.id !== exceptId) throw duplicateCode(code, entityType);
 }
 
 export async function createStatusDefinition(ctx: DomainContext, input: StatusDefinition): Promise<Entity> {
   await seedAll(ctx, [input.entityType]);
-  return ctx.db.transaction(async (m) => {
-    await lockEntityType(m, ctx.scope, input.entityType);
-    await assertCodeFree(m, ctx.scope, input.entityType, input.code);
-    if (input.isDefault) await clearOtherDefaults(m, ctx.scope, input.entityType, null);
-    return scoped(m, StatusDefinitionEntity, ctx.scope).insert(input);
+  return unitOfWork(ctx, async (tx) => {
+    await lockEntityType(tx, input.entityType);
+    await assertCodeFree(tx, input.entityType, input.code);
+    if (input.isDefault) await clearOtherDefaults(tx, input.entityType, null);
+    return tx.repo(StatusDefinitionEntity).insert(input);
   });
 }
 
@@ -74,19 +76,15 @@ export async function listStatusDefinitions(
   f: { page: number; limit: number; entityType?: EntityType },
 ): Promise<{ rows: Entity[]; total: number }> {
   await seedAll(ctx, f.entityType ? [f.entityType] : ['lead', 'opportunity']);
-  const qb = scoped(ctx.db.manager, StatusDefinitionEntity, ctx.scope).query('s');
+  const qb = ctx.data.repo(StatusDefinitionEntity).select('s');
   if (f.entityType) qb.andWhere('s.entity_type = :entityType', { entityType: f.entityType });
-  qb.orderBy('s.entity_type', 'ASC')
-    .addOrderBy('s.sort_order', 'ASC')
-    .addOrderBy('s.id', 'ASC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit);
-  const [rows, total] = await qb.getManyAndCount();
+  qb.orderBy('s.entity_type', 'ASC').addOrderBy('s.sort_order', 'ASC').addOrderBy('s.id', 'ASC');
+  const [rows, total] = await qb.page(f.page, f.limit);
   return { rows, total };
 }
 
 export async function getStatusDefinition(ctx: DomainContext, id: string): Promise<Entity> {
-  const row = await scoped(ctx.db.manager, StatusDefinitionEntity, ctx.scope).findById(id);
+  const row = await ctx.data.repo(StatusDefinitionEntity).findById(id);
   if (!row) throw notFound('Status');
   return row;
 }
@@ -109,9 +107,9 @@ function toInput(row: Entity): StatusDefinition {
 
 export async function updateStatusDefinition(ctx: DomainContext, id: string, patch: StatusDefinitionUpdate): Promise<Entity> {
   const found = await getStatusDefinition(ctx, id);
-  return ctx.db.transaction(async (m) => {
-    await lockEntityType(m, ctx.scope, found.entityType);
-    const repo = scoped(m, StatusDefinitionEntity, ctx.scope);
+  return unitOfWork(ctx, async (tx) => {
+    await lockEntityType(tx, found.entityType);
+    const repo = tx.repo(StatusDefinitionEntity);
     const row = await repo.findById(id);
     if (!row) throw notFound('Status');
     if (row.isDefault && patch.isDefault === false) {
@@ -121,8 +119,8 @@ export async function updateStatusDefinition(ctx: DomainContext, id: string, pat
     }
     const merged = StatusDefinitionSchema.safeParse({ ...toInput(row), ...patch });
     if (!merged.success) throw validationFailed(toFieldErrors(merged.error));
-    if (patch.code && patch.code !== row.code) await assertCodeFree(m, ctx.scope, row.entityType, patch.code, row.id);
-    if (merged.data.isDefault && !row.isDefault) await clearOtherDefaults(m, ctx.scope, row.entityType, row.id);
+    if (patch.code && patch.code !== row.code) await assertCodeFree(tx, row.entityType, patch.code, row.id);
+    if (merged.data.isDefault && !row.isDefault) await clearOtherDefaults(tx, row.entityType, row.id);
     Object.assign(row, merged.data);
     return repo.save(row);
   });
@@ -133,6 +131,6 @@ export async function deleteStatusDefinition(ctx: DomainContext, id: string): Pr
   if (row.isDefault) {
     throw new AppError('conflict', 'The default cannot be deleted; make another definition the default first');
   }
-  await scoped(ctx.db.manager, StatusDefinitionEntity, ctx.scope).deleteById(id);
+  await ctx.data.repo(StatusDefinitionEntity).deleteById(id);
   return row;
 }

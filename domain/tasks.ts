@@ -1,12 +1,11 @@
-import type { EntityManager } from 'typeorm';
 import { Lead, Task, User } from '../db/entities';
 import type { TaskStatus } from '../db/entities/task';
-import { scoped } from '../db/scoped-repository';
 import type { TaskCreate, TaskListQuery, TaskUpdate } from '../api/schemas/task';
 import type { DomainContext } from './context';
 import { assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookups';
-import { withEvents } from './transaction';
 import { nextState, type Transitions } from './transitions';
+import { unitOfWork } from './unit-of-work';
+import { type ScopedData } from '../db/scoped-data';
 
 export const TASK_ACTIONS = {
   start: { from: ['pending'], to: 'in_progress' },
@@ -16,15 +15,15 @@ export const TASK_ACTIONS = {
 export type TaskAction = keyof typeof TASK_ACTIONS;
 
 /** Links must point at records the caller can see (opportunities are not stored here yet). */
-async function assertLinks(manager: EntityManager, ctx: DomainContext, input: TaskUpdate): Promise<void> {
-  await assertExists(manager, Lead, ctx.scope, input.leadId, 'leadId', 'Lead');
-  await assertExists(manager, User, ctx.scope, input.assignedTo, 'assignedTo', 'User');
+async function assertLinks(tx: ScopedData, input: TaskUpdate): Promise<void> {
+  await assertExists(tx, Lead, input.leadId, 'leadId', 'Lead');
+  await assertExists(tx, User, input.assignedTo, 'assignedTo', 'User');
 }
 
 export function createTask(ctx: DomainContext, input: TaskCreate): Promise<Task> {
-  return withEvents(ctx, async (manager, emit) => {
-    await assertLinks(manager, ctx, input);
-    const task = await scoped(manager, Task, ctx.scope).insert({
+  return unitOfWork(ctx, async (tx) => {
+    await assertLinks(tx, input);
+    const task = await tx.repo(Task).insert({
       title: input.title,
       description: input.description ?? null,
       dueAt: input.dueAt ? new Date(input.dueAt) : null,
@@ -36,12 +35,12 @@ export function createTask(ctx: DomainContext, input: TaskCreate): Promise<Task>
       createdBy: ctx.actorUserId,
       completedAt: null,
     });
-    await emit('task.created', { id: task.id, title: task.title, assigneeId: task.assignedTo });
+    await tx.emit('task.created', { id: task.id, title: task.title, assigneeId: task.assignedTo });
     return task;
   });
 }
 
-export const getTask = (ctx: DomainContext, id: string) => findOrFail(ctx.db.manager, Task, ctx.scope, id, 'Task');
+export const getTask = (ctx: DomainContext, id: string) => findOrFail(ctx.data, Task, id, 'Task');
 
 const SORT_COLUMNS: Record<TaskListQuery['sort']['field'], string> = {
   createdAt: 't.created_at',
@@ -51,7 +50,7 @@ const SORT_COLUMNS: Record<TaskListQuery['sort']['field'], string> = {
 };
 
 export function listTasks(ctx: DomainContext, f: TaskListQuery) {
-  const qb = scoped(ctx.db.manager, Task, ctx.scope).query('t');
+  const qb = ctx.data.repo(Task).select('t');
   if (f.status) qb.andWhere('t.status = :status', { status: f.status });
   if (f.type) qb.andWhere('t.type = :type', { type: f.type });
   if (f.leadId) qb.andWhere('t.lead_id = :leadId', { leadId: f.leadId });
@@ -65,32 +64,32 @@ export function listTasks(ctx: DomainContext, f: TaskListQuery) {
 }
 
 export function updateTask(ctx: DomainContext, id: string, patch: TaskUpdate): Promise<Task> {
-  return withEvents(ctx, async (manager) => {
-    const task = await findForUpdate(manager, Task, ctx.scope, id, 'Task');
-    await assertLinks(manager, ctx, patch);
+  return unitOfWork(ctx, async (tx) => {
+    const task = await findForUpdate(tx, Task, id, 'Task');
+    await assertLinks(tx, patch);
     const { dueAt, ...fields } = patch;
     Object.assign(task, fields);
     if (dueAt !== undefined) task.dueAt = dueAt === null ? null : new Date(dueAt);
-    return scoped(manager, Task, ctx.scope).save(task);
+    return tx.repo(Task).save(task);
   });
 }
 
 export function deleteTask(ctx: DomainContext, id: string): Promise<Task> {
-  return withEvents(ctx, async (manager) => {
-    const task = await findForUpdate(manager, Task, ctx.scope, id, 'Task');
-    await scoped(manager, Task, ctx.scope).deleteById(id);
+  return unitOfWork(ctx, async (tx) => {
+    const task = await findForUpdate(tx, Task, id, 'Task');
+    await tx.repo(Task).deleteById(id);
     return task;
   });
 }
 
 /** complete emits task.completed; start and cancel only move the status. */
 export function transitionTask(ctx: DomainContext, id: string, action: TaskAction): Promise<Task> {
-  return withEvents(ctx, async (manager, emit) => {
-    const task = await findForUpdate(manager, Task, ctx.scope, id, 'Task');
+  return unitOfWork(ctx, async (tx) => {
+    const task = await findForUpdate(tx, Task, id, 'Task');
     task.status = nextState('task', TASK_ACTIONS, task.status, action);
     if (action === 'complete') task.completedAt = new Date();
-    const saved = await scoped(manager, Task, ctx.scope).save(task);
-    if (action === 'complete') await emit('task.completed', { id: task.id });
+    const saved = await tx.repo(Task).save(task);
+    if (action === 'complete') await tx.emit('task.completed', { id: task.id });
     return saved;
   });
 }

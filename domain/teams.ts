@@ -1,9 +1,10 @@
 import { Team, TeamMember, User } from '../db/entities';
-import { scoped } from '../db/scoped-repository';
 import { notFound } from '../lib/errors';
 import type { TeamCreate, TeamUpdate } from '../api/schemas/team';
 import type { DomainContext } from './context';
 import { addMembers, assertAllInTenant, memberIdsOfTeams } from './memberships';
+import { unitOfWork } from './unit-of-work';
+import { managerOf } from '../db/scoped-data';
 
 export interface TeamWithMembers {
   team: Team;
@@ -11,12 +12,12 @@ export interface TeamWithMembers {
 }
 
 export async function createTeam(ctx: DomainContext, input: TeamCreate): Promise<TeamWithMembers> {
-  return ctx.db.transaction(async (m) => {
-    await assertAllInTenant(m, ctx.scope, User, input.memberIds, 'memberIds');
-    const team = await scoped(m, Team, ctx.scope).insert({ name: input.name, description: input.description ?? null });
+  return unitOfWork(ctx, async (tx) => {
+    await assertAllInTenant(tx, User, input.memberIds, 'memberIds');
+    const team = await tx.repo(Team).insert({ name: input.name, description: input.description ?? null });
     const memberIds = [...new Set(input.memberIds)];
     await addMembers(
-      m,
+      managerOf(tx),
       ctx.scope.tenantId,
       memberIds.map((userId) => ({ teamId: team.id, userId })),
     );
@@ -25,21 +26,16 @@ export async function createTeam(ctx: DomainContext, input: TeamCreate): Promise
 }
 
 export async function getTeam(ctx: DomainContext, id: string): Promise<TeamWithMembers> {
-  const team = await scoped(ctx.db.manager, Team, ctx.scope).findById(id);
+  const team = await ctx.data.repo(Team).findById(id);
   if (!team) throw notFound('Team');
   const members = await memberIdsOfTeams(ctx.db.manager, ctx.scope.tenantId, [team.id]);
   return { team, memberIds: members.get(team.id) ?? [] };
 }
 
 export async function listTeams(ctx: DomainContext, q: { page: number; limit: number; q?: string }) {
-  const qb = scoped(ctx.db.manager, Team, ctx.scope).query('t');
+  const qb = ctx.data.repo(Team).select('t');
   if (q.q) qb.andWhere('lower(t.name) LIKE :like', { like: `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
-  const [teams, total] = await qb
-    .orderBy('t.created_at', 'ASC')
-    .addOrderBy('t.id', 'ASC')
-    .skip((q.page - 1) * q.limit)
-    .take(q.limit)
-    .getManyAndCount();
+  const [teams, total] = await qb.orderBy('t.created_at', 'ASC').addOrderBy('t.id', 'ASC').page(q.page, q.limit);
   const members = await memberIdsOfTeams(
     ctx.db.manager,
     ctx.scope.tenantId,
@@ -49,18 +45,18 @@ export async function listTeams(ctx: DomainContext, q: { page: number; limit: nu
 }
 
 export async function updateTeam(ctx: DomainContext, id: string, patch: TeamUpdate): Promise<TeamWithMembers> {
-  await ctx.db.transaction(async (m) => {
-    const teams = scoped(m, Team, ctx.scope);
+  await unitOfWork(ctx, async (tx) => {
+    const teams = tx.repo(Team);
     const team = await teams.findById(id);
     if (!team) throw notFound('Team');
     if (patch.name !== undefined) team.name = patch.name;
     if (patch.description !== undefined) team.description = patch.description;
     await teams.save(team);
     if (patch.memberIds) {
-      await assertAllInTenant(m, ctx.scope, User, patch.memberIds, 'memberIds');
-      await m.getRepository(TeamMember).delete({ tenantId: ctx.scope.tenantId, teamId: team.id });
+      await assertAllInTenant(tx, User, patch.memberIds, 'memberIds');
+      await managerOf(tx).getRepository(TeamMember).delete({ tenantId: ctx.scope.tenantId, teamId: team.id });
       await addMembers(
-        m,
+        managerOf(tx),
         ctx.scope.tenantId,
         [...new Set(patch.memberIds)].map((userId) => ({ teamId: team.id, userId })),
       );
@@ -71,19 +67,19 @@ export async function updateTeam(ctx: DomainContext, id: string, patch: TeamUpda
 
 export async function deleteTeam(ctx: DomainContext, id: string): Promise<TeamWithMembers> {
   const existing = await getTeam(ctx, id);
-  await ctx.db.transaction(async (m) => {
-    await m.getRepository(TeamMember).delete({ tenantId: ctx.scope.tenantId, teamId: id });
-    await scoped(m, Team, ctx.scope).deleteById(id);
+  await unitOfWork(ctx, async (tx) => {
+    await managerOf(tx).getRepository(TeamMember).delete({ tenantId: ctx.scope.tenantId, teamId: id });
+    await tx.repo(Team).deleteById(id);
   });
   return existing;
 }
 
 export async function addTeamMembers(ctx: DomainContext, id: string, userIds: string[]): Promise<TeamWithMembers> {
   await getTeam(ctx, id);
-  await ctx.db.transaction(async (m) => {
-    await assertAllInTenant(m, ctx.scope, User, userIds, 'userIds');
+  await unitOfWork(ctx, async (tx) => {
+    await assertAllInTenant(tx, User, userIds, 'userIds');
     await addMembers(
-      m,
+      managerOf(tx),
       ctx.scope.tenantId,
       [...new Set(userIds)].map((userId) => ({ teamId: id, userId })),
     );

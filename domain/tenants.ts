@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import argon2 from 'argon2';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ApiKey, Tenant, User } from '../db/entities';
 import type { Plan } from '../db/entities/tenant';
 import type { Environment } from '../db/entities/tenant-owned';
 import { generateApiKey } from '../lib/auth/api-key-secret';
+import { hashPassword } from '../lib/auth/password';
+import { unscoped } from '../db/unscoped';
 
 export interface CreatedTenant {
   tenant: Tenant;
@@ -24,24 +25,30 @@ export interface CreateTenantInput {
 /** A tenant with its owner (admin) user and one live and one sandbox key, in one transaction. */
 export async function createTenant(db: DataSource, input: CreateTenantInput): Promise<CreatedTenant> {
   const password = input.ownerPassword ?? randomBytes(12).toString('base64url');
-  const passwordHash = await argon2.hash(password);
+  const passwordHash = await hashPassword(password);
   return db.transaction(async (m) => {
-    const tenant = await m.getRepository(Tenant).save(m.getRepository(Tenant).create({ name: input.name, plan: input.plan }));
+    const tenant = await unscoped(m)
+      .repo(Tenant)
+      .save(unscoped(m).repo(Tenant).create({ name: input.name, plan: input.plan }));
     const slug =
       input.name
         .toLowerCase()
         .replace(/[^a-z0-9]+/g, '-')
         .replace(/^-|-$/g, '') || 'tenant';
-    const user = await m.getRepository(User).save(
-      m.getRepository(User).create({
-        tenantId: tenant.id,
-        email: input.ownerEmail ?? `owner@${slug}-${tenant.id}.example.com`,
-        passwordHash,
-        firstName: 'Account',
-        lastName: 'Owner',
-        roleId: 'admin',
-      }),
-    );
+    const user = await unscoped(m)
+      .repo(User)
+      .save(
+        unscoped(m)
+          .repo(User)
+          .create({
+            tenantId: tenant.id,
+            email: input.ownerEmail ?? `owner@${slug}-${tenant.id}.example.com`,
+            passwordHash,
+            firstName: 'Account',
+            lastName: 'Owner',
+            roleId: 'admin',
+          }),
+      );
     const liveKey = await issueApiKey(m, { tenantId: tenant.id, ownerUserId: user.id, environment: 'live', name: 'Default live key' });
     const sandboxKey = await issueApiKey(m, {
       tenantId: tenant.id,
@@ -64,7 +71,7 @@ export interface IssueKeyInput {
 
 export async function issueApiKey(m: EntityManager, input: IssueKeyInput): Promise<{ key: ApiKey; fullKey: string }> {
   const { fullKey, keyPrefix, keyHash } = generateApiKey(input.environment);
-  const repo = m.getRepository(ApiKey);
+  const repo = unscoped(m).repo(ApiKey);
   const key = await repo.save(
     repo.create({
       tenantId: input.tenantId,

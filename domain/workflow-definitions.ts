@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import { toFieldErrors } from '../api/http/zod-errors';
 import {
   WorkflowDefinition as DefinitionSchema,
@@ -6,12 +5,22 @@ import {
   type WorkflowDefinitionUpdate,
 } from '../api/schemas/workflow-definition';
 import { WorkflowDefinition as DefinitionEntity, WorkflowDefinitionVersion } from '../db/entities';
-import { scoped, type TenantScope } from '../db/scoped-repository';
 import { notFound, validationFailed } from '../lib/errors';
+import { inferEmailFormat } from './communications/email-format';
 import type { DomainContext } from './context';
+import { unitOfWork } from './unit-of-work';
+import { type ScopedData } from '../db/scoped-data';
 
-async function snapshot(m: EntityManager, scope: TenantScope, row: DefinitionEntity): Promise<void> {
-  await scoped(m, WorkflowDefinitionVersion, scope).insert({
+/** Email nodes with a body get their format when saved (inferred from the author's body if not given), never at send time. */
+const withEmailFormats = (nodes: WorkflowDefinition['nodes']): WorkflowDefinition['nodes'] =>
+  nodes.map((n) =>
+    n.type === 'email' && n.data.body !== undefined && !n.data.format
+      ? { ...n, data: { ...n.data, format: inferEmailFormat(n.data.body) } }
+      : n,
+  );
+
+async function snapshot(data: ScopedData, row: DefinitionEntity): Promise<void> {
+  await data.repo(WorkflowDefinitionVersion).insert({
     workflowDefinitionId: row.id,
     version: row.version,
     name: row.name,
@@ -22,26 +31,25 @@ async function snapshot(m: EntityManager, scope: TenantScope, row: DefinitionEnt
 }
 
 export async function createWorkflowDefinition(ctx: DomainContext, input: WorkflowDefinition): Promise<DefinitionEntity> {
-  return ctx.db.transaction(async (m) => {
-    const row = await scoped(m, DefinitionEntity, ctx.scope).insert({ ...input, version: 1 });
-    await snapshot(m, ctx.scope, row);
+  return unitOfWork(ctx, async (tx) => {
+    const row = await tx.repo(DefinitionEntity).insert({ ...input, nodes: withEmailFormats(input.nodes), version: 1 });
+    await snapshot(tx, row);
     return row;
   });
 }
 
 export async function listWorkflowDefinitions(ctx: DomainContext, f: { page: number; limit: number }) {
-  const [rows, total] = await scoped(ctx.db.manager, DefinitionEntity, ctx.scope)
-    .query('w')
+  const [rows, total] = await ctx.data
+    .repo(DefinitionEntity)
+    .select('w')
     .orderBy('w.created_at', 'DESC')
     .addOrderBy('w.id', 'DESC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+    .page(f.page, f.limit);
   return { rows, total };
 }
 
 export async function getWorkflowDefinition(ctx: DomainContext, id: string): Promise<DefinitionEntity> {
-  const row = await scoped(ctx.db.manager, DefinitionEntity, ctx.scope).findById(id);
+  const row = await ctx.data.repo(DefinitionEntity).findById(id);
   if (!row) throw notFound('Workflow');
   return row;
 }
@@ -51,12 +59,8 @@ export async function getWorkflowDefinition(ctx: DomainContext, id: string): Pro
  * versions instead of both writing the same number.
  */
 export async function updateWorkflowDefinition(ctx: DomainContext, id: string, patch: WorkflowDefinitionUpdate): Promise<DefinitionEntity> {
-  return ctx.db.transaction(async (m) => {
-    const row = await scoped(m, DefinitionEntity, ctx.scope)
-      .query('w')
-      .andWhere('w.id = :id', { id })
-      .setLock('pessimistic_write')
-      .getOne();
+  return unitOfWork(ctx, async (tx) => {
+    const row = await tx.repo(DefinitionEntity).select('w').andWhere('w.id = :id', { id }).setLock('pessimistic_write').getOne();
     if (!row) throw notFound('Workflow');
     const merged = DefinitionSchema.safeParse({
       name: row.name,
@@ -66,20 +70,20 @@ export async function updateWorkflowDefinition(ctx: DomainContext, id: string, p
       ...patch,
     });
     if (!merged.success) throw validationFailed(toFieldErrors(merged.error));
-    Object.assign(row, merged.data, { version: row.version + 1 });
-    const saved = await scoped(m, DefinitionEntity, ctx.scope).save(row);
-    await snapshot(m, ctx.scope, saved);
+    Object.assign(row, merged.data, { nodes: withEmailFormats(merged.data.nodes), version: row.version + 1 });
+    const saved = await tx.repo(DefinitionEntity).save(row);
+    await snapshot(tx, saved);
     return saved;
   });
 }
 
 /** Deletes the definition and its versions (no enrollment can reference them yet). */
 export async function deleteWorkflowDefinition(ctx: DomainContext, id: string): Promise<DefinitionEntity> {
-  return ctx.db.transaction(async (m) => {
-    const repo = scoped(m, DefinitionEntity, ctx.scope);
+  return unitOfWork(ctx, async (tx) => {
+    const repo = tx.repo(DefinitionEntity);
     const row = await repo.findById(id);
     if (!row) throw notFound('Workflow');
-    await scoped(m, WorkflowDefinitionVersion, ctx.scope).deleteWhere({ workflowDefinitionId: id });
+    await tx.repo(WorkflowDefinitionVersion).deleteWhere({ workflowDefinitionId: id });
     await repo.deleteById(id);
     return row;
   });

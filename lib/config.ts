@@ -9,6 +9,20 @@ const booleanString = z
   .preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false']).default('false'))
   .transform((v) => v === 'true');
 
+/**
+ * Built-in values so `npm start` and the tests run without setup. Anyone can read them here, so a
+ * production process refuses to start with any of them (see productionSecretProblems).
+ */
+const DEV_SECRETS = {
+  JWT_SECRET: 'dev-jwt-secret-change-me-please',
+  TRACKING_SECRET: 'dev-tracking-secret-change-me',
+  FILE_URL_SECRET: 'dev-file-url-secret-change-me',
+  ID_SECRET: 'dev-id-secret-change-me',
+} as const;
+type SecretName = keyof typeof DEV_SECRETS;
+/** 32 random bytes: an HMAC-SHA256 key as strong as its hash; shorter ones are guessable offline. */
+export const MIN_PRODUCTION_SECRET_BYTES = 32;
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -32,8 +46,8 @@ const EnvSchema = z.object({
   /** A workflow bundle built ahead (bundleWorkflowCode): the worker starts in seconds instead of bundling workflows/. */
   WORKFLOW_BUNDLE_PATH: optionalString,
 
-  ID_SECRET: z.string().min(8).default('dev-id-secret-change-me'),
-  JWT_SECRET: z.string().min(16).default('dev-jwt-secret-change-me-please'),
+  ID_SECRET: z.string().min(8).default(DEV_SECRETS.ID_SECRET),
+  JWT_SECRET: z.string().min(16).default(DEV_SECRETS.JWT_SECRET),
   JWT_TTL_SECONDS: z.coerce.number().int().min(60).default(3600),
   /** Behind a load balancer, set to the number of trusted proxy hops so per-IP limits see the client. */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
@@ -61,7 +75,7 @@ const EnvSchema = z.object({
   /** How long presigned upload and download URLs stay valid. */
   FILE_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
   /** Signs the local driver's upload and download URLs (the API answers them itself). */
-  FILE_URL_SECRET: z.string().min(16).default('dev-file-url-secret-change-me'),
+  FILE_URL_SECRET: z.string().min(16).default(DEV_SECRETS.FILE_URL_SECRET),
   S3_BUCKET: optionalString,
   S3_REGION: z.string().default('us-east-1'),
   /** For S3-compatible services (MinIO, R2, moto); unset means AWS. */
@@ -102,7 +116,40 @@ const EnvSchema = z.object({
   /** Replaces https://<product>.twilio.com (a local stand-in in tests, a proxy in some deployments). */
   TWILIO_API_BASE_URL: optionalString,
   /** Signs open, click and unsubscribe tokens. */
-  TRACKING_SECRET: z.string().min(16).default('dev-tracking-secret-change-me'),
+  TRACKING_SECRET: z.string().min(16).default(DEV_SECRETS.TRACKING_SECRET),
+  /**
+   * Password hashes and verifications (argon2, on libuv's thread pool of 4) running at once per
+   * process: a login flood then waits its turn instead of taking every thread other requests need.
+   */
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Password checks that may wait for a slot; beyond that a login answers 429 at once. */
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(100_000).default(200),
+
+  /** `npm run worker` serves /healthz and /metrics on this port (unset: no HTTP server). */
+  WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** host:port where the Temporal SDK's Prometheus exporter listens (worker metrics; merged into the worker's /metrics). */
+  TEMPORAL_SDK_METRICS_ADDRESS: optionalString,
+  /** On SIGTERM the worker stops polling and gives in-flight activities this long to finish before cancelling them. */
+  WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+
+  // Temporal on a real cluster (README, "Temporal Cloud or your own cluster"): TLS, mTLS client certificates and/or an API key.
+  /** TLS with the system's trusted CAs (Temporal Cloud). Implied by any TEMPORAL_TLS_* path and by TEMPORAL_API_KEY. */
+  TEMPORAL_TLS: booleanString,
+  /** PEM file of the CA that signed the server's certificate (self-hosted with a private CA). */
+  TEMPORAL_TLS_CA_PATH: optionalString,
+  /** PEM files of this client's certificate and key (mTLS: Temporal Cloud's certificate auth, or a self-hosted frontend that requires it). */
+  TEMPORAL_TLS_CERT_PATH: optionalString,
+  TEMPORAL_TLS_KEY_PATH: optionalString,
+  /** The name to verify the server's certificate against when it differs from TEMPORAL_ADDRESS's host. */
+  TEMPORAL_TLS_SERVER_NAME: optionalString,
+  /** Temporal Cloud API key (sent as a bearer token; requires TLS, which it turns on). */
+  TEMPORAL_API_KEY: optionalString,
+  /** Bound on resolving a webhook target's host name (c-ares, off the thread pool argon2 uses). */
+  WEBHOOK_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
+  /** statement_timeout of the API's database connections: no request holds a connection longer (0: none). */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  /** statement_timeout of the worker's connections: activities may run longer statements than requests (0: none). */
+  WORKER_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
 
   // Per-IP limits on the unauthenticated routes, per route class and minute (docs/security.md).
   /** Open pixel, click redirect, unsubscribe: generous, a busy corporate NAT opens a lot of mail from one address. */
@@ -121,10 +168,43 @@ const EnvSchema = z.object({
   WEBHOOK_ENDPOINTS_MAX: z.coerce.number().int().min(1).default(20),
 });
 
+/**
+ * In production each signing secret must be set, at least 32 bytes long and not a built-in dev value:
+ * with a known JWT_SECRET anyone signs an admin token for any tenant, with a known TRACKING_SECRET or
+ * FILE_URL_SECRET anyone forges tracking or file links, and a known ID_SECRET decodes every public ID.
+ */
+function productionSecretProblems(c: Record<SecretName, string>): { name: SecretName; message: string }[] {
+  const problems: { name: SecretName; message: string }[] = [];
+  for (const name of Object.keys(DEV_SECRETS) as SecretName[]) {
+    const bytes = Buffer.byteLength(c[name]);
+    if (c[name] === DEV_SECRETS[name]) problems.push({ name, message: 'unset (or the built-in dev value), which production must not use' });
+    else if (bytes < MIN_PRODUCTION_SECRET_BYTES)
+      problems.push({ name, message: `${bytes} bytes long; production needs at least ${MIN_PRODUCTION_SECRET_BYTES} random bytes` });
+  }
+  return problems;
+}
+
+export const SECRET_HOW_TO = 'generate each one with `openssl rand -base64 48` and keep it in your secret store';
+
 /** Rules across variables, checked at startup rather than on first use. */
 export const ConfigSchema = EnvSchema.superRefine((c, ctx) => {
+  if (c.NODE_ENV === 'production') {
+    for (const { name, message } of productionSecretProblems(c)) {
+      ctx.addIssue({ code: 'custom', path: [name], message: `${message}; ${SECRET_HOW_TO}` });
+    }
+  }
   if (c.FILES_DRIVER === 's3' && !c.S3_BUCKET)
     ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when FILES_DRIVER=s3' });
+  if (!c.TEMPORAL_TLS_CERT_PATH !== !c.TEMPORAL_TLS_KEY_PATH) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['TEMPORAL_TLS_KEY_PATH'],
+      message: 'TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH go together (the client certificate and its private key)',
+    });
+  }
+  if (c.TEMPORAL_TLS_SERVER_NAME && !c.TEMPORAL_TLS && !c.TEMPORAL_TLS_CA_PATH && !c.TEMPORAL_TLS_CERT_PATH && !c.TEMPORAL_API_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS_SERVER_NAME'], message: 'only applies with TLS: set TEMPORAL_TLS=true as well' });
+  }
   if (!c.S3_ACCESS_KEY_ID !== !c.S3_SECRET_ACCESS_KEY) {
     ctx.addIssue({ code: 'custom', path: ['S3_SECRET_ACCESS_KEY'], message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together' });
   }
@@ -132,16 +212,35 @@ export const ConfigSchema = EnvSchema.superRefine((c, ctx) => {
 
 export type Config = z.infer<typeof ConfigSchema>;
 
+/** An environment that cannot run: its message lists every offending variable and what to do. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
+    throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
 }
 
-export const config: Config = loadConfig();
+/**
+ * Every entry point (API, worker, admin CLI, npm start) imports this module before its own code runs,
+ * so a bad environment is reported here: the message alone on stderr, no stack trace, exit code 1.
+ */
+function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}
+
+export const config: Config = loadConfigOrExit();
 
 /** TEMPORAL_UI_URL, else the local dev server's UI (http://127.0.0.1:8233 with the default port). */
 export function temporalUiUrl(c: Config = config): string {

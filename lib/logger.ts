@@ -1,10 +1,12 @@
 import pino from 'pino';
 import { config } from './config';
+import { REDACTED_PATHS, serializeError } from './log-redaction';
 
 export const logger = pino({
   level: config.NODE_ENV === 'test' && config.LOG_LEVEL === 'info' ? 'silent' : config.LOG_LEVEL,
   base: { service: 'lead-engagement' },
-  redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'password'],
+  redact: REDACTED_PATHS,
+  serializers: { err: serializeError },
 });
 
 export type Logger = typeof logger;

@@ -11,6 +11,13 @@ export const httpRequestDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+/** Audit entries whose write failed after their change committed (logged in full instead): alert on any. */
+export const auditEntriesLost = new Counter({
+  name: 'audit_entries_lost_total',
+  help: 'Audit entries that could not be stored after the change they record committed',
+  registers: [metricsRegistry],
+});
+
 export const workflowStarts = new Counter({
   name: 'temporal_workflow_starts_total',
   help: 'Workflow starts requested by the API, by workflow type and outcome',

@@ -4,6 +4,7 @@
  */
 import { initializeDatabase } from '../db/data-source';
 import { resolveDatabase } from '../db/local-database';
+import { describeError } from '../lib/describe-error';
 import { runAdmin, UsageError, USAGE } from './admin-commands';
 
 async function main(): Promise<void> {
@@ -12,7 +13,8 @@ async function main(): Promise<void> {
     console.error(USAGE);
     process.exit(argv.length === 0 ? 1 : 0);
   }
-  const database = await resolveDatabase((line) => console.error(line));
+  // Beside a running `npm start`, this connects to the PostgreSQL it holds instead of starting a second one.
+  const database = await resolveDatabase({ attachToRunning: true, onLog: (line) => console.error(line) });
   const db = await initializeDatabase({ url: database.url, migrate: true });
   try {
     process.stdout.write(JSON.stringify(await runAdmin(db, argv), null, 2) + '\n');
@@ -23,6 +25,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(err instanceof UsageError ? `admin: ${err.message}` : `admin failed: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(err instanceof UsageError ? `admin: ${err.message}` : `admin failed: ${describeError(err)}`);
   process.exit(err instanceof UsageError ? 2 : 1);
 });

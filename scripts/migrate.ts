@@ -1,12 +1,13 @@
 /** `npm run db:migrate`: applies pending migrations to DATABASE_URL (or the embedded database). */
-import { initializeDatabase } from '../db/data-source';
+import { initializeDatabase, runMigrationsExclusively } from '../db/data-source';
 import { resolveDatabase } from '../db/local-database';
+import { describeError } from '../lib/describe-error';
 
 async function main(): Promise<void> {
-  const database = await resolveDatabase();
+  const database = await resolveDatabase({ attachToRunning: true });
   const db = await initializeDatabase({ url: database.url });
   try {
-    const applied = await db.runMigrations();
+    const applied = await runMigrationsExclusively(db);
     console.log(applied.length ? `Applied: ${applied.map((m) => m.name).join(', ')}` : 'Database is up to date.');
   } finally {
     await db.destroy();
@@ -15,6 +16,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(`Migration failed: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`Migration failed: ${describeError(err)}`);
   process.exit(1);
 });

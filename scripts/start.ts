@@ -13,15 +13,18 @@ import { config } from '../lib/config';
 import { listen } from '../lib/http-server';
 import { logger } from '../lib/logger';
 import { connectTemporalClient } from '../lib/temporal/client';
+import { temporalConnectionOptions } from '../lib/temporal/connection-options';
 import { startDevServer } from '../lib/temporal/dev-server';
 import { findTemporalBinary } from '../lib/temporal/find-binary';
 import { registerSearchAttributes } from '../lib/temporal/register-search-attributes';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
+import { ensureIdempotencyPurgeSchedule } from '../lib/temporal/idempotency-purge-schedule';
 import { ensurePendingUploadSweepSchedule } from '../lib/temporal/pending-upload-sweep-schedule';
 import { SHUTDOWN_DRAIN_MS, WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { aiSettingsFromConfig } from '../activities/ai/settings';
+import { describeError } from '../lib/describe-error';
 import { createWorker } from '../workers/create-worker';
 import { installWorkerRuntime } from '../workers/runtime';
 import path from 'node:path';
@@ -51,7 +54,7 @@ async function main(): Promise<void> {
     step(
       config.DATABASE_URL ? 'using DATABASE_URL' : `starting embedded PostgreSQL (data in ${path.join(config.DATA_DIR, 'postgres')}) ...`,
     );
-    const database = await resolveDatabase();
+    const database = await resolveDatabase({ attachToRunning: false });
     stops.push(database.stop);
 
     let temporalAddress = config.TEMPORAL_ADDRESS;
@@ -73,14 +76,15 @@ async function main(): Promise<void> {
     }
 
     step('running migrations ...');
-    const db = await initializeDatabase({ url: database.url, migrate: true });
+    // One pool serves the in-process worker and API here, so it takes the worker's (longer) bound.
+    const db = await initializeDatabase({ url: database.url, migrate: true, statementTimeoutMs: config.WORKER_DB_STATEMENT_TIMEOUT_MS });
     stops.push(() => db.destroy());
 
-    const admin = await Connection.connect({ address: temporalAddress });
+    const admin = await Connection.connect(temporalConnectionOptions(temporalAddress));
     await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
     await admin.close();
 
-    step('starting worker (bundling workflows) ...');
+    step(config.WORKFLOW_BUNDLE_PATH ? 'starting worker ...' : 'starting worker (bundling workflows) ...');
     const client = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
     stops.push(() => client.connection.close());
     const workflows = new WorkflowStarter(client);
@@ -89,13 +93,15 @@ async function main(): Promise<void> {
       minAgeMs: config.WEBHOOK_SWEEP_MIN_AGE_MS,
     });
     await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
+    await ensureIdempotencyPurgeSchedule(client, TASK_QUEUE);
     await ensurePendingUploadSweepSchedule(client, TASK_QUEUE);
     const webhooks = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS };
-    const workerConnection = await NativeConnection.connect({ address: temporalAddress });
+    const workerConnection = await NativeConnection.connect(temporalConnectionOptions(temporalAddress));
     const worker = await createWorker({
       connection: workerConnection,
       namespace: config.TEMPORAL_NAMESPACE,
       deps: { db, workflows, webhooks, ai: aiSettingsFromConfig(config) },
+      workflowBundle: config.WORKFLOW_BUNDLE_PATH ? { codePath: config.WORKFLOW_BUNDLE_PATH } : undefined,
     });
     const running = worker.run();
     stops.push(async () => {
@@ -129,13 +135,15 @@ async function main(): Promise<void> {
         `  Sandbox API key   ${creds.sandboxKey}`,
         '',
         `  Try: curl -s -H "X-API-Key: ${creds.sandboxKey}" ${baseUrl}/v1/leads`,
+        '  More tenants (in another terminal, beside this one):',
+        '    npm run admin -- tenant create --name "Acme Corp" --plan pro',
         '  Press Ctrl-C to stop.',
         '',
       ].join('\n'),
     );
   } catch (err) {
     logger.fatal({ err }, 'start failed');
-    console.error(`[start] failed: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`[start] failed: ${describeError(err)}`);
     await shutdown(1);
   }
 }

@@ -5,6 +5,7 @@ import { landingPageTemplate } from '../domain/ai/templates/landing-page';
 import { sequenceTemplate } from '../domain/ai/templates/sequence';
 import { stagesTemplate, statusesTemplate } from '../domain/ai/templates/statuses';
 import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
+import { waitUntil } from './support/wait-until';
 
 const emailsOnAPath = (d: ReturnType<typeof sequenceTemplate>) => {
   // Follow the graph from the trigger, taking the true branch; count the emails a lead receives.
@@ -111,8 +112,13 @@ describe('AI endpoints without a provider key (templates, over real HTTP and Tem
     expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'success']);
     expect(res.body.success).toBe(true);
     expect(res.body.message).toBe('Generated from the built-in template: no AI provider key is configured');
-    const handle = stack.client.workflow.getHandle('ai/statuses/req-no-key-1');
-    expect((await handle.describe()).status.name).toBe('COMPLETED');
+    // The run is named by tenant, environment, kind and a server-made ID, not by the X-Request-Id.
+    const query = `TenantId = "${tenant.id}" AND WorkflowType = "aiGenerationWorkflow"`;
+    const run = await waitUntil(async () => {
+      for await (const r of stack.client.workflow.list({ query })) if (r.status.name === 'COMPLETED') return r;
+      return null;
+    }, 'the completed generation run');
+    expect(run.workflowId).toMatch(new RegExp(`^ai/${tenant.id}/sandbox/statuses/[0-9a-f]{32}$`));
   });
 
   it('accept the platform UI auth of the spec samples: Bearer token with X-Tenant-Id', async () => {

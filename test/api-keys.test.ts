@@ -1,8 +1,10 @@
 import request from 'supertest';
 import { createApp } from '../api/app';
-import type { ApiKeyCache } from '../api/auth/key-cache';
+import { ApiKeyCache } from '../api/auth/key-cache';
+import { resolveApiKey } from '../api/auth/resolve-api-key';
 import { initializeDatabase } from '../db/data-source';
 import { ApiKey } from '../db/entities';
+import { hashApiKey } from '../lib/auth/api-key-secret';
 import { encodeId } from '../lib/ids';
 import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
 
@@ -37,12 +39,31 @@ describe('API keys', () => {
     expect(one.body.data.createdBy).toBe(encodeId('user', tenant.user.id));
   });
 
-  it('creates sandbox keys, and lists keys per environment', async () => {
-    const res = await createKey({ name: 'Tests', environment: 'sandbox' });
+  it('creates sandbox keys with a sandbox key, and lists keys per environment', async () => {
+    const res = await createKey({ name: 'Tests', environment: 'sandbox' }, tenant.sandbox);
+    expect(res.status).toBe(201);
     expect(res.body.data.fullKey).toMatch(/^svc_sandbox_sk_/);
     const sandboxList = await stack.http().get('/v1/api-keys').set(tenant.sandbox);
     expect(sandboxList.body.data.every((k: { environment: string }) => k.environment === 'sandbox')).toBe(true);
     expect(sandboxList.body.data.map((k: { id: string }) => k.id)).toContain(res.body.data.id);
+    const audit = await stack.http().get(`/v1/audit-logs?resourceId=${res.body.data.id}`).set(tenant.sandbox);
+    expect(audit.body.data).toEqual([expect.objectContaining({ action: 'POST /v1/api-keys', environment: 'sandbox' })]);
+    const liveAudit = await stack.http().get(`/v1/audit-logs?resourceId=${res.body.data.id}`).set(tenant.live);
+    expect(liveAudit.body.data).toEqual([]);
+  });
+
+  it('does not let a key create a key for the other environment, in either direction', async () => {
+    const before = await stack.db.getRepository(ApiKey).countBy({ tenantId: tenant.tenant.id });
+    for (const [headers, environment] of [
+      [tenant.sandbox, 'live'],
+      [tenant.live, 'sandbox'],
+    ] as const) {
+      const res = await createKey({ name: 'Cross', environment, scopes: ['*'] }, headers);
+      expect([res.status, res.body.message]).toEqual([403, 'Insufficient permissions']);
+      expect(res.body.errors).toEqual([{ field: 'environment', message: expect.stringContaining(`with a ${environment} key`) }]);
+      expect(JSON.stringify(res.body)).not.toMatch(/svc_(live|sandbox)_sk_/);
+    }
+    expect(await stack.db.getRepository(ApiKey).countBy({ tenantId: tenant.tenant.id })).toBe(before);
   });
 
   it('validates the name (required, at most 100 characters), scopes and expiry', async () => {
@@ -103,6 +124,11 @@ describe('API keys', () => {
       .set('X-API-Key', limited)
       .send({ name: 'Root', scopes: ['*'] });
     expect(escalate.status).toBe(403);
+    const reader = (await createKey({ name: 'Read all', scopes: ['*:read', 'api_keys:write'] })).body.data.fullKey;
+    for (const scopes of [['*'], ['leads:write'], ['api_keys:write', 'users:write']]) {
+      const res = await stack.http().post('/v1/api-keys').set('X-API-Key', reader).send({ name: 'Broader', scopes });
+      expect([scopes, res.status]).toEqual([scopes, 403]);
+    }
     const narrower = await stack
       .http()
       .post('/v1/api-keys')
@@ -143,6 +169,45 @@ describe('API key cache across processes', () => {
     } finally {
       await cache.close();
       await otherDb.destroy();
+    }
+  });
+
+  it('never caches a key whose lookup was in flight when its revocation arrived', async () => {
+    const cache = new ApiKeyCache();
+    await cache.listen(process.env.TEST_DB_URL as string);
+    try {
+      const k = (await createKey({ name: 'Racing' })).body.data;
+      // The lookup's SELECT really runs against PostgreSQL and reads the key as active; its answer
+      // is then held back until the revocation (committed, NOTIFY heard) is through.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let read!: () => void;
+      const hasRead = new Promise<void>((r) => (read = r));
+      const slowDb = new Proxy(stack.db, {
+        get: (target, prop) =>
+          prop === 'query'
+            ? async (sql: string, params: unknown[]) => {
+                const rows = await target.query(sql, params);
+                if (sql.includes('key_hash')) {
+                  read();
+                  await held;
+                }
+                return rows;
+              }
+            : Reflect.get(target, prop),
+      });
+      const lookup = resolveApiKey(slowDb, cache, k.fullKey);
+      await hasRead;
+      const before = cache.generation;
+      expect((await stack.http().delete(`/v1/api-keys/${k.id}`).set(tenant.live)).status).toBe(200);
+      for (let i = 0; i < 250 && cache.generation === before; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(cache.generation).toBeGreaterThan(before); // the NOTIFY reached this cache
+      release();
+      expect(await lookup).toMatchObject({ keyId: expect.any(String) }); // read before the revocation
+      expect(cache.get(hashApiKey(k.fullKey))).toBeNull();
+      expect(await resolveApiKey(stack.db, cache, k.fullKey)).toBeNull();
+    } finally {
+      await cache.close();
     }
   });
 });

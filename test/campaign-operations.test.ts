@@ -1,6 +1,7 @@
 import { Campaign, CampaignEnrollment, Lead } from '../db/entities';
 import { scoped, type TenantScope } from '../db/scoped-repository';
 import { pinnedGraph, startEnrollmentWorkflow, enrollmentWorkflowId } from '../domain/campaigns/start-enrollment';
+import { createDomainContext } from '../domain/context';
 import { forEachConcurrently } from '../lib/concurrency';
 import { decodeId } from '../lib/ids';
 import { progressQuery } from '../workflows/campaign-signals';
@@ -45,7 +46,7 @@ async function campaignWithEnrollments(count: number) {
       workflowVersion: 1,
     })),
   );
-  const graph = await pinnedGraph({ db: stack.db, workflows: stack.workflows, scope, actorUserId: '0' }, campaign);
+  const graph = await pinnedGraph(createDomainContext({ db: stack.db, workflows: stack.workflows, scope, actorUserId: '0' }), campaign);
   const byId = new Map(leads.map((l) => [l.id, l]));
   await forEachConcurrently(enrollments, 20, async (enrollment) => {
     // A loaded dev server refuses a start now and then (its per-namespace rate): try again.

@@ -128,6 +128,7 @@ describe('campaigns API', () => {
         ['LeadId', a.id],
       ]),
     );
+    expect(JSON.stringify(description.memo)).not.toContain(a.email); // memos carry IDs, not personal data
     await waitFor(async () => smtp.to(a.email).length === 1 && smtp.to(b.email).length === 1, 'the first emails');
     const list = await waitFor(async () => {
       const r = await api().get(`/v1/campaigns/${campaign.id}/enrollments`).set(tenant.live).expect(200);

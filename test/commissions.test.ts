@@ -1,5 +1,8 @@
 import { Lead } from '../db/entities';
 import { earnCommissionForWonDeal } from '../domain/commissions';
+import { unitOfWork } from '../domain/unit-of-work';
+import type { TenantScope } from '../db/scoped-repository';
+import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { decodeId, encodeId } from '../lib/ids';
 import { outboxOf } from './support/events';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
@@ -10,6 +13,9 @@ beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(() => stack.stop());
+
+/** What the unit of work needs to run and relay outside a request. */
+const workContext = (scope: TenantScope) => ({ db: stack.db, scope, workflows: new WorkflowStarter(stack.client, stack.taskQueue) });
 
 async function approvedPartner(t: TestTenant, tier: string) {
   const partner = (
@@ -99,9 +105,9 @@ describe('commissions', () => {
     ).body.data;
     const scope = { tenantId: t.tenant.id, environment: 'sandbox' as const };
     const deal = { leadId: decodeId('lead', lead.id) as string, opportunityId: '424242', value: 10_000 };
-    const first = await stack.db.transaction((m) => earnCommissionForWonDeal(m, scope, deal));
+    const first = await unitOfWork(workContext(scope), (tx) => earnCommissionForWonDeal(tx, deal));
     expect(first?.commission).toMatchObject({ amount: 750, rate: 0.075, partnerId: decodeId('partner', partner.id), status: 'earned' });
-    const second = await stack.db.transaction((m) => earnCommissionForWonDeal(m, scope, deal));
+    const second = await unitOfWork(workContext(scope), (tx) => earnCommissionForWonDeal(tx, deal));
     expect(second?.commission.id).toBe(first?.commission.id);
     expect(second?.event).toBeNull();
     const commissionId = encodeId('commission', first!.commission.id);
@@ -117,7 +123,9 @@ describe('commissions', () => {
     const scope = { tenantId: t.tenant.id, environment: 'sandbox' as const };
     const plain = (await stack.http().post('/v1/leads').set(t.sandbox).send(validLead())).body.data;
     const leadId = decodeId('lead', plain.id) as string;
-    expect(await stack.db.transaction((m) => earnCommissionForWonDeal(m, scope, { leadId, opportunityId: '1', value: 500 }))).toBeNull();
+    expect(
+      await unitOfWork(workContext(scope), (tx) => earnCommissionForWonDeal(tx, { leadId, opportunityId: '1', value: 500 })),
+    ).toBeNull();
     const { partner, code } = await approvedPartner(t, 'platinum');
     const referred = (
       await stack
@@ -129,7 +137,7 @@ describe('commissions', () => {
     await stack.http().post(`/v1/partners/${partner.id}/suspend`).set(t.sandbox);
     const referredId = decodeId('lead', referred.id) as string;
     expect(
-      await stack.db.transaction((m) => earnCommissionForWonDeal(m, scope, { leadId: referredId, opportunityId: '2', value: 500 })),
+      await unitOfWork(workContext(scope), (tx) => earnCommissionForWonDeal(tx, { leadId: referredId, opportunityId: '2', value: 500 })),
     ).toBeNull();
     const lead = await stack.db.getRepository(Lead).findOneByOrFail({ id: referredId });
     expect(lead.partnerId).toBe(decodeId('partner', partner.id));

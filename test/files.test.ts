@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeId, encodeId } from '../lib/ids';
 import { config } from '../lib/config';
+import { ApiSignedUrls } from '../lib/files/api-signed-urls';
 import { objectKey } from '../lib/files/file-storage';
 import { localPathOf } from '../lib/files/local-storage';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
@@ -130,5 +131,32 @@ describe('files', () => {
 
     expect((await stack.http().delete(`/v1/files/${file.id}`).set(t.sandbox)).status).toBe(200);
     expect((await stack.http().get(new URL(download.url).pathname)).status).toBe(404);
+  });
+
+  it('answers 404 to validly signed URLs whose key leaves FILES_DIR: "..", an absolute path, a symlink inside pointing out', async () => {
+    const root = path.resolve(config.FILES_DIR as string);
+    mkdirSync(root, { recursive: true });
+    const outside = path.join(path.dirname(root), `outside-${process.pid}-${Date.now()}.txt`);
+    writeFileSync(outside, 'bytes outside FILES_DIR');
+    // Signed with the server's own signer and secret: only the key is hostile.
+    const signer = new ApiSignedUrls({ baseUrl: 'http://localhost', secret: config.FILE_URL_SECRET });
+    const get = async (key: string) => {
+      const { url } = await signer.downloadUrl(key, { filename: 'x.txt', contentType: 'text/plain' }, 60);
+      return stack.http().get(new URL(url).pathname).buffer(true);
+    };
+    const t = await newTenant(stack.db);
+    const linked = objectKey({ tenantId: t.tenant.id, environment: 'sandbox' }, '987654321');
+    mkdirSync(path.dirname(localPathOf(linked)), { recursive: true });
+    symlinkSync(outside, localPathOf(linked));
+    for (const key of [`../${path.basename(outside)}`, `${t.tenant.id}/sandbox/../../../${path.basename(outside)}`, outside, linked]) {
+      const res = await get(key);
+      expect([key, res.status, res.body.message]).toEqual([key, 404, 'File not found']);
+    }
+
+    const written = path.join(path.dirname(root), `written-${process.pid}-${Date.now()}.txt`);
+    const { url } = await signer.uploadUrl(`../${path.basename(written)}`, { contentType: 'text/plain', size: 5 }, 60);
+    const put = await stack.http().put(new URL(url).pathname).set('Content-Type', 'text/plain').send('hello');
+    expect(put.status).toBe(404);
+    expect(existsSync(written)).toBe(false);
   });
 });

@@ -60,16 +60,78 @@ describe('forms', () => {
     expect(engagement?.details).toEqual({ formId: form.id });
   });
 
-  it('updates the existing lead on a second submission with the same email', async () => {
+  it('links a second submission with the same email to the lead, filling only what the lead lacks', async () => {
     const form = (await stack.http().post('/v1/forms').set(tenant.live).send(contactForm)).body.data;
     const a = await stack.http().post(form.submitPath).send({ email: 'again@example.com', plan: 'basic' });
-    const b = await stack.http().post(form.submitPath).send({ email: 'AGAIN@example.com', plan: 'pro', first: 'Al' });
+    const b = await stack.http().post(form.submitPath).send({ email: 'AGAIN@example.com', plan: 'pro', first: 'Al', consent: true });
     expect(b.body.data.leadId).toBe(a.body.data.leadId);
     const lead = (await stack.http().get(`/v1/leads/${a.body.data.leadId}`).set(tenant.live)).body.data;
-    expect(lead).toMatchObject({ firstName: 'Al', customFields: { plan: 'pro' } });
+    expect(lead).toMatchObject({ firstName: 'again', customFields: { plan: 'basic', consent: false } });
     const subs = await stack.http().get(`/v1/forms/${form.id}/submissions`).set(tenant.live);
     expect(subs.body.pagination.total).toBe(2);
+    expect(subs.body.data[0].fields).toMatchObject({ plan: 'pro', first: 'Al', consent: true });
     expect((await stack.http().get(`/v1/forms/${form.id}`).set(tenant.live)).body.data.submissionCount).toBe(2);
+  });
+
+  it('never overwrites what the tenant set on a lead: an anonymous submission only fills empty fields', async () => {
+    const form = (
+      await stack
+        .http()
+        .post('/v1/forms')
+        .set(tenant.live)
+        .send({
+          name: 'Callback',
+          fields: [
+            { name: 'email', label: 'Email', type: 'email', required: true, mapsTo: 'email' },
+            { name: 'first', label: 'First name', mapsTo: 'firstName' },
+            { name: 'last', label: 'Last name', mapsTo: 'lastName' },
+            { name: 'phone', label: 'Phone', type: 'tel', mapsTo: 'phone' },
+            { name: 'tier', label: 'Tier' },
+            { name: 'company', label: 'Company' },
+          ],
+        })
+    ).body.data;
+    const lead = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(tenant.live)
+        .send({ email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper', customFields: { tier: 'enterprise' } })
+        .expect(201)
+    ).body.data;
+    const res = await stack
+      .http()
+      .post(form.submitPath)
+      .send({ email: 'GRACE@example.com', first: 'Mallory', last: 'M.', phone: '+44 20 7946 0999', tier: 'free', company: 'Navy' })
+      .expect(201);
+    expect(res.body.data.leadId).toBe(lead.id);
+    const after = (await stack.http().get(`/v1/leads/${lead.id}`).set(tenant.live)).body.data;
+    expect(after).toMatchObject({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      phone: '+44 20 7946 0999',
+      customFields: { tier: 'enterprise', company: 'Navy' },
+    });
+  });
+
+  it('checks mapped inputs with the lead schemas: too long is 422 naming the input, never a 500', async () => {
+    const form = (await stack.http().post('/v1/forms').set(tenant.live).send(contactForm)).body.data;
+    const longName = await stack
+      .http()
+      .post(form.submitPath)
+      .send({ email: 'long@example.com', plan: 'pro', first: 'A'.repeat(200) });
+    expect([longName.status, longName.body.errors.map((e: { field: string }) => e.field)]).toEqual([422, ['first']]);
+    const longEmail = await stack
+      .http()
+      .post(form.submitPath)
+      .send({ email: `${'a'.repeat(390)}@example.com`, plan: 'pro' });
+    expect([longEmail.status, longEmail.body.errors.map((e: { field: string }) => e.field)]).toEqual([422, ['email']]);
+    const html = await stack
+      .http()
+      .post(form.submitPath)
+      .type('form')
+      .send(`email=x%40example.com&plan=pro&first=${'B'.repeat(101)}`);
+    expect(html.status).toBe(422);
   });
 
   it('validates submissions against the form, and form definitions themselves', async () => {

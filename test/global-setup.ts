@@ -3,15 +3,15 @@
  * the migrations applied, and the workflow bundle (built once instead of once per test file).
  * Test files receive both through environment variables.
  */
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { Client } from 'pg';
 import { initializeDatabase } from '../db/data-source';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { startDevServer } from '../lib/temporal/dev-server';
 import { findTemporalBinary } from '../lib/temporal/find-binary';
+import { writeWorkflowBundle } from '../workers/workflow-bundle';
 import { freePort } from './support/free-port';
 
 export default async function globalSetup(): Promise<void> {
@@ -37,15 +37,19 @@ export default async function globalSetup(): Promise<void> {
   const db = await initializeDatabase({ url: url.toString(), migrate: true });
   await db.destroy();
 
-  const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: quietLogger });
   const bundlePath = path.join(workDir, 'workflow-bundle.js');
-  writeFileSync(bundlePath, bundle.code);
+  await writeWorkflowBundle(bundlePath);
 
   process.env.TEST_DB_URL = url.toString();
   process.env.TEST_DB_ADMIN_URL = adminUrl;
   process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
   process.env.TEST_WORK_DIR = workDir;
   process.env.FILES_DIR = path.join(workDir, 'files');
+  // Production-mode children (the reliability suite's API and worker) refuse dev secrets; test files and
+  // those children must share them (IDs, tokens), so the whole run gets the same strong test values.
+  for (const name of ['JWT_SECRET', 'TRACKING_SECRET', 'FILE_URL_SECRET', 'ID_SECRET']) {
+    process.env[name] ??= `test-only-${name.toLowerCase()}-${'x'.repeat(32)}`;
+  }
   process.env.TEMPORAL_TEST_SERVER_PATH ??= findTemporalBinary('test-server', undefined);
   process.env.TEMPORAL_CLI_PATH ??= findTemporalBinary('cli', undefined);
 
@@ -61,12 +65,3 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as Record<string, unknown>).__TEMPORAL_DEV__ = temporal;
   process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
 }
-
-const quietLogger = {
-  log: () => {},
-  trace: () => {},
-  debug: () => {},
-  info: () => {},
-  warn: (m: string) => console.warn(m),
-  error: (m: string) => console.error(m),
-};

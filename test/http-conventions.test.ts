@@ -1,6 +1,10 @@
 import express from 'express';
 import request from 'supertest';
+import { createApp, flushApp } from '../api/app';
 import { errorHandler } from '../api/middleware/error-handler';
+import { initializeDatabase } from '../db/data-source';
+import { LIST_COUNT_CAP } from '../db/counted-page';
+import { decodeId } from '../lib/ids';
 import { requestId } from '../api/middleware/request-id';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
@@ -44,6 +48,18 @@ describe('HTTP conventions', () => {
     const res = await stack.http().get('/v1/nothing-here').set(tenant.sandbox);
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ success: false, status: 404 });
+  });
+
+  it('answers an unsupported method on an existing path with 405 and Allow, not 404', async () => {
+    const lead = (await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead())).body.data;
+    const put = await stack.http().put(`/v1/leads/${lead.id}`).set(tenant.sandbox).send({ firstName: 'Ada' });
+    expect(put.status).toBe(405);
+    expect(put.headers.allow).toBe('DELETE, GET, HEAD, PATCH');
+    expect(put.body).toMatchObject({ success: false, status: 405, message: expect.stringMatching(/PUT is not allowed/) });
+    const trace = await stack.http().trace('/v1/leads');
+    expect([trace.status, trace.headers.allow]).toEqual([405, 'GET, HEAD, POST']);
+    const unknown = await stack.http().put('/v1/nothing-here').set(tenant.sandbox);
+    expect(unknown.status).toBe(404);
   });
 
   it('answers an oversized body with 413', async () => {
@@ -115,5 +131,65 @@ describe('HTTP conventions', () => {
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/http_request_duration_seconds_bucket\{[^}]*route="\/v1\/leads"/);
     expect(res.text).toContain('temporal_workflow_starts_total');
+  });
+
+  it('counts a list only up to the cap: total is a lower bound above it, hasNext stays exact', async () => {
+    const t = await newTenant(stack.db);
+    const first = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.sandbox)
+        .send(validLead({ lastName: 'Counted' }))
+    ).body.data;
+    await stack.db.query(
+      `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, source, status, score, custom_fields, created_by, assigned_to)
+       SELECT tenant_id, environment, 'c' || g || '@example.com', 'c' || g || '@example.com', first_name, last_name, source, status, score, custom_fields, created_by, assigned_to
+         FROM leads, generate_series(1, $2::int) g WHERE id = $1`,
+      [decodeId('lead', first.id), LIST_COUNT_CAP + 49],
+    );
+    const page = async (q: string) => (await stack.http().get(`/v1/leads?${q}`).set(t.sandbox)).body;
+    expect((await page('limit=20')).pagination).toEqual({
+      page: 1,
+      limit: 20,
+      total: LIST_COUNT_CAP,
+      totalPages: LIST_COUNT_CAP / 20,
+      hasNext: true,
+      hasPrev: false,
+    });
+    // A page reaching past the cap counts one row further, so hasNext still says there is more.
+    const atCap = (await page(`limit=100&page=${LIST_COUNT_CAP / 100}`)).pagination;
+    expect([atCap.total, atCap.hasNext]).toEqual([LIST_COUNT_CAP + 1, true]);
+    // The last, short page ends the list: its total is exact.
+    const last = await page(`limit=100&page=${LIST_COUNT_CAP / 100 + 1}`);
+    expect([last.data.length, last.pagination.total, last.pagination.hasNext]).toEqual([50, LIST_COUNT_CAP + 50, false]);
+    // A filter matching few is counted exactly.
+    const few = await page(`q=c1234@`);
+    expect(few.pagination).toMatchObject({ total: 1, hasNext: false });
+  });
+
+  it("bounds every statement with the pool's statement_timeout: one stuck on a lock answers 503 in the envelope", async () => {
+    const timed = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 2, statementTimeoutMs: 300 });
+    const app = createApp(
+      { db: timed, workflows: stack.workflows, webhooks: { allowPrivateTargets: true } },
+      { limits: { ipPerMinute: 1_000_000, authFailuresPerMinute: 1_000_000 } },
+    );
+    const lead = (await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead())).body.data;
+    const locker = stack.db.createQueryRunner();
+    try {
+      expect((await timed.query('SHOW statement_timeout'))[0].statement_timeout).toBe('300ms');
+      await request(app).get('/v1/leads?limit=1').set(tenant.sandbox).expect(200); // warms the key cache
+      await locker.startTransaction();
+      await locker.query('SELECT id FROM leads WHERE id = $1 FOR UPDATE', [decodeId('lead', lead.id)]);
+      const res = await request(app).patch(`/v1/leads/${lead.id}`).set(tenant.sandbox).send({ firstName: 'Blocked' });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ success: false, status: 503, message: expect.stringMatching(/took too long/) });
+      expect(res.headers['retry-after']).toBeDefined();
+    } finally {
+      await locker.rollbackTransaction().catch(() => undefined);
+      await locker.release();
+      await flushApp(app);
+      await timed.destroy();
+    }
   });
 });

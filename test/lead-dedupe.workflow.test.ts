@@ -53,6 +53,8 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
           ['LeadId', lead.id],
         ]),
       );
+      // Memos are listed and shown in the UI: IDs only, never the lead's email.
+      expect(description.memo).toEqual({ summary: `Duplicate check for lead ${lead.id}` });
     }
     // The first and the unrelated lead were the first with their keys: checked when written, no workflow.
     for (const lead of [first, unrelated]) {

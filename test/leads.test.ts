@@ -48,6 +48,13 @@ describe('leads', () => {
     );
   });
 
+  it("creates a new tenant's first leads at once, while its default statuses are seeded, without a 5xx", async () => {
+    const fresh = await newTenant(stack.db);
+    const results = await Promise.all(Array.from({ length: 12 }, () => stack.http().post('/v1/leads').set(fresh.live).send(validLead())));
+    expect(results.map((r) => r.status)).toEqual(Array(12).fill(201));
+    expect(new Set(results.map((r) => r.body.data.status))).toEqual(new Set(['new']));
+  });
+
   it('reads a lead back by its encoded ID', async () => {
     const created = (await create(validLead({ score: 55, customFields: { plan: 'pro', seats: 12 } }))).body.data;
     const res = await stack.http().get(`/v1/leads/${created.id}`).set(tenant.sandbox);

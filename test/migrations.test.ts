@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { createDataSource } from '../db/data-source';
+import { DataSource } from 'typeorm';
+import { createDataSource, runMigrationsExclusively } from '../db/data-source';
 import { migrations } from '../db/migrations';
 
 /** A brand-new database per run of this test: migrations must work from nothing. */
@@ -42,6 +43,70 @@ describe('migrations', () => {
       expect(tables).toEqual([]);
     } finally {
       if (ds.isInitialized) await ds.destroy();
+      await empty.drop();
+    }
+  });
+
+  it('infer the format of stored templates, messages and sequence email nodes once, and suppress the addresses of leads already opted out', async () => {
+    const empty = await emptyDatabase();
+    const all = createDataSource({ url: empty.url });
+    const upTo = migrations.findIndex((m) => m.name === 'AddEmailFormats1795352000000');
+    const before = new DataSource({ ...all.options, migrations: migrations.slice(0, upTo) });
+    try {
+      await before.initialize();
+      await before.runMigrations();
+      const email = (body: string) => ({
+        nodeId: body.length.toString(),
+        type: 'email',
+        position: { x: 0, y: 0 },
+        data: { subjectLine: 's', body },
+      });
+      const nodes = [{ nodeId: 't', type: 'trigger', data: {} }, email('<p>Hi {{firstName}}</p>'), email('Hi {{firstName}}, a < b')];
+      await before.query(
+        `INSERT INTO email_templates (tenant_id, environment, name, subject, body) VALUES (1, 'live', 'h', 's', '<b>x</b>'), (1, 'live', 't', 's', 'a < b and c > d <a<a')`,
+      );
+      await before.query(
+        `INSERT INTO workflow_definitions (tenant_id, environment, name, nodes, edges) VALUES (1, 'live', 'w', $1, '[]')`,
+        [JSON.stringify(nodes)],
+      );
+      await before.query(
+        `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, unsubscribed_at, bounced_at)
+         VALUES (1, 'live', 'A@x.com', 'a@x.com', 'A', 'A', now(), NULL), (1, 'live', 'a@x.com', 'a@x.com', 'A', 'A', NULL, now()),
+                (1, 'live', 'b@x.com', 'b@x.com', 'B', 'B', now(), NULL), (1, 'live', 'c@x.com', 'c@x.com', 'C', 'C', NULL, NULL)`,
+      );
+      await before.destroy();
+
+      await all.initialize();
+      await all.runMigrations();
+      expect(await all.query(`SELECT name, format FROM email_templates ORDER BY name`)).toEqual([
+        { name: 'h', format: 'html' },
+        { name: 't', format: 'text' },
+      ]);
+      const [{ nodes: migrated }] = await all.query(`SELECT nodes FROM workflow_definitions`);
+      expect(migrated.map((n: { data: { format?: string } }) => n.data.format)).toEqual([undefined, 'html', 'text']);
+      expect(await all.query(`SELECT address, reason FROM email_suppressions ORDER BY address`)).toEqual([
+        { address: 'a@x.com', reason: 'bounced' },
+        { address: 'b@x.com', reason: 'unsubscribed' },
+      ]);
+    } finally {
+      if (before.isInitialized) await before.destroy();
+      if (all.isInitialized) await all.destroy();
+      await empty.drop();
+    }
+  });
+
+  it('are safe to run from several processes at once: every run succeeds and each migration is applied once', async () => {
+    const empty = await emptyDatabase();
+    const sources = [1, 2, 3].map(() => createDataSource({ url: empty.url, poolSize: 2 }));
+    try {
+      await Promise.all(sources.map((ds) => ds.initialize()));
+      const runs = await Promise.all(sources.map((ds) => runMigrationsExclusively(ds)));
+      expect(runs.map((applied) => applied.length).sort((a, b) => b - a)).toEqual([migrations.length, 0, 0]);
+      const rows: { name: string; n: number }[] = await sources[0].query('SELECT name, count(*)::int AS n FROM migrations GROUP BY name');
+      expect(rows).toHaveLength(migrations.length);
+      expect(rows.every((r) => r.n === 1)).toBe(true);
+    } finally {
+      for (const ds of sources) if (ds.isInitialized) await ds.destroy();
       await empty.drop();
     }
   });

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
 /**
@@ -81,5 +82,180 @@ describe('odd input is a client error, never a 500', () => {
   it('answers a page far past the end with an empty page, not a 500', async () => {
     const res = await stack.http().get('/v1/audit-logs?page=67553221167345&limit=2').set(tenant.sandbox);
     expect([res.status, res.body.data]).toEqual([200, []]);
+  });
+});
+
+const nested = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+
+describe('bad input found against a running instance answers 4xx in the envelope', () => {
+  const expectEnvelope = (res: { status: number; body: Record<string, unknown> }, status: number) => {
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ success: false, status, message: expect.any(String) });
+  };
+
+  it('refuses a phone of 21 to 30 digits with 422 on phone, on create and on update', async () => {
+    for (const phone of ['+' + '1'.repeat(21), '1'.repeat(30)]) {
+      const created = await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead({ phone }));
+      expectEnvelope(created, 422);
+      expect(created.body.errors).toEqual([{ field: 'phone', message: expect.stringMatching(/20 digits/) }]);
+    }
+    const lead = (await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead())).body.data;
+    const patched = await stack
+      .http()
+      .patch(`/v1/leads/${lead.id}`)
+      .set(tenant.sandbox)
+      .send({ phone: '+' + '9'.repeat(25) });
+    expectEnvelope(patched, 422);
+    expect(patched.body.errors[0].field).toBe('phone');
+  });
+
+  // The form's own validation belongs to the forms; this proves the layer below: a value the
+  // column cannot hold (PostgreSQL 22001) is a 422 naming the field, whatever let it through.
+  it('answers a public form submission whose values the columns cannot hold with 422 naming the field', async () => {
+    const form = (
+      await stack
+        .http()
+        .post('/v1/forms')
+        .set(tenant.live)
+        .send({
+          name: 'Contact',
+          fields: [
+            { name: 'email', label: 'Email', type: 'email', required: true, mapsTo: 'email' },
+            { name: 'firstName', label: 'First name', mapsTo: 'firstName' },
+          ],
+        })
+    ).body.data;
+    const longName = await stack
+      .http()
+      .post(form.submitPath)
+      .send({ email: `long-${Date.now()}@example.com`, firstName: 'F'.repeat(101) });
+    expectEnvelope(longName, 422);
+    expect(longName.body.errors).toEqual([{ field: 'firstName', message: expect.any(String) }]);
+    const longEmail = await stack
+      .http()
+      .post(form.submitPath)
+      .send({ email: `${'e'.repeat(388)}@example.com` });
+    expect(longEmail.status).toBe(422);
+    expect(longEmail.body.errors[0].field).toBe('email');
+  });
+
+  // Concurrent installs each find no installation row to lock; the unique index settles it.
+  it('answers the losers of a race on a unique key with 409 naming the field, never a 500', async () => {
+    const t = await newTenant(stack.db);
+    const addonId = (await stack.http().get('/v1/addons/catalog').set(t.sandbox)).body.data[0].id;
+    const racing = await Promise.all(Array.from({ length: 6 }, () => stack.http().post(`/v1/addons/${addonId}/install`).set(t.sandbox)));
+    const statuses = racing.map((r) => r.status);
+    expect(statuses.filter((s) => s < 300)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(5);
+  });
+
+  it('refuses JSON nested 10,000 levels with 400, on tenant and public routes', async () => {
+    const onLeads = await stack.http().post('/v1/leads').set(tenant.sandbox).set('Content-Type', 'application/json').send(nested(10_000));
+    expectEnvelope(onLeads, 400);
+    expect(onLeads.body.errors).toEqual([{ field: 'body', message: expect.stringMatching(/levels deep/) }]);
+    const onForm = await stack
+      .http()
+      .post('/v1/public/forms/frm_doesnotexist0000/submissions')
+      .set('Content-Type', 'application/json')
+      .send(nested(3_000));
+    expectEnvelope(onForm, 400);
+  });
+
+  it('answers a path with broken percent-encoding with 400, without needing a key', async () => {
+    const res = await stack.http().get('/v1/leads/%E0%A4%A');
+    expectEnvelope(res, 400);
+    expect(res.body.message).toMatch(/percent-encoding/);
+  });
+
+  it('answers a corrupt gzip or br body with 400, and still reads a sound gzip body', async () => {
+    for (const encoding of ['gzip', 'br']) {
+      const res = await stack
+        .http()
+        .post('/v1/leads')
+        .set(tenant.sandbox)
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', encoding)
+        .send('this is not compressed');
+      expectEnvelope(res, 400);
+    }
+    const sound = stack
+      .http()
+      .post('/v1/leads')
+      .set(tenant.sandbox)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip');
+    sound.write(gzipSync(JSON.stringify(validLead()))); // written as bytes: send() would serialise the Buffer
+    expect((await sound).status).toBe(201);
+  });
+
+  it('answers a PATCH without a body with 400, as the document marks the body required', async () => {
+    const lead = (await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead())).body.data;
+    const res = await stack.http().patch(`/v1/leads/${lead.id}`).set(tenant.sandbox);
+    expectEnvelope(res, 400);
+    expect(res.body.errors).toEqual([{ field: 'body', message: 'Required' }]);
+  });
+
+  it("refuses another tenant's user as a lead's assignedTo with 422, on create and on update", async () => {
+    const other = await newTenant(stack.db);
+    const otherUser = (await stack.http().get('/v1/users').set(other.sandbox)).body.data[0].id;
+    const created = await stack
+      .http()
+      .post('/v1/leads')
+      .set(tenant.sandbox)
+      .send(validLead({ assignedTo: otherUser }));
+    expectEnvelope(created, 422);
+    expect(created.body.errors).toEqual([{ field: 'assignedTo', message: 'User not found' }]);
+    const ownUser = (await stack.http().get('/v1/users').set(tenant.sandbox)).body.data[0].id;
+    const lead = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(tenant.sandbox)
+        .send(validLead({ assignedTo: ownUser }))
+    ).body.data;
+    expect(lead.assignedTo).toBe(ownUser);
+    const patched = await stack.http().patch(`/v1/leads/${lead.id}`).set(tenant.sandbox).send({ assignedTo: otherUser });
+    expectEnvelope(patched, 422);
+    expect(patched.body.errors[0].field).toBe('assignedTo');
+  });
+
+  describe('uploads are checked by content, not only by the declared type', () => {
+    const upload = (content: Buffer | string, filename: string, contentType: string) =>
+      stack.http().post('/v1/files/upload').set(tenant.sandbox).attach('file', Buffer.from(content), { filename, contentType });
+
+    it('refuses an HTML page declared as application/pdf or image/png with 422 on file', async () => {
+      for (const contentType of ['application/pdf', 'image/png']) {
+        const res = await upload('<html><script>alert(1)</script></html>', 'report.pdf', contentType);
+        expectEnvelope(res, 422);
+        expect(res.body.errors).toEqual([{ field: 'file', message: expect.stringContaining(`not a ${contentType} file`) }]);
+      }
+    });
+
+    it('stores a real PDF and PNG under their types', async () => {
+      const pdf = await upload('%PDF-1.7\n%%EOF\n', 'deck.pdf', 'application/pdf');
+      expect([pdf.status, pdf.body.data?.contentType]).toEqual([201, 'application/pdf']);
+      const png = await upload(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]), 'dot.png', 'image/png');
+      expect([png.status, png.body.data?.contentType]).toEqual([201, 'image/png']);
+    });
+
+    it('accepts application/octet-stream and ordinary binary types, served as attachments with nosniff', async () => {
+      const bytes = await upload(Buffer.from([0, 1, 2, 3, 254, 255]), 'blob.bin', 'application/octet-stream');
+      expect([bytes.status, bytes.body.data?.contentType]).toEqual([201, 'application/octet-stream']);
+      const zip = await upload(Buffer.from('PK\x03\x04rest-of-archive', 'latin1'), 'bundle.zip', 'application/zip');
+      expect(zip.status).toBe(201);
+      // HTML inside an octet-stream is only ever downloaded: the browser is told not to sniff it.
+      const page = await upload('<html><script>alert(1)</script></html>', 'page.bin', 'application/octet-stream');
+      const served = await stack.http().get(`/v1/files/${page.body.data.id}/content`).set(tenant.sandbox).buffer(true);
+      expect(served.headers['content-type']).toMatch(/^application\/octet-stream/);
+      expect(served.headers['content-disposition']).toMatch(/^attachment;/);
+      expect(served.headers['x-content-type-options']).toBe('nosniff');
+    });
+
+    it('still refuses types a browser would run or render (HTML, SVG, JavaScript) with 415', async () => {
+      for (const contentType of ['text/html', 'image/svg+xml', 'text/javascript']) {
+        const res = await upload('<svg onload="alert(1)"/>', 'x', contentType);
+        expectEnvelope(res, 415);
+      }
+    });
   });
 });

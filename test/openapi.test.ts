@@ -23,6 +23,24 @@ describe('OpenAPI document', () => {
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'limit', 'sort', 'status', 'q']));
   });
 
+  it('states the rules the server enforces: ID patterns, email format, number ranges, required bodies, graph rules', async () => {
+    const doc = (await stack.http().get('/v1/openapi.json')).body;
+    const lead = doc.components.schemas.LeadCreate.properties;
+    expect(lead.assignedTo.anyOf?.[0] ?? lead.assignedTo).toMatchObject({ pattern: '^usr[A-Za-z0-9]{13,14}$' });
+    expect(lead.email).toMatchObject({ format: 'email', maxLength: 320 });
+    const phone = new RegExp(lead.phone.pattern);
+    expect(['+44 20 7946 0018', '1'.repeat(20)].every((p) => phone.test(p))).toBe(true);
+    expect(phone.test('1'.repeat(21))).toBe(false);
+    const idParam = doc.paths['/v1/leads/{id}'].get.parameters.find((p: { name: string }) => p.name === 'id');
+    expect(idParam.schema.pattern).toBe('^lea[A-Za-z0-9]{13,14}$');
+    const emailCount = new RegExp(doc.components.schemas.GenerateSequenceRequest.properties.emailCount.pattern);
+    expect(['1', '10', '3-5'].map((v) => emailCount.test(v))).toEqual([true, true, true]);
+    expect(['0', '11', '3-12'].map((v) => emailCount.test(v))).toEqual([false, false, false]);
+    expect(doc.components.schemas.ApiKeyCreate.properties.expiresAt.description).toMatch(/future/);
+    expect(doc.components.schemas.WorkflowDefinition.description).toMatch(/exactly one node has type trigger/);
+    expect(doc.paths['/v1/leads/{id}'].patch.requestBody.required).toBe(true);
+  });
+
   it('describes the lead that the API actually returns (same keys, no undocumented fields)', async () => {
     const tenant = await newTenant(stack.db);
     const lead = (await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead())).body.data;

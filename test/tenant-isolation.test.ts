@@ -17,7 +17,7 @@ const FIXTURES = idFixtures(() => stack.http());
 
 /** Bodies that pass validation for the caller, so the request reaches the lookup that must fail. */
 const BODIES: Record<string, (t: TestTenant) => Promise<unknown>> = {
-  'post /v1/teams/:id/members': async (t) => ({ userIds: [await FIXTURES.user!.create(t.sandbox)] }),
+  'post /v1/teams/:id/members': async (t) => ({ userIds: [await FIXTURES.user!.create(t.live)] }),
   'post /v1/leads/:id/merge': async (t) => ({ duplicateId: await FIXTURES.lead!.create(t.sandbox) }),
   // Within recover's 30-day window, so the body passes validation.
   'post /v1/integrations/webhooks/:id/recover': async () => ({ since: new Date(Date.now() - 86_400_000).toISOString() }),
@@ -42,7 +42,7 @@ beforeAll(async () => {
   stack = await startStack();
   owner = await newTenant(stack.db);
   intruder = await newTenant(stack.db);
-  owned = await seedEveryIdType(FIXTURES, owner.sandbox);
+  owned = await seedEveryIdType(FIXTURES, owner, 'sandbox');
 });
 afterAll(() => stack.stop());
 

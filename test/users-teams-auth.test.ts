@@ -1,4 +1,8 @@
 import jwt from 'jsonwebtoken';
+import request from 'supertest';
+import { createApp } from '../api/app';
+import type { ApiKeyCache } from '../api/auth/key-cache';
+import { initializeDatabase } from '../db/data-source';
 import { encodeId } from '../lib/ids';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
@@ -80,6 +84,82 @@ describe('users and teams', () => {
       .send({ name: 'Mixed', memberIds: [outsider] });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ field: 'memberIds.0', message: 'User not found' }]);
+  });
+});
+
+describe('users cannot climb above the caller', () => {
+  const keyWith = async (scopes: string[], headers = tenant.live) =>
+    ({ 'X-API-Key': (await stack.http().post('/v1/api-keys').set(headers).send({ name: 'Limited', scopes })).body.data.fullKey }) as Record<
+      string,
+      string
+    >;
+  const login = (email: string, password: string) => stack.http().post('/v1/auth/login').send({ email, password, tenantId: tenant.id });
+
+  it('refuses to create or promote a user to a role that grants more than the caller holds', async () => {
+    const onlyUsers = await keyWith(['users:write']);
+    for (const roleId of ['admin', 'manager', 'member', 'viewer']) {
+      const res = await newUser({ roleId }, onlyUsers);
+      expect([roleId, res.status, res.body.errors?.[0]?.field]).toEqual([roleId, 403, 'roleId']);
+    }
+    const readerAdmin = await keyWith(['*:read', 'users:write']);
+    const viewer = await newUser({ roleId: 'viewer' }, readerAdmin);
+    expect(viewer.status).toBe(201);
+    const promote = await stack.http().patch(`/v1/users/${viewer.body.data.id}`).set(readerAdmin).send({ roleId: 'admin' });
+    expect([promote.status, promote.body.message]).toEqual([403, 'Insufficient permissions']);
+    expect((await stack.http().get(`/v1/users/${viewer.body.data.id}`).set(tenant.live)).body.data.roleId).toBe('viewer');
+    const rename = await stack.http().patch(`/v1/users/${viewer.body.data.id}`).set(readerAdmin).send({ firstName: 'Vera' });
+    expect(rename.status).toBe(200);
+  });
+
+  it("refuses to set the password of (or otherwise change) a user whose role grants more than the caller's scopes", async () => {
+    const owner = encodeId('user', tenant.user.id);
+    const usersOnly = await keyWith(['*:read', 'users:write']);
+    const takeover = await stack.http().patch(`/v1/users/${owner}`).set(usersOnly).send({ password: 'attacker-chosen' });
+    expect([takeover.status, takeover.body.errors]).toEqual([403, [{ field: 'id', message: expect.stringContaining('role admin') }]]);
+    expect((await login(tenant.user.email, 'attacker-chosen')).status).toBe(401);
+    expect((await login(tenant.user.email, tenant.password)).status).toBe(200);
+    expect((await stack.http().delete(`/v1/users/${owner}`).set(usersOnly)).status).toBe(403);
+    // A caller holding everything the role grants may: here the tenant's `*` key on a member.
+    const member = (await newUser({ roleId: 'member' })).body.data;
+    const reset = await stack.http().patch(`/v1/users/${member.id}`).set(tenant.live).send({ password: 'a new password' });
+    expect(reset.status).toBe(200);
+  });
+
+  it('refuses user creation and password changes to sandbox callers (users are shared by both environments)', async () => {
+    const created = await newUser({ roleId: 'viewer' }, tenant.sandbox);
+    expect([created.status, created.body.errors?.[0]?.message]).toEqual([403, expect.stringContaining('live key')]);
+    const user = (await newUser({ roleId: 'viewer' })).body.data;
+    const password = await stack.http().patch(`/v1/users/${user.id}`).set(tenant.sandbox).send({ password: 'from the sandbox' });
+    expect([password.status, password.body.errors?.[0]?.field]).toEqual([403, 'password']);
+    expect((await stack.http().patch(`/v1/users/${user.id}`).set(tenant.sandbox).send({ firstName: 'Sam' })).status).toBe(200);
+  });
+
+  it("makes a deactivated user's API keys answer 401 at once, also in another API process that had them cached", async () => {
+    const otherDb = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 2 });
+    const other = createApp(
+      { db: otherDb, workflows: { client: stack.client } as never },
+      { limits: { ipPerMinute: 1e9, authFailuresPerMinute: 1e9 } },
+    );
+    const cache = other.locals.keyCache as ApiKeyCache;
+    await cache.listen(process.env.TEST_DB_URL as string);
+    try {
+      const user = (await newUser({ roleId: 'admin' })).body.data;
+      const minted = await stack.http().post('/v1/api-keys').set(tenant.live).set('X-On-Behalf-Of', user.id).send({ name: "Leaver's key" });
+      const key = { 'X-API-Key': minted.body.data.fullKey as string };
+      expect((await stack.http().get('/v1/leads').set(key)).status).toBe(200); // cached here
+      expect((await request(other).get('/v1/leads').set(key)).status).toBe(200); // and there
+      expect((await stack.http().delete(`/v1/users/${user.id}`).set(tenant.live)).status).toBe(200);
+      expect((await stack.http().get('/v1/leads').set(key)).status).toBe(401);
+      let status = 200;
+      for (let i = 0; i < 100 && status === 200; i++) {
+        status = (await request(other).get('/v1/leads').set(key)).status;
+        if (status === 200) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(status).toBe(401);
+    } finally {
+      await cache.close();
+      await otherDb.destroy();
+    }
   });
 });
 

@@ -5,8 +5,10 @@ import { issueApiKey } from '../domain/tenants';
 import { generateSecret } from '../domain/webhooks/endpoints';
 import { decodeId, encodeId } from '../lib/ids';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
+import { createDomainContext } from '../domain/context';
 import { postWebhook } from '../lib/webhooks/post-webhook';
-import { assertPublicTarget, TargetRefusedError } from '../lib/webhooks/target-guard';
+import { assertPublicTarget, TargetRefusedError, type DnsSettings } from '../lib/webhooks/target-guard';
+import { DnsServer } from './support/dns-server';
 import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -163,6 +165,9 @@ describe('SSRF protection', () => {
     'http://100.64.0.1/hook',
     'http://[fd00::1]/hook',
     'http://[::ffff:127.0.0.1]/hook',
+    'http://[2002:7f00:1::1]/hook', // 6to4 of 127.0.0.1
+    'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook', // Teredo
+    'http://[64:ff9b:1::a00:1]/hook', // local-use NAT64 of 10.0.0.1
     'ftp://93.184.215.14/hook',
   ])('refuses %s at creation and update with a 422 on url', async (url) => {
     const res = await create({ url });
@@ -182,6 +187,44 @@ describe('SSRF protection', () => {
     await expect(assertPublicTarget(PUBLIC_URL, false)).resolves.toBeUndefined();
   });
 
+  describe('host names resolve over DNS (c-ares) with a bound', () => {
+    let dns: DnsServer;
+    let settings: DnsSettings;
+    beforeAll(async () => {
+      dns = await new DnsServer({
+        'public.test': { A: ['93.184.215.14'] },
+        'sixtofour.test': { A: ['93.184.215.14'], AAAA: ['2002:7f00:1::1'] },
+        'receiver.test': { A: ['127.0.0.1'] },
+        'hangs.test': { silent: true },
+      }).start();
+      settings = { servers: [dns.address], timeoutMs: 1000 };
+    });
+    afterAll(() => dns.stop());
+
+    it('asks the configured DNS server (not getaddrinfo) and refuses a name with any private address', async () => {
+      await expect(assertPublicTarget('https://public.test/hook', false, settings)).resolves.toBeUndefined();
+      expect(dns.queries).toContain('public.test');
+      await expect(assertPublicTarget('https://sixtofour.test/hook', false, settings)).rejects.toThrow(TargetRefusedError);
+    });
+
+    it('gives up on a DNS server that never answers, with a refusal instead of a hang', async () => {
+      await expect(assertPublicTarget('https://hangs.test/hook', false, settings)).rejects.toThrow('Host name could not be resolved');
+    });
+
+    it('connects through the same resolver at delivery, and refuses there what resolves to a private address', async () => {
+      const receiver = await new WebhookReceiver().start();
+      const url = receiver.url('/named').replace('127.0.0.1', 'receiver.test');
+      const send = (allowPrivate: boolean) => postWebhook({ url, headers: {}, body: '{}', allowPrivate, dns: settings });
+      try {
+        await expect(send(false)).rejects.toBeInstanceOf(TargetRefusedError);
+        expect((await send(true)).statusCode).toBe(200);
+        expect(receiver.for('/named')).toHaveLength(1);
+      } finally {
+        await receiver.stop();
+      }
+    });
+  });
+
   it('refuses a private target again at delivery time, without retrying, and records why', async () => {
     // as if DNS changed after creation: the row points at a loopback receiver
     const receiver = await new WebhookReceiver().start();
@@ -194,7 +237,12 @@ describe('SSRF protection', () => {
         secret: generateSecret(),
         status: 'active',
       });
-      const ctx = { db: stack.db, scope, actorUserId: t.user.id, workflows: new WorkflowStarter(stack.client, stack.taskQueue) };
+      const ctx = createDomainContext({
+        db: stack.db,
+        scope,
+        actorUserId: t.user.id,
+        workflows: new WorkflowStarter(stack.client, stack.taskQueue),
+      });
       const lead = await createLead(ctx, { email: 'ssrf@example.com', firstName: 'A', lastName: 'B' });
       const [event] = await stack.db.query('SELECT id FROM events WHERE tenant_id = $1', [t.tenant.id]);
       const handle = stack.client.workflow.getHandle(`webhook/${encodeId('event', event.id)}/${encodeId('webhook', endpoint.id)}`);

@@ -285,4 +285,19 @@ describe('webhook delivery (API -> outbox -> Temporal -> a real HTTP receiver)',
     expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType: 'webhookSweepWorkflow', taskQueue: stack.taskQueue });
     await handle.delete();
   });
+
+  it('updates the existing sweep schedule when its interval or settings change (a redeploy), and only then', async () => {
+    const handle = stack.client.schedule.getHandle(webhookSweepScheduleId(stack.taskQueue));
+    await ensureWebhookSweepSchedule(stack.client, stack.taskQueue);
+    const changed = await ensureWebhookSweepSchedule(stack.client, stack.taskQueue, { everyMs: 300_000, minAgeMs: 1234 });
+    const same = await ensureWebhookSweepSchedule(stack.client, stack.taskQueue, { everyMs: 300_000, minAgeMs: 1234 });
+    expect([changed, same].map((r) => [r.created, r.updated])).toEqual([
+      [false, true],
+      [false, false],
+    ]);
+    const description = await handle.describe();
+    expect(description.spec.intervals?.map((i) => i.every)).toEqual([300_000]);
+    expect(description.action.args).toEqual([{ minAgeMs: 1234 }]);
+    await handle.delete();
+  });
 });

@@ -1,5 +1,6 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { config } from '../lib/config';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 
 export interface WorkerSetup {
@@ -9,6 +10,8 @@ export interface WorkerSetup {
   taskQueue?: string;
   /** A prebuilt bundle (tests build it once); otherwise workflows/ is bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** After shutdown() (SIGTERM), how long in-flight activities may run on before they are cancelled. */
+  shutdownGraceTimeMs?: number;
 }
 
 /** The composition root for workflows and activities: the only place real clients are wired in. */
@@ -19,5 +22,6 @@ export function createWorker(setup: WorkerSetup): Promise<Worker> {
     taskQueue: setup.taskQueue ?? TASK_QUEUE,
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
     activities: createActivities(setup.deps),
+    shutdownGraceTime: setup.shutdownGraceTimeMs ?? config.WORKER_SHUTDOWN_GRACE_MS,
   });
 }

@@ -10,12 +10,15 @@ import { registerSearchAttributes } from '../lib/temporal/register-search-attrib
 import { Connection } from '@temporalio/client';
 import { aiSettingsFromConfig } from '../activities/ai/settings';
 import { connectTemporalClient } from '../lib/temporal/client';
+import { temporalConnectionOptions } from '../lib/temporal/connection-options';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
+import { ensureIdempotencyPurgeSchedule } from '../lib/temporal/idempotency-purge-schedule';
 import { ensurePendingUploadSweepSchedule } from '../lib/temporal/pending-upload-sweep-schedule';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createWorker } from './create-worker';
+import { serveWorkerEndpoints } from './http-endpoints';
 import { installWorkerRuntime } from './runtime';
 
 async function main(): Promise<void> {
@@ -23,8 +26,12 @@ async function main(): Promise<void> {
     throw new Error('npm run worker needs DATABASE_URL and TEMPORAL_ADDRESS; for a self-contained dev stack use npm start');
   }
   installWorkerRuntime();
-  const db = await initializeDatabase({ url: config.DATABASE_URL, applicationName: 'lead-engagement-worker' });
-  const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const db = await initializeDatabase({
+    url: config.DATABASE_URL,
+    applicationName: 'lead-engagement-worker',
+    statementTimeoutMs: config.WORKER_DB_STATEMENT_TIMEOUT_MS,
+  });
+  const admin = await Connection.connect(temporalConnectionOptions(config.TEMPORAL_ADDRESS));
   await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
   await admin.close();
   const client = await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
@@ -33,8 +40,9 @@ async function main(): Promise<void> {
     minAgeMs: config.WEBHOOK_SWEEP_MIN_AGE_MS,
   });
   await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
+  await ensureIdempotencyPurgeSchedule(client, TASK_QUEUE);
   await ensurePendingUploadSweepSchedule(client, TASK_QUEUE);
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.TEMPORAL_ADDRESS));
   const deps = {
     db,
     workflows: new WorkflowStarter(client),
@@ -45,12 +53,19 @@ async function main(): Promise<void> {
   const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, deps, workflowBundle });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
+      if (worker.getState() !== 'RUNNING') return; // SIGINT then SIGTERM: already draining
       logger.info({ signal }, 'worker draining');
       worker.shutdown();
     });
   }
-  logger.info({ taskQueue: worker.options.taskQueue }, 'worker running');
-  await worker.run();
+  const running = worker.run();
+  const endpoints =
+    config.WORKER_HTTP_PORT === undefined
+      ? null
+      : await serveWorkerEndpoints({ port: config.WORKER_HTTP_PORT, worker, db, sdkMetricsAddress: config.TEMPORAL_SDK_METRICS_ADDRESS });
+  logger.info({ taskQueue: worker.options.taskQueue, httpPort: endpoints?.port }, 'worker running');
+  await running;
+  await endpoints?.close();
   await connection.close();
   await client.connection.close();
   await db.destroy();

@@ -3,7 +3,9 @@ export const workflowIds = {
   leadDedupe: (encodedLeadId: string) => `lead-dedupe/${encodedLeadId}`,
   leadConversion: (encodedLeadId: string) => `lead-conversion/${encodedLeadId}`,
   webhookDelivery: (encodedEventId: string, encodedEndpointId: string) => `webhook/${encodedEventId}/${encodedEndpointId}`,
-  aiGeneration: (kind: string, requestId: string) => `ai/${kind}/${requestId}`,
+  /** Tenant and environment are part of the ID, and the last key is server-made: no caller picks or joins a run. */
+  aiGeneration: (encodedTenantId: string, environment: string, kind: string, generationId: string) =>
+    `ai/${encodedTenantId}/${environment}/${kind}/${generationId}`,
   campaignEnrollment: (encodedCampaignId: string, encodedLeadId: string) => `campaign/${encodedCampaignId}/lead/${encodedLeadId}`,
   /** One per operation: pausing, resuming or completing a campaign signals its enrollments from here. */
   campaignTransition: (encodedCampaignId: string, encodedOperationId: string) =>

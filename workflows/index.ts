@@ -1,5 +1,6 @@
 export * from './lead-dedupe';
 export * from './lead-dedupe-sweep';
+export * from './idempotency-purge';
 export * from './webhook-delivery';
 export * from './webhook-sweep';
 export * from './ai-generation';

@@ -1,15 +1,17 @@
 import type { DataSource } from 'typeorm';
 import { Campaign, Lead } from '../../db/entities';
 import { scoped } from '../../db/scoped-repository';
+import { suppressionOf } from '../../domain/communications/email-suppressions';
 import type { EnrollmentRef } from '.';
+import { ScopedData } from '../../db/scoped-data';
 
 export type Eligibility =
   | { eligible: true }
   | { eligible: false; reason: 'lead_deleted' | 'converted' | 'unsubscribed' | 'bounced' | 'campaign_paused' | 'campaign_completed' };
 
 /**
- * Checked before every send and action: a lead that converted, unsubscribed or bounced leaves the
- * sequence. The campaign's status is read too, so a pause or completion whose signal was lost
+ * Checked before every send and action: a lead that converted, unsubscribed or bounced, or whose
+ * address is suppressed (email_suppressions), leaves the sequence. The campaign's status is read too, so a pause or completion whose signal was lost
  * still holds or ends the enrollment.
  */
 export function checkLeadEligibility(db: DataSource) {
@@ -22,6 +24,9 @@ export function checkLeadEligibility(db: DataSource) {
     if (lead.convertedAt) return { eligible: false, reason: 'converted' };
     if (lead.unsubscribedAt) return { eligible: false, reason: 'unsubscribed' };
     if (lead.bouncedAt) return { eligible: false, reason: 'bounced' };
+    // The address may have opted out (or bounced) on another lead record: it decides too.
+    const suppressed = await suppressionOf(new ScopedData(db.manager, ref), lead.email);
+    if (suppressed) return { eligible: false, reason: suppressed };
     return { eligible: true };
   };
 }

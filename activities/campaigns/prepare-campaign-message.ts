@@ -3,10 +3,13 @@ import type { WorkflowNode } from '../../api/schemas/workflow-definition';
 import { EmailTemplate, Lead } from '../../db/entities';
 import { scoped } from '../../db/scoped-repository';
 import { leadVariables } from '../../domain/communications/lead-variables';
-import { looksLikeHtml, renderTemplate } from '../../domain/communications/render-template';
+import { inferEmailFormat } from '../../domain/communications/email-format';
+import { suppressionOf } from '../../domain/communications/email-suppressions';
+import { renderEmailBody, renderTemplate } from '../../domain/communications/render-template';
 import { storeMessageOnce } from '../../domain/communications/store-message';
 import { decodeId } from '../../lib/ids';
 import type { EnrollmentRef } from '.';
+import { ScopedData } from '../../db/scoped-data';
 
 type EmailData = Extract<WorkflowNode, { type: 'email' }>['data'];
 type SmsData = Extract<WorkflowNode, { type: 'sms' }>['data'];
@@ -38,24 +41,30 @@ export function prepareCampaignMessage(db: DataSource) {
     if (input.channel === 'sms') {
       if (!lead.phone) return { messageId: null, status: 'skipped', reason: 'no_phone' };
       const body = renderTemplate(input.data.message, vars, { html: false });
-      const message = await storeMessageOnce(db.manager, input, { ...common, channel: 'sms', to: lead.phone, body });
+      const message = await storeMessageOnce(new ScopedData(db.manager, input), { ...common, channel: 'sms', to: lead.phone, body });
       return { messageId: message.id, status: message.status };
     }
+    // Checked again where the address is chosen: a suppression recorded since the eligibility check still holds.
+    if (await suppressionOf(new ScopedData(db.manager, input), lead.email))
+      return { messageId: null, status: 'skipped', reason: 'address_suppressed' };
     let subject = input.data.subjectLine;
     let source = input.data.body ?? '';
+    // Saved definitions carry the format; a graph pinned before formats existed gets it from the author's body.
+    let format = input.data.format ?? inferEmailFormat(source);
     if (input.data.templateId) {
       const templateKey = decodeId('emailTemplate', input.data.templateId);
       const template = templateKey ? await scoped(db.manager, EmailTemplate, input).findById(templateKey) : null;
       if (!template) return { messageId: null, status: 'skipped', reason: 'template_not_found' };
       source = template.body;
+      format = template.format;
       subject = input.data.subjectLine || template.subject;
     }
-    const message = await storeMessageOnce(db.manager, input, {
+    const message = await storeMessageOnce(new ScopedData(db.manager, input), {
       ...common,
       channel: 'email',
       to: lead.email,
       subject: renderTemplate(subject, vars, { html: false }),
-      body: renderTemplate(source, vars, { html: looksLikeHtml(source) }),
+      ...renderEmailBody(source, vars, format),
     });
     return { messageId: message.id, status: message.status };
   };

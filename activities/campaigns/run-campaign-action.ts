@@ -20,7 +20,7 @@ export function runCampaignAction(db: DataSource) {
     return db.transaction(async (m) => {
       const enrollments = scoped(m, CampaignEnrollment, input);
       const enrollment = await enrollments
-        .query('e')
+        .select('e')
         .andWhere('e.id = :id', { id: input.enrollmentId })
         .setLock('pessimistic_write')
         .getOne();

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
-import { queryRows } from '../../db/sql';
+import { CampaignEnrollment, Operation } from '../../db/entities';
+import { ScopedData } from '../../db/scoped-data';
 import { signalConcurrently } from '../../domain/campaigns/signal-enrollments';
 import { pauseSignal, resumeSignal, stopSignal } from '../../workflows/campaign-signals';
 import type { EnrollmentSignal } from '../../workflows/campaign-transition';
@@ -28,12 +29,11 @@ export function createCampaignTransitionActivities(db: DataSource, client: Clien
     async signalEnrollmentPage(
       input: OperationRef & { campaignId: string; signal: EnrollmentSignal; afterId: string },
     ): Promise<{ nextAfterId: string | null; signalled: number }> {
-      const rows = await queryRows(
-        db.manager,
-        `SELECT e.id::text AS id, e.workflow_id FROM campaign_enrollments e
-          WHERE e.tenant_id = $1 AND e.environment = $2 AND e.campaign_id = $3 AND e.id > $4 AND ${TARGETS[input.signal]}
-          ORDER BY e.id LIMIT ${ENROLLMENT_PAGE_SIZE}`,
-        [input.tenantId, input.environment, input.campaignId, input.afterId],
+      const rows = await new ScopedData(db.manager, input).sql<{ id: string; workflow_id: string }>(
+        (q) =>
+          `SELECT e.id::text AS id, e.workflow_id FROM ${q.from(CampaignEnrollment, 'e')}
+            WHERE e.campaign_id = ${q.value(input.campaignId)} AND e.id > ${q.value(input.afterId)} AND ${TARGETS[input.signal]}
+            ORDER BY e.id LIMIT ${ENROLLMENT_PAGE_SIZE}`,
       );
       const ids = rows.map((r) => r.workflow_id as string);
       if (input.signal === 'pause') await signalConcurrently(SIGNALS_IN_FLIGHT, client, ids, pauseSignal);
@@ -45,10 +45,11 @@ export function createCampaignTransitionActivities(db: DataSource, client: Clien
 
     /** Whether an earlier operation on the same campaign is still signalling (a pause still going out when a resume starts). */
     async earlierOperationRunning(input: OperationRef & { campaignId: string }): Promise<boolean> {
-      const rows = await queryRows(
-        db.manager,
-        `SELECT 1 FROM operations WHERE tenant_id = $1 AND environment = $2 AND resource_id = $3 AND id < $4 AND type LIKE 'campaign.%' AND status = 'running' LIMIT 1`,
-        [input.tenantId, input.environment, input.campaignId, input.operationId],
+      const rows = await new ScopedData(db.manager, input).sql(
+        (q) =>
+          `SELECT 1 FROM ${q.from(Operation, 'o')}
+            WHERE o.resource_id = ${q.value(input.campaignId)} AND o.id < ${q.value(input.operationId)} AND o.type LIKE 'campaign.%' AND o.status = 'running'
+            LIMIT 1`,
       );
       return rows.length > 0;
     },

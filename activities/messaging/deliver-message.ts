@@ -56,6 +56,8 @@ export function deliverMessage(db: DataSource, settings: MessagingSettings) {
           {
             subject: message.subject ?? '',
             body: message.body,
+            format: message.format,
+            trackedLinks: message.trackedLinks,
             tenantId: encodeId('tenant', tenantId),
             environment,
             messageId: encodeId('message', message.id),

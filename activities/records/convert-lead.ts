@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
 import { convertLead as convert, type ConversionOutcome } from '../../domain/opportunities/convert-lead';
-import { relayAfterCommit } from '../../domain/webhooks/relay';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import type { LeadConversionInput } from '../../workflows/types';
 
@@ -9,17 +8,17 @@ import type { LeadConversionInput } from '../../workflows/types';
  * opportunity and reports already_converted with the same ID, which the workflow treats as done.
  */
 export function convertLead(db: DataSource, workflows: WorkflowStarter) {
-  return async (input: LeadConversionInput): Promise<ConversionOutcome> => {
-    const { result, events } = await convert(db, {
-      scope: { tenantId: input.tenantId, environment: input.environment },
-      actorUserId: input.actorUserId,
-      leadId: input.leadId,
-      value: input.value,
-      currency: input.currency,
-      stageId: input.stageId,
-      name: input.name,
-    });
-    await relayAfterCommit(db, workflows, events);
-    return result;
-  };
+  return (input: LeadConversionInput): Promise<ConversionOutcome> =>
+    convert(
+      { db, workflows },
+      {
+        scope: { tenantId: input.tenantId, environment: input.environment },
+        actorUserId: input.actorUserId,
+        leadId: input.leadId,
+        value: input.value,
+        currency: input.currency,
+        stageId: input.stageId,
+        name: input.name,
+      },
+    );
 }

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { Lead } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
+import { Lead, LeadDuplicate } from '../../db/entities';
 import type { LeadRef } from '../../workflows/types';
+import { ScopedData } from '../../db/scoped-data';
 
 /**
  * Records duplicate pairs in both directions with an upsert, then marks the lead checked. Safe to
@@ -10,11 +10,12 @@ import type { LeadRef } from '../../workflows/types';
 export function detectLeadDuplicates(db: DataSource) {
   return async ({ tenantId, environment, leadId }: LeadRef): Promise<{ duplicates: number }> => {
     return db.transaction(async (manager) => {
-      const leads = scoped(manager, Lead, { tenantId, environment });
+      const data = new ScopedData(manager, { tenantId, environment });
+      const leads = data.repo(Lead);
       const lead = await leads.findById(leadId);
       if (!lead) return { duplicates: 0 }; // deleted meanwhile: nothing to do
       const matches = await leads
-        .query('l')
+        .select('l')
         .andWhere('l.id <> :leadId', { leadId })
         .andWhere('(l.email_normalized = :email OR (l.phone_normalized IS NOT NULL AND l.phone_normalized = :phone))', {
           email: lead.emailNormalized,
@@ -30,12 +31,12 @@ export function detectLeadDuplicates(db: DataSource) {
           [lead.id, other.id],
           [other.id, lead.id],
         ]) {
-          await manager.query(
-            `INSERT INTO lead_duplicates (tenant_id, environment, lead_id, duplicate_lead_id, reasons)
-             VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (lead_id, duplicate_lead_id) DO UPDATE SET reasons = EXCLUDED.reasons, updated_at = now()`,
-            [tenantId, environment, a, b, reasons],
-          );
+          await data.sql((q) => {
+            const [tenant, env] = q.scopeValues();
+            return `INSERT INTO ${q.table(LeadDuplicate)} (tenant_id, environment, lead_id, duplicate_lead_id, reasons)
+              VALUES (${tenant}, ${env}, ${q.value(a)}, ${q.value(b)}, ${q.value(reasons)})
+              ON CONFLICT (lead_id, duplicate_lead_id) DO UPDATE SET reasons = EXCLUDED.reasons, updated_at = now()`;
+          });
         }
       }
       // Only this column: saving the whole entity would write back fields read before a concurrent

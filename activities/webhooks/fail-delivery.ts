@@ -20,7 +20,7 @@ export function failWebhookDelivery(db: DataSource, opts: { autoDisableAfter: nu
       await deliveries.save(delivery);
     }
     const recent = await deliveries
-      .query('d')
+      .select('d')
       .andWhere('d.endpoint_id = :endpointId', { endpointId: delivery.endpointId })
       .andWhere("d.status IN ('succeeded', 'failed')")
       .orderBy('d.completed_at', 'DESC')

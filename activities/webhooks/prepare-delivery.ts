@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { OutboxEvent, WebhookDelivery } from '../../db/entities';
 import { scoped } from '../../db/scoped-repository';
 import type { WebhookDeliveryRef } from '../../workflows/types';
+import { ScopedData } from '../../db/scoped-data';
 
 export interface PreparedDelivery {
   deliveryId: string;
@@ -23,12 +24,12 @@ export function prepareWebhookDelivery(db: DataSource, retryDelaysMs?: number[])
     const scope = { tenantId, environment };
     const event = await scoped(db.manager, OutboxEvent, scope).findById(eventId);
     if (!event) throw ApplicationFailure.nonRetryable(`Event ${eventId} not found`, 'WebhookEventMissing');
-    await db.query(
-      `INSERT INTO webhook_deliveries (tenant_id, environment, event_id, endpoint_id, event_type, status, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, 'pending', now())
-       ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
-      [tenantId, environment, eventId, endpointId, event.type],
-    );
+    await new ScopedData(db.manager, scope).sql((q) => {
+      const [tenant, env] = q.scopeValues();
+      return `INSERT INTO ${q.table(WebhookDelivery)} (tenant_id, environment, event_id, endpoint_id, event_type, status, next_attempt_at)
+        VALUES (${tenant}, ${env}, ${q.value(eventId)}, ${q.value(endpointId)}, ${q.value(event.type)}, 'pending', now())
+        ON CONFLICT (event_id, endpoint_id) DO NOTHING`;
+    });
     const deliveries = scoped(db.manager, WebhookDelivery, scope);
     const delivery = await deliveries.findOne({ eventId, endpointId });
     if (!delivery) throw ApplicationFailure.nonRetryable('Delivery row missing after upsert', 'WebhookDeliveryMissing');

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { queryRows } from '../../db/sql';
+import { WebhookDelivery } from '../../db/entities';
+import { ScopedData } from '../../db/scoped-data';
 import { isDeliveryRunning } from '../../domain/webhooks/deliveries';
 import { startDelivery } from '../../domain/webhooks/relay';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
@@ -15,13 +16,12 @@ export function createRecoverActivities(db: DataSource, workflows: WorkflowStart
     async recoverDeliveryPage(
       input: OperationRef & { endpointId: string; since: string; afterId: string },
     ): Promise<{ nextAfterId: string | null; started: number }> {
-      const rows = await queryRows(
-        db.manager,
-        `SELECT d.id::text AS id, d.event_id::text AS event_id FROM webhook_deliveries d
-          WHERE d.tenant_id = $1 AND d.environment = $2 AND d.endpoint_id = $3 AND d.status = 'failed'
-            AND d.created_at >= $4 AND d.id > $5
-          ORDER BY d.id LIMIT ${RECOVER_PAGE_SIZE}`,
-        [input.tenantId, input.environment, input.endpointId, input.since, input.afterId],
+      const rows = await new ScopedData(db.manager, input).sql<{ id: string; event_id: string }>(
+        (q) =>
+          `SELECT d.id::text AS id, d.event_id::text AS event_id FROM ${q.from(WebhookDelivery, 'd')}
+            WHERE d.endpoint_id = ${q.value(input.endpointId)} AND d.status = 'failed'
+              AND d.created_at >= ${q.value(input.since)} AND d.id > ${q.value(input.afterId)}
+            ORDER BY d.id LIMIT ${RECOVER_PAGE_SIZE}`,
       );
       const scope = { tenantId: input.tenantId, environment: input.environment };
       let started = 0;

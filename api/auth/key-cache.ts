@@ -1,10 +1,10 @@
 import { Client } from 'pg';
+import { parseRevocation, REVOCATION_CHANNEL } from '../../lib/auth/key-revocation';
 import { logger } from '../../lib/logger';
 import type { ResolvedKey } from './resolve-api-key';
 
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 10_000;
-export const REVOCATION_CHANNEL = 'api_key_revoked';
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 5_000;
 
@@ -19,9 +19,15 @@ interface Entry {
  * Revocation must still be immediate everywhere: revoking sends NOTIFY on REVOCATION_CHANNEL and
  * every API process listening evicts the key at once; the TTL bounds staleness should a
  * notification be missed (e.g. while the listener reconnects). Unknown keys are never cached.
+ *
+ * A lookup races revocation: it may read a key as active, then a revocation commits and its NOTIFY
+ * evicts (nothing yet), then the lookup caches the stale active key for the whole TTL. So every
+ * eviction advances `generation`, a lookup notes the generation before it reads the database, and
+ * `set` drops the result when an eviction happened in between.
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, Entry>();
+  private evictions = 0;
   private listener: Client | null = null;
   private databaseUrl: string | null = null;
   private closed = false;
@@ -38,13 +44,32 @@ export class ApiKeyCache {
     return e.key;
   }
 
-  set(hash: string, key: ResolvedKey, keyExpiresAt: Date | null, now = Date.now()): void {
+  /** Advances on every eviction; note it before a lookup and hand it to `set`. */
+  get generation(): number {
+    return this.evictions;
+  }
+
+  /** Caches a looked-up key, unless something was evicted since `generation` (the lookup may be stale). */
+  set(hash: string, key: ResolvedKey, keyExpiresAt: Date | null, generation: number, now = Date.now()): void {
+    if (generation !== this.evictions) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(hash, { key, keyExpiresAt: keyExpiresAt?.getTime() ?? null, cachedUntil: now + TTL_MS });
   }
 
   evict(hash: string): void {
+    this.evictions++;
     this.entries.delete(hash);
+  }
+
+  /** Forgets every key `ownerUserId` owns (the user was deactivated). */
+  evictOwner(ownerUserId: string): void {
+    this.evictions++;
+    for (const [hash, e] of this.entries) if (e.key.ownerUserId === ownerUserId) this.entries.delete(hash);
+  }
+
+  private clear(): void {
+    this.evictions++;
+    this.entries.clear();
   }
 
   /** Subscribes to revocations from every process sharing the database, and stays subscribed. */
@@ -65,7 +90,10 @@ export class ApiKeyCache {
   private async connect(): Promise<void> {
     const client = new Client({ connectionString: this.databaseUrl as string, application_name: 'lead-engagement-key-cache' });
     client.on('notification', (msg) => {
-      if (msg.channel === REVOCATION_CHANNEL && msg.payload) this.evict(msg.payload);
+      if (msg.channel !== REVOCATION_CHANNEL || !msg.payload) return;
+      const revoked = parseRevocation(msg.payload);
+      if ('keyHash' in revoked) this.evict(revoked.keyHash);
+      else this.evictOwner(revoked.ownerUserId);
     });
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
@@ -73,7 +101,7 @@ export class ApiKeyCache {
     await client.query(`LISTEN ${REVOCATION_CHANNEL}`);
     this.listener = client;
     // Revocations sent while nobody listened were missed: forget every cached key.
-    this.entries.clear();
+    this.clear();
     if (this.reconnectTimer) logger.info('API key revocation listener reconnected');
     this.reconnectTimer = undefined;
     this.reconnectDelayMs = RECONNECT_MIN_MS;
@@ -87,7 +115,7 @@ export class ApiKeyCache {
   private lost(client: Client, err?: Error): void {
     if (client !== this.listener) return;
     this.listener = null;
-    this.entries.clear();
+    this.clear();
     void client.end().catch(() => undefined);
     logger.warn({ err }, 'API key revocation listener lost its connection; reconnecting');
     this.scheduleReconnect();

@@ -4,6 +4,7 @@ import type { Environment } from '../../db/entities/tenant-owned';
 import { API_KEY_PATTERN, hashApiKey } from '../../lib/auth/api-key-secret';
 import { limitsFor } from '../../lib/plans';
 import type { ApiKeyCache } from './key-cache';
+import { unscoped } from '../../db/unscoped';
 
 export interface ResolvedKey {
   keyId: string;
@@ -27,25 +28,26 @@ interface Row {
 
 /**
  * Looks a presented key up by its SHA-256 digest (never by comparing secrets) together with the
- * tenant's plan, in one query, or from the cache. Revoked and expired keys resolve to null like
- * unknown ones.
+ * tenant's plan, in one query, or from the cache. Revoked and expired keys, and keys of a deactivated
+ * owner, resolve to null like unknown ones.
  */
 export async function resolveApiKey(db: DataSource, cache: ApiKeyCache, presented: string | undefined): Promise<ResolvedKey | null> {
   if (!presented || !API_KEY_PATTERN.test(presented)) return null;
   const hash = hashApiKey(presented);
   const cached = cache.get(hash);
   if (cached) return cached;
-  const rows: Row[] = await db.query(
+  const generation = cache.generation;
+  const rows: Row[] = await unscoped(db).rows(
     `SELECT k.id, k.tenant_id, k.environment, k.owner_user_id, k.scopes, k.expires_at, t.plan, t.custom_limits
-       FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
-      WHERE k.key_hash = $1 AND k.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > now())`,
+       FROM api_keys k JOIN tenants t ON t.id = k.tenant_id JOIN users u ON u.id = k.owner_user_id
+      WHERE k.key_hash = $1 AND k.status = 'active' AND u.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > now())`,
     [hash],
   );
   const row = rows[0];
   if (!row) return null;
   // Last-used is informative: written at most once a minute per key, off the request path.
-  void db
-    .query(
+  void unscoped(db)
+    .rows(
       `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
       [row.id],
     )
@@ -58,6 +60,6 @@ export async function resolveApiKey(db: DataSource, cache: ApiKeyCache, presente
     scopes: row.scopes,
     limits: limitsFor({ plan: row.plan, customLimits: row.custom_limits }),
   };
-  cache.set(hash, key, row.expires_at);
+  cache.set(hash, key, row.expires_at, generation);
   return key;
 }

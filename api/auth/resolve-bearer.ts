@@ -7,6 +7,7 @@ import { scopesForRole } from '../../lib/auth/roles';
 import { decodeId } from '../../lib/ids';
 import { limitsFor } from '../../lib/plans';
 import type { ResolvedKey } from './resolve-api-key';
+import { unscoped } from '../../db/unscoped';
 
 /**
  * The platform UI's auth (spec 5.8): `Authorization: Bearer <jwt>` plus `X-Tenant-Id`, which must
@@ -25,8 +26,12 @@ export async function resolveBearer(db: DataSource, req: Request): Promise<Omit<
   const userId = decodeId('user', claims.sub);
   if (!tenantId || !userId) return null;
   const [user, tenant] = await Promise.all([
-    db.getRepository(User).findOne({ where: { id: userId, tenantId } }),
-    db.getRepository(Tenant).findOne({ where: { id: tenantId } }),
+    unscoped(db)
+      .repo(User)
+      .findOne({ where: { id: userId, tenantId } }),
+    unscoped(db)
+      .repo(Tenant)
+      .findOne({ where: { id: tenantId } }),
   ]);
   if (!user || user.status !== 'active' || !tenant) return null;
   return {

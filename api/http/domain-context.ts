@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { TrackingSettings } from '../../domain/communications/compose-email';
-import type { DomainContext, WebhookDomainOptions } from '../../domain/context';
+import { createDomainContext, type DomainContext, type WebhookDomainOptions } from '../../domain/context';
 import type { TrackingHits } from '../../domain/engagement/tracking-hits';
 import type { FileSettings } from '../../domain/file-direct-transfers';
 import type { RateLimiter } from '../../lib/rate-limit/limiter';
@@ -26,11 +26,11 @@ export interface AppDeps {
 }
 
 export function domainContext(deps: AppDeps, auth: AuthContext): DomainContext {
-  return {
+  return createDomainContext({
     db: deps.db,
     workflows: deps.workflows,
     scope: { tenantId: auth.tenantId, environment: auth.environment },
     actorUserId: auth.actorUserId,
     webhooks: deps.webhooks,
-  };
+  });
 }

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { config } from '../../lib/config';
 import { AppError } from '../../lib/errors';
-import { ALLOWED_UPLOAD_TYPES } from '../../lib/files/allowed-types';
+import { ALLOWED_UPLOAD_TYPES, contentMatchesType, SIGNATURE_BYTES } from '../../lib/files/allowed-types';
 import { uploadTempDir } from '../../lib/files/local-disk';
 import { safeFileName } from '../../lib/files/safe-name';
 
@@ -48,6 +49,15 @@ export async function receiveUpload(req: Request, res: Response): Promise<Receiv
   if (!req.is('multipart/form-data')) throw new AppError('unsupported_media_type', 'Content-Type must be multipart/form-data');
   await new Promise<void>((resolve, reject) => uploader()(req, res, (err?: unknown) => (err ? reject(toAppError(err)) : resolve())));
   if (!req.file) throw new AppError('validation_failed', 'Validation failed', [{ field: 'file', message: 'Required' }]);
+  if (!contentMatchesType(req.file.mimetype, await headOf(req.file.path))) {
+    await rm(req.file.path, { force: true });
+    throw new AppError('validation_failed', 'Validation failed', [
+      {
+        field: 'file',
+        message: `Content is not a ${req.file.mimetype} file; send it with its real type, or as application/octet-stream`,
+      },
+    ]);
+  }
   return {
     tempPath: req.file.path,
     filename: safeFileName(req.file.originalname),
@@ -55,4 +65,15 @@ export async function receiveUpload(req: Request, res: Response): Promise<Receiv
     size: req.file.size,
     fields: { ...(req.body as Record<string, unknown>) },
   };
+}
+
+async function headOf(path: string): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(SIGNATURE_BYTES);
+    const { bytesRead } = await file.read(buffer, 0, SIGNATURE_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
 }

@@ -92,8 +92,21 @@ function parseQuery(schema: AnySchema | undefined, raw: unknown) {
   throw new AppError('bad_request', 'Invalid query parameters', toFieldErrors(result.error));
 }
 
-function parseBody(schema: AnySchema | undefined, raw: unknown) {
+/**
+ * Whether a route needs a request body (and the document says `required: true`): updates always
+ * do, as an update without one is a mistake; other routes when their schema refuses `{}`.
+ */
+export function bodyRequired(route: AnyRoute): boolean {
+  if (!route.body) return false;
+  return route.method === 'patch' || route.method === 'put' || !(route.body as AnySchema).safeParse({}).success;
+}
+
+function parseBody(route: AnyRoute, raw: unknown) {
+  const schema = route.body as AnySchema | undefined;
   if (!schema) return undefined;
+  if (raw === undefined && bodyRequired(route)) {
+    throw new AppError('bad_request', 'A JSON request body is required', [{ field: 'body', message: 'Required' }]);
+  }
   const nul = findNulCharacter(raw);
   if (nul !== null) throw new AppError('validation_failed', 'Validation failed', [{ field: nul, message: NUL_MESSAGE }]);
   const result = schema.safeParse(raw ?? {});
@@ -109,7 +122,7 @@ export function toHandler(route: AnyRoute, onSuccess?: SuccessHook): RequestHand
   return async (req, res) => {
     const params = parseParams(route.params, req.params);
     const query = parseQuery(route.query, req.query);
-    const body = parseBody(route.body, req.body);
+    const body = parseBody(route, req.body);
     const result = await route.handler({ params, query, body, auth: req.ctx.auth as AuthContext, req, res });
     const status = result.status ?? route.status ?? (route.method === 'post' ? 201 : 200);
     await onSuccess?.(req, route, status, result.data);

@@ -1,7 +1,10 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { DataSource } from 'typeorm';
+import { constraintViolationOf } from '../../db/constraint-errors';
 import { AppError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
 import { errorBody } from '../http/envelope';
+import { routeTemplate } from '../http/route-template';
 
 /** Errors raised by body-parser carry a `type`; map them to the spec's statuses. */
 function fromBodyParser(err: { type?: string; status?: number }): AppError | null {
@@ -22,6 +25,36 @@ function fromBodyParser(err: { type?: string; status?: number }): AppError | nul
   }
 }
 
+/**
+ * Other client errors raised below the routes by http-errors (status 4xx, `expose`): a path whose
+ * percent-encoding does not decode (the router), a gzip or br body that does not inflate (body-parser).
+ */
+function fromHttpError(err: { status?: unknown; expose?: unknown; message?: string }): AppError | null {
+  // The router marks a path parameter it cannot decode with status 400 only.
+  if (err instanceof URIError) return new AppError('bad_request', 'The request path is not valid percent-encoding; encode it as UTF-8');
+  if (err?.expose !== true || typeof err.status !== 'number' || err.status < 400 || err.status > 499) return null;
+  if (err.status === 413) return new AppError('payload_too_large', 'Request body is too large');
+  if (err.status === 415) return new AppError('unsupported_media_type', 'Unsupported content encoding or charset');
+  return new AppError('bad_request', 'Request body could not be decoded; check its Content-Encoding', [
+    { field: 'body', message: 'Body could not be read as sent' },
+  ]);
+}
+
+/** 22001 and 23505 from PostgreSQL: input a schema let through that the column or a unique index refuses. */
+function fromConstraint(err: unknown, db: DataSource | undefined, body: unknown): AppError | null {
+  const violation = constraintViolationOf(err, db, body);
+  if (!violation) return null;
+  const field = violation.field ?? 'body';
+  if (violation.kind === 'too_long') {
+    const limit = violation.maxLength ? `at most ${violation.maxLength} characters` : 'shorter';
+    return new AppError('validation_failed', 'Validation failed', [{ field, message: `Must be ${limit}` }]);
+  }
+  return new AppError('conflict', `A record with this ${field} already exists`, [{ field, message: 'Already in use' }]);
+}
+
+/** 57014: the statement ran past the pool's statement_timeout (or was cancelled). */
+const isStatementTimeout = (err: unknown) => (err as { code?: string })?.code === '57014';
+
 function isServiceUnavailable(err: unknown): boolean {
   const code = (err as { code?: string })?.code;
   const name = (err as { name?: string })?.name;
@@ -36,14 +69,20 @@ function isServiceUnavailable(err: unknown): boolean {
 
 /** The one place that turns thrown errors into the envelope. Internals never leave the process. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  const db = (req.app.locals.deps as { db?: DataSource } | undefined)?.db;
   const appError =
     err instanceof AppError
       ? err
       : (fromBodyParser(err) ??
+        fromHttpError(err) ??
+        fromConstraint(err, db, req.body) ??
+        (isStatementTimeout(err)
+          ? new AppError('service_unavailable', 'The request took too long to answer; narrow it (filters, a smaller page) or retry shortly')
+          : null) ??
         (isServiceUnavailable(err) ? new AppError('service_unavailable', 'Service temporarily unavailable; retry shortly') : null));
 
   if (!appError) {
-    logger.error({ err, requestId: req.ctx?.requestId, path: req.path }, 'unhandled error');
+    logger.error({ err, requestId: req.ctx?.requestId, route: routeTemplate(req) }, 'unhandled error');
   } else if (appError.code === 'service_unavailable') {
     logger.warn({ err, requestId: req.ctx?.requestId }, 'dependency unavailable');
   }

@@ -2,20 +2,32 @@ import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { DataSource } from 'typeorm';
 import { IdempotencyKey } from '../../db/entities';
+import { IDEMPOTENCY_TTL_MS } from '../../domain/idempotency-purge';
 import { AppError } from '../../lib/errors';
+import type { AuthContext } from '../http/context';
+import { redactSecrets } from '../http/response-secrets';
+import { unscoped } from '../../db/unscoped';
 
-const TTL_MS = 24 * 60 * 60 * 1000;
 /** A first request that has not finished after this long is treated as abandoned (process died). */
 const STALE_IN_PROGRESS_MS = 60_000;
 
+export const SECRET_REPLAY_MESSAGE = 'response contains a secret; retry with a new Idempotency-Key';
+
+/** Records belong to one caller: an API key, or for the platform UI (JWT) the user. */
+const principalOf = (auth: AuthContext) => (auth.apiKeyId ? `key:${auth.apiKeyId}` : `user:${auth.ownerUserId}`);
+
 /**
- * Idempotency-Key on POST (DESIGN 4): the same key with the same request within 24 h replays the
- * first response (with `Idempotent-Replayed: true`); with a different request it is a 422; while
- * the first is still running, 409. Only successful responses are stored, so a request that failed
- * validation can be corrected and retried under the same key.
+ * Idempotency-Key on POST (DESIGN 4): the same key with the same request from the same caller
+ * within 24 h replays the first response (with `Idempotent-Replayed: true`); with a different
+ * request it is a 422; while the first is still running, 409. Only successful responses are
+ * stored, so a request that failed validation can be corrected and retried under the same key.
+ *
+ * Mounted after authentication and the scope check (api/http/mount.ts), so a replay is refused to a
+ * caller who lost the scope. Secrets in a response are never stored: its replay answers 409 (the
+ * secret was shown once; the client retries with a new key and gets a new secret).
  */
 export function idempotency(db: DataSource): RequestHandler {
-  const repo = db.getRepository(IdempotencyKey);
+  const repo = unscoped(db).repo(IdempotencyKey);
   return async (req, res, next) => {
     const key = req.get('idempotency-key');
     if (req.method !== 'POST' || key === undefined) return next();
@@ -26,21 +38,21 @@ export function idempotency(db: DataSource): RequestHandler {
         ]),
       );
     }
-    const { tenantId, environment } = req.ctx.auth!;
+    const auth = req.ctx.auth!;
     const requestHash = createHash('sha256')
       .update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`)
       .digest('hex');
-    const id = { tenantId, environment, key };
+    const id = { tenantId: auth.tenantId, environment: auth.environment, principal: principalOf(auth), key };
 
-    const inserted: unknown[] = await db.query(
-      `INSERT INTO idempotency_keys (tenant_id, environment, key, request_hash) VALUES ($1, $2, $3, $4)
+    const inserted: unknown[] = await unscoped(db).rows(
+      `INSERT INTO idempotency_keys (tenant_id, environment, principal, key, request_hash) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT DO NOTHING RETURNING key`,
-      [tenantId, environment, key, requestHash],
+      [id.tenantId, id.environment, id.principal, key, requestHash],
     );
     if (inserted.length === 0) {
       const existing = await repo.findOneBy(id);
       const age = existing ? Date.now() - existing.createdAt.getTime() : Infinity;
-      const reusable = existing && age < TTL_MS && !(existing.statusCode === null && age > STALE_IN_PROGRESS_MS);
+      const reusable = existing && age < IDEMPOTENCY_TTL_MS && !(existing.statusCode === null && age > STALE_IN_PROGRESS_MS);
       if (existing && reusable) {
         if (existing.requestHash !== requestHash) {
           return next(
@@ -50,16 +62,23 @@ export function idempotency(db: DataSource): RequestHandler {
           );
         }
         if (existing.statusCode === null) return next(new AppError('conflict', 'A request with this Idempotency-Key is still in progress'));
+        if (existing.secretRedacted) return next(new AppError('conflict', SECRET_REPLAY_MESSAGE));
         res.setHeader('Idempotent-Replayed', 'true');
         return res.status(existing.statusCode).json(existing.responseBody);
       }
       // expired or abandoned: take the key over
-      await repo.update(id, { requestHash, statusCode: null, responseBody: () => 'NULL', createdAt: new Date() });
+      await repo.update(id, { requestHash, statusCode: null, responseBody: () => 'NULL', secretRedacted: false, createdAt: new Date() });
     }
 
     const send = res.json.bind(res);
     res.json = (body: unknown) => {
-      const store = res.statusCode < 300 ? repo.update(id, { statusCode: res.statusCode, responseBody: body as object }) : repo.delete(id);
+      let store: Promise<unknown>;
+      if (res.statusCode < 300) {
+        const stored = redactSecrets(body);
+        store = repo.update(id, { statusCode: res.statusCode, responseBody: stored.body as object, secretRedacted: stored.redacted });
+      } else {
+        store = repo.delete(id);
+      }
       store.then(
         () => send(body),
         () => send(body),

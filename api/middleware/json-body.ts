@@ -3,9 +3,12 @@ import { AppError } from '../../lib/errors';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
+/** Deeper than any request shape of the API; deeper bodies would only feed recursive walkers (zod, the NUL check). */
+export const MAX_JSON_DEPTH = 32;
+
 /**
  * JSON bodies only (multipart routes opt out by path). A body with another content type is a
- * 415 rather than being silently ignored.
+ * 415 rather than being silently ignored; one nested deeper than MAX_JSON_DEPTH is a 400.
  */
 export function jsonBody(limit: string, skip: (path: string) => boolean = () => false): RequestHandler[] {
   const parse = express.json({ limit, strict: true });
@@ -17,5 +20,30 @@ export function jsonBody(limit: string, skip: (path: string) => boolean = () => 
     }
     next();
   };
-  return [requireJson, parse];
+  const boundDepth: RequestHandler = (req, _res, next) => {
+    if (req.body !== undefined && depthExceeds(req.body, MAX_JSON_DEPTH)) {
+      return next(
+        new AppError('bad_request', `JSON body is nested too deeply (more than ${MAX_JSON_DEPTH} levels)`, [
+          { field: 'body', message: `Nest objects and arrays at most ${MAX_JSON_DEPTH} levels deep` },
+        ]),
+      );
+    }
+    next();
+  };
+  return [requireJson, parse, boundDepth];
+}
+
+/**
+ * Whether a parsed JSON value nests objects or arrays deeper than `max`. An explicit stack, not
+ * recursion: a 10,000-level body must not overflow the call stack here either. Linear in the body.
+ */
+export function depthExceeds(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }

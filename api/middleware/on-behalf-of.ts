@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { User } from '../../db/entities';
 import { AppError } from '../../lib/errors';
 import { decodeId } from '../../lib/ids';
+import { unscoped } from '../../db/unscoped';
 
 export const TARGET_USER_MESSAGE = 'Target user not found or not in the same tenant';
 
@@ -11,7 +12,7 @@ export const TARGET_USER_MESSAGE = 'Target user not found or not in the same ten
  * The key owner stays in the audit log.
  */
 export function onBehalfOf(db: DataSource): RequestHandler {
-  const users = db.getRepository(User);
+  const users = unscoped(db).repo(User);
   return async (req, _res, next) => {
     const header = req.get('x-on-behalf-of');
     if (header === undefined) return next();

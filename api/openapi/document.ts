@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyRoute } from '../http/route';
+import { bodyRequired, type AnyRoute } from '../http/route';
 import { PaginationSchema } from '../schemas/common';
 
 type JsonSchema = Record<string, unknown>;
@@ -66,7 +66,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { serverUrl?: str
       ...(route.auth === 'tenant' ? { security: [{ ApiKeyAuth: [] }, { BearerAuth: [], TenantId: [] }] } : { security: [] }),
       ...(route.scope ? { 'x-required-scope': route.scope } : {}),
       ...(parameters.length ? { parameters } : {}),
-      ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+      ...(body ? { requestBody: { required: bodyRequired(route), content: { 'application/json': { schema: body } } } } : {}),
       ...(multipart ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: multipart } } } } : {}),
       responses: {
         [String(status)]: {

@@ -7,6 +7,7 @@ import { paginate } from '../http/envelope';
 import { defineRoute } from '../http/route';
 import { AuditLogEntry, AuditLogQuery } from '../schemas/audit-log';
 import { Usage } from '../schemas/usage';
+import { unscoped } from '../../db/unscoped';
 
 function serializeAudit(a: AuditLog): AuditLogEntry {
   return {
@@ -36,7 +37,7 @@ export function accountRoutes(deps: AppDeps) {
       scope: 'usage:read',
       response: Usage,
       handler: async ({ auth }) => {
-        const tenant = await deps.db.getRepository(Tenant).findOneByOrFail({ id: auth.tenantId });
+        const tenant = await unscoped(deps.db).repo(Tenant).findOneByOrFail({ id: auth.tenantId });
         const month = await deps.limiter.monthlyUsage(auth.tenantId);
         const { monthlyCalls, perMinute, burst } = auth.limits;
         return {
@@ -61,7 +62,7 @@ export function accountRoutes(deps: AppDeps) {
       response: z.array(AuditLogEntry),
       list: true,
       handler: async ({ query: q, auth }) => {
-        const qb = scoped(deps.db.manager, AuditLog, domainContext(deps, auth).scope).query('a');
+        const qb = scoped(deps.db.manager, AuditLog, domainContext(deps, auth).scope).select('a');
         if (q.resourceType) qb.andWhere('a.resource_type = :rt', { rt: q.resourceType });
         if (q.resourceId) qb.andWhere('a.resource_id = :rid', { rid: q.resourceId });
         if (q.actorId) qb.andWhere('a.actor_user_id = :actor', { actor: q.actorId });
@@ -69,12 +70,7 @@ export function accountRoutes(deps: AppDeps) {
         if (q.action) qb.andWhere('a.action = :action', { action: q.action });
         if (q.createdFrom) qb.andWhere('a.created_at >= :from', { from: q.createdFrom });
         if (q.createdTo) qb.andWhere('a.created_at <= :to', { to: q.createdTo });
-        const [rows, total] = await qb
-          .orderBy('a.created_at', 'DESC')
-          .addOrderBy('a.id', 'DESC')
-          .skip((q.page - 1) * q.limit)
-          .take(q.limit)
-          .getManyAndCount();
+        const [rows, total] = await qb.orderBy('a.created_at', 'DESC').addOrderBy('a.id', 'DESC').page(q.page, q.limit);
         return { data: rows.map(serializeAudit), pagination: paginate(q.page, q.limit, total), message: 'Audit log retrieved' };
       },
     }),

@@ -38,9 +38,9 @@ export function aiGenerationRoutes(deps: AppDeps) {
       response: spec.response,
       status: 200,
       envelope: 'bare',
-      handler: async ({ body, auth, req }) => {
+      handler: async ({ body, auth }) => {
         const request = { kind: spec.kind, input: body } as GenerationRequest;
-        const out = await generate(domainContext(deps, auth), request, req.ctx.requestId, deps.aiResponseTimeoutMs);
+        const out = await generate(domainContext(deps, auth), request, deps.aiResponseTimeoutMs);
         return { data: out.data as z.output<R>, message: out.message };
       },
     });

@@ -1,4 +1,5 @@
-import { login } from '../../domain/login';
+import { login, loginBlocked } from '../../domain/login';
+import { LoginThrottle } from '../../domain/login-throttle';
 import { teamIdsOfUsers } from '../../domain/memberships';
 import { AppError } from '../../lib/errors';
 import type { AppDeps } from '../http/domain-context';
@@ -7,6 +8,7 @@ import { LoginRequest, LoginResponse } from '../schemas/auth';
 import { serializeUser } from '../serializers/user';
 
 export function authRoutes(deps: AppDeps) {
+  const throttle = new LoginThrottle(deps.db);
   return [
     defineRoute({
       method: 'post',
@@ -17,11 +19,15 @@ export function authRoutes(deps: AppDeps) {
       body: LoginRequest,
       response: LoginResponse,
       status: 200,
-      // Wrong credentials, and past AUTH_FAILURE_LIMIT_PER_MINUTE failures from one IP.
+      // Wrong credentials; 429 past AUTH_FAILURE_LIMIT_PER_MINUTE failures from one IP, or while the
+      // account is in backoff after repeated failures (domain/login-throttle.ts).
       errors: [401, 429],
       handler: async ({ body, req }) => {
+        const ip = req.ip ?? 'unknown';
+        const ipBlock = await deps.limiter.authBlocked(ip);
+        if (ipBlock.blocked) throw loginBlocked(ipBlock.retryAfterSeconds);
         try {
-          const session = await login(deps.db, body);
+          const session = await login(deps.db, throttle, body);
           const teams = await teamIdsOfUsers(deps.db.manager, session.user.tenantId, [session.user.id]);
           return {
             data: {
@@ -35,11 +41,8 @@ export function authRoutes(deps: AppDeps) {
           };
         } catch (err) {
           if (err instanceof AppError && err.code === 'unauthorized') {
-            const { blocked, retryAfterSeconds } = await deps.limiter.authFailure(req.ip ?? 'unknown');
-            if (blocked)
-              throw new AppError('rate_limited', 'Too many failed login attempts; retry later', undefined, {
-                'Retry-After': String(retryAfterSeconds),
-              });
+            const { blocked, retryAfterSeconds } = await deps.limiter.authFailure(ip);
+            if (blocked) throw loginBlocked(retryAfterSeconds);
           }
           throw err;
         }

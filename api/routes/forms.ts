@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { FormSubmission } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { createForm, deleteForm, getForm, listForms, updateForm } from '../../domain/forms/forms';
 import { resolvePublicForm } from '../../domain/forms/public-form';
 import { submitForm } from '../../domain/forms/submit';
@@ -109,14 +108,13 @@ export function formRoutes(deps: AppDeps) {
       handler: async ({ params, query, auth }) => {
         const ctx = domainContext(deps, auth);
         await getForm(ctx, params.id);
-        const [rows, total] = await scoped(ctx.db.manager, FormSubmission, ctx.scope)
-          .query('s')
+        const [rows, total] = await ctx.data
+          .repo(FormSubmission)
+          .select('s')
           .andWhere('s.form_id = :formId', { formId: params.id })
           .orderBy('s.created_at', 'DESC')
           .addOrderBy('s.id', 'DESC')
-          .skip((query.page - 1) * query.limit)
-          .take(query.limit)
-          .getManyAndCount();
+          .page(query.page, query.limit);
         return {
           data: rows.map(serializeSubmission),
           pagination: paginate(query.page, query.limit, total),

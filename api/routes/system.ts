@@ -3,6 +3,7 @@ import { metricsRegistry } from '../../lib/metrics';
 import { AppError } from '../../lib/errors';
 import type { AppDeps } from '../http/domain-context';
 import { successBody } from '../http/envelope';
+import { unscoped } from '../../db/unscoped';
 
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -30,7 +31,7 @@ export function systemRoutes(deps: AppDeps): Router {
   });
   router.get('/readyz', async (_req, res) => {
     const [database, temporal] = await Promise.all([
-      probe(() => deps.db.query('SELECT 1')),
+      probe(() => unscoped(deps.db).rows('SELECT 1')),
       probe(() => deps.workflows.client.connection.workflowService.getSystemInfo({})),
     ]);
     const data = { database, temporal };

@@ -9,17 +9,25 @@ import { serializeUser } from '../serializers/user';
 const out = (u: UserWithTeams) => serializeUser(u.user, u.teamIds);
 
 export function userRoutes(deps: AppDeps) {
+  /** A deactivated user's keys answer 401 from the next request on, here and (by NOTIFY) elsewhere. */
+  const forgetKeysIfDeactivated = (u: UserWithTeams) => {
+    if (u.user.status === 'deactivated') deps.keyCache.evictOwner(u.user.id);
+    return u;
+  };
   const base = { tag: 'Users', auth: 'tenant' as const };
   return [
     defineRoute({
       ...base,
       method: 'post',
       path: '/v1/users',
-      summary: 'Create a user (the password is write-only)',
+      summary: "Create a user (the password is write-only; live callers only; a role within the caller's own scopes)",
       scope: 'users:write',
       body: UserCreate,
       response: User,
-      handler: async ({ body, auth }) => ({ data: out(await createUser(domainContext(deps, auth), body)), message: 'User created' }),
+      handler: async ({ body, auth }) => ({
+        data: out(await createUser(domainContext(deps, auth), auth.scopes, body)),
+        message: 'User created',
+      }),
     }),
     defineRoute({
       ...base,
@@ -55,7 +63,7 @@ export function userRoutes(deps: AppDeps) {
       body: UserUpdate,
       response: User,
       handler: async ({ params, body, auth }) => ({
-        data: out(await updateUser(domainContext(deps, auth), params.id, body)),
+        data: out(forgetKeysIfDeactivated(await updateUser(domainContext(deps, auth), auth.scopes, params.id, body))),
         message: 'User updated',
       }),
     }),
@@ -68,7 +76,7 @@ export function userRoutes(deps: AppDeps) {
       params: UserIdParams,
       response: User,
       handler: async ({ params, auth }) => ({
-        data: out(await deactivateUser(domainContext(deps, auth), params.id)),
+        data: out(forgetKeysIfDeactivated(await deactivateUser(domainContext(deps, auth), auth.scopes, params.id))),
         message: 'User deactivated',
       }),
     }),

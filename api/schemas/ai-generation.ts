@@ -14,8 +14,8 @@ export const GenerateSequenceRequest = z
     tone: short,
     emailCount: z
       .string()
-      .regex(/^\s*\d{1,2}\s*(-\s*\d{1,2}\s*)?$/, 'Must be a number or a range such as "3-5"')
-      .refine((v) => v.split('-').every((n) => Number(n) >= 1 && Number(n) <= 10), 'Between 1 and 10 emails')
+      // One pattern holds both rules (the shape and 1-10 per number), so the document states them too.
+      .regex(/^\s*(10|0?[1-9])\s*(-\s*(10|0?[1-9])\s*)?$/, 'Must be a number of emails from 1 to 10, or a range such as "3-5"')
       .optional(),
   })
   .strict()

@@ -7,9 +7,15 @@ export const SCOPE_PATTERN = /^(\*|\*:read|[a-z_-]+:(read|write))$/;
 export const ApiKeyCreate = z
   .object({
     name: z.string().trim().min(1).max(100),
-    environment: z.enum(ENVIRONMENTS).optional(),
+    environment: z
+      .enum(ENVIRONMENTS)
+      .optional()
+      .meta({ description: "The caller's own environment (the default); a key cannot create keys for the other environment" }),
     scopes: z.array(z.string().regex(SCOPE_PATTERN, 'Must be *, *:read or <resource>:read|write')).min(1).max(50).default(['*']),
-    expiresAt: isoDateTime.refine((v) => new Date(v).getTime() > Date.now(), 'Must be in the future').optional(),
+    expiresAt: isoDateTime
+      .refine((v) => new Date(v).getTime() > Date.now(), 'Must be in the future')
+      .optional()
+      .meta({ description: 'When the key stops working; must be in the future (422 otherwise)', 'x-future-only': true }),
   })
   .strict()
   .meta({ id: 'ApiKeyCreate' });

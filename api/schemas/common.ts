@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decodeId, type IdType } from '../../lib/ids';
+import { decodeId, ID_TYPES, type IdType } from '../../lib/ids';
 
 const LABELS: Partial<Record<IdType, string>> = {
   apiKey: 'API key',
@@ -10,6 +10,9 @@ const LABELS: Partial<Record<IdType, string>> = {
 };
 export const idLabel = (type: IdType) => LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1);
 
+/** The shape every ID of `type` has (its tag, then 13-14 letters and digits), stated in the document as `pattern`. */
+export const idPattern = (type: IdType) => new RegExp(`^${ID_TYPES[type]}[A-Za-z0-9]{13,14}$`);
+
 /**
  * An encoded ID in a request, decoded to the database key. In a path a failure is a 404 (the
  * route wrapper turns the issue into "<Type> not found"); in a body or query it is a field error.
@@ -17,6 +20,7 @@ export const idLabel = (type: IdType) => LABELS[type] ?? type.charAt(0).toUpperC
 export function encodedId(type: IdType) {
   return z
     .string()
+    .regex(idPattern(type), `Must be a valid ${idLabel(type)} ID`)
     .transform((value, ctx) => {
       const decoded = decodeId(type, value);
       if (decoded === null) {
@@ -69,9 +73,20 @@ export const PaginationSchema = z
   .meta({ id: 'Pagination' });
 
 /** Contact fields shared by leads, partners, users and logins. */
-export const emailField = z.string().trim().max(320).pipe(z.email('Must be a valid email address'));
+export const emailField = z
+  .string()
+  .trim()
+  .max(320)
+  .pipe(z.email('Must be a valid email address'))
+  // The pipe documents its input side (a string); the document also states the address rule itself.
+  .meta({ format: 'email', pattern: z.regexes.email.source });
+/**
+ * 5-30 characters of digits and separators with at most 20 digits: the normalised phone (digits
+ * only) is a varchar(20). One pattern, so the document states the same rule; linear, as every
+ * repetition starts with a digit and separators are not digits.
+ */
 export const phoneField = z
   .string()
   .trim()
-  .regex(/^\+?[0-9 ()./-]{5,30}$/, 'Must be a phone number with country code');
+  .regex(/^\+?(?=[0-9 ()./-]{5,30}$)[ ()./-]*(?:[0-9][ ()./-]*){1,20}$/, 'Must be a phone number with country code (at most 20 digits)');
 export const personName = z.string().trim().min(1).max(100);

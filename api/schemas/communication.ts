@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../../db/entities/message';
+import { EMAIL_FORMATS, MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../../db/entities/message';
 import { emailField, encodedId, isoDateTime, PaginationQuery } from './common';
+
+/** Explicit, so a lead's data is never parsed as markup: substituted values are escaped into HTML bodies. */
+export const emailFormat = z.enum(EMAIL_FORMATS).meta({
+  description:
+    'text: sent as written plus an HTML version with every character escaped and the URLs written in the body made clickable; html: sent as written. Placeholder values are always HTML-escaped in HTML. Default: html when the body (as written, before placeholders are filled) holds a tag.',
+});
 
 const templateData = z.record(z.string().max(100), z.union([z.string().max(5000), z.number(), z.boolean(), z.null()]));
 
@@ -9,6 +15,7 @@ export const SendEmail = z
     to: emailField,
     subject: z.string().trim().min(1).max(300),
     body: z.string().max(100_000).optional(),
+    format: emailFormat.optional().meta({ description: "The body's format (with body only; a template has its own)" }),
     templateId: encodedId('emailTemplate').optional(),
     templateData: templateData.optional(),
     leadId: encodedId('lead').optional(),
@@ -16,6 +23,10 @@ export const SendEmail = z
   })
   .strict()
   .refine((b) => (b.body === undefined) !== (b.templateId === undefined), { message: 'Give either body or templateId', path: ['body'] })
+  .refine((b) => b.format === undefined || b.body !== undefined, {
+    message: 'format goes with body: a template has its own',
+    path: ['format'],
+  })
   .meta({ id: 'SendEmail' });
 export type SendEmail = z.output<typeof SendEmail>;
 
@@ -44,6 +55,7 @@ export const MessageRecord = z
     to: z.string(),
     subject: z.string().nullable(),
     body: z.string(),
+    format: z.enum(EMAIL_FORMATS).meta({ description: 'How the body was sent (SMS: text)' }),
     status: z.enum(MESSAGE_STATUSES),
     sandbox: z.boolean(),
     leadId: z.string().nullable(),
@@ -65,13 +77,26 @@ export const MessageListQuery = PaginationQuery.extend({
 export const MessageIdParams = z.object({ id: encodedId('message') });
 
 export const EmailTemplateCreate = z
-  .object({ name: z.string().trim().min(1).max(200), subject: z.string().trim().min(1).max(300), body: z.string().min(1).max(100_000) })
+  .object({
+    name: z.string().trim().min(1).max(200),
+    subject: z.string().trim().min(1).max(300),
+    body: z.string().min(1).max(100_000),
+    format: emailFormat.optional(),
+  })
   .strict()
   .meta({ id: 'EmailTemplateCreate' });
 export type EmailTemplateCreate = z.output<typeof EmailTemplateCreate>;
 export const EmailTemplateUpdate = EmailTemplateCreate.partial().strict().meta({ id: 'EmailTemplateUpdate' });
 export const EmailTemplateRecord = z
-  .object({ id: z.string(), name: z.string(), subject: z.string(), body: z.string(), createdAt: z.string(), updatedAt: z.string() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    subject: z.string(),
+    body: z.string(),
+    format: z.enum(EMAIL_FORMATS),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
   .meta({ id: 'EmailTemplate' });
 export const EmailTemplateIdParams = z.object({ id: encodedId('emailTemplate') });
 
@@ -79,7 +104,7 @@ export const EmailTemplateIdParams = z.object({ id: encodedId('emailTemplate') }
 export const InboundEvent = z
   .object({
     messageId: encodedId('message').optional(),
-    email: z.string().trim().max(320).pipe(z.email()).optional(),
+    email: emailField.optional(),
     reason: z.string().max(1000).optional(),
     timestamp: isoDateTime.optional(),
   })

@@ -27,6 +27,11 @@ const fieldList = z
     if (!fields.some((f) => f.mapsTo === 'email' && f.required)) {
       ctx.addIssue({ code: 'custom', path: [], message: 'A form needs a required field that maps to the lead email (mapsTo: "email")' });
     }
+  })
+  // The email rule above, as the document states it (names unique and select options are in the description).
+  .meta({
+    description: 'Field names are unique; a select field needs options',
+    contains: { type: 'object', required: ['mapsTo', 'required'], properties: { mapsTo: { const: 'email' }, required: { const: true } } },
   });
 
 export const FormCreate = z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkDefinitionSize, DEFINITION_MAX_BYTES } from './definition-size';
+import { EMAIL_FORMATS } from '../../db/entities/message';
 import { PaginationQuery, encodedId } from './common';
 import { checkWorkflowGraph } from './workflow-graph-rules';
 
@@ -27,6 +28,10 @@ const EmailData = z
     label,
     subjectLine: z.string().trim().min(1).max(200),
     body: z.string().max(20_000).optional(),
+    format: z
+      .enum(EMAIL_FORMATS)
+      .optional()
+      .meta({ description: 'Format of body (text or html); when absent it is inferred from body once, when the definition is saved' }),
     templateId: z.string().max(64).optional(),
   })
   .strict()
@@ -105,7 +110,15 @@ export const WorkflowDefinition = z
   .strict()
   .superRefine(checkWorkflowGraph)
   .superRefine(checkDefinitionSize)
-  .meta({ id: 'WorkflowDefinition' });
+  .meta({
+    id: 'WorkflowDefinition',
+    // What JSON Schema cannot say about a graph, said in words (checked by checkWorkflowGraph, 422 naming the node or edge).
+    description:
+      'Graph rules (422 naming the offending node or edge otherwise): nodeIds and edgeIds are unique; exactly one node has ' +
+      'type trigger and no edge points at it; every edge starts and ends at a node of the graph; no edge leaves an end node; ' +
+      'only condition nodes branch: each has exactly one outgoing edge with branch "true" and one with branch "false", every ' +
+      'other node at most one outgoing edge and no branch; the graph has no cycle (a sequence always ends).',
+  });
 export type WorkflowDefinition = z.output<typeof WorkflowDefinition>;
 
 /** PATCH replaces whole fields; the merged definition is re-checked with WorkflowDefinition. */

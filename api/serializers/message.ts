@@ -10,6 +10,7 @@ export function serializeMessage(m: Message): z.output<typeof MessageRecord> {
     to: m.to,
     subject: m.subject,
     body: m.body,
+    format: m.format,
     status: m.status,
     sandbox: m.sandbox,
     leadId: m.leadId ? encodeId('lead', m.leadId) : null,
@@ -35,6 +36,7 @@ export function serializeEmailTemplate(t: EmailTemplate): z.output<typeof EmailT
     name: t.name,
     subject: t.subject,
     body: t.body,
+    format: t.format,
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };

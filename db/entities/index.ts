@@ -7,6 +7,7 @@ import { CampaignEnrollment } from './campaign-enrollment';
 import { Commission } from './commission';
 import { TrainingCourse } from './course';
 import { EmailTemplate } from './email-template';
+import { EmailSuppression } from './email-suppression';
 import { EngagementEvent } from './engagement-event';
 import { Form, FormSubmission } from './form';
 import { IdempotencyKey } from './idempotency-key';
@@ -14,6 +15,7 @@ import { LandingPage } from './landing-page';
 import { Lead } from './lead';
 import { LeadDedupeKey } from './lead-dedupe-key';
 import { LeadDuplicate } from './lead-duplicate';
+import { LoginFailure } from './login-failure';
 import { Message } from './message';
 import { Operation } from './operation';
 import { Opportunity } from './opportunity';
@@ -33,18 +35,18 @@ import { WebhookEndpoint } from './webhook-endpoint';
 import { WorkflowDefinition } from './workflow-definition';
 import { WorkflowDefinitionVersion } from './workflow-definition-version';
 
-export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadDuplicate, RateCounter, Team, TeamMember, Tenant, User };
+export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadDuplicate, LoginFailure, RateCounter, Team, TeamMember, Tenant, User };
 export { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint };
 export { LandingPage, StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion };
 export { Form, FormSubmission, Opportunity };
 export { Commission, Partner, PartnerReferralCode, SearchDocument, Task };
 export { Addon, AddonInstallation, AgentExecution, StoredFile, TrainingCourse };
-export { Campaign, CampaignEnrollment, EmailTemplate, EngagementEvent, Message, Operation };
+export { Campaign, CampaignEnrollment, EmailSuppression, EmailTemplate, EngagementEvent, Message, Operation };
 export * from './tenant-owned';
 
 export const entities = [
   // tenancy and access
-  ...[Tenant, User, Team, TeamMember, ApiKey, AuditLog, IdempotencyKey, RateCounter],
+  ...[Tenant, User, Team, TeamMember, ApiKey, AuditLog, IdempotencyKey, RateCounter, LoginFailure],
   // records
   ...[
     Lead,
@@ -65,5 +67,5 @@ export const entities = [
   // definitions (AI generation round-trips through these)
   ...[StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion, LandingPage],
   // campaigns, communications and engagement
-  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EngagementEvent, Operation],
+  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EmailSuppression, EngagementEvent, Operation],
 ];

@@ -3,6 +3,9 @@ import { TenantOwned } from './tenant-owned';
 
 export const MESSAGE_CHANNELS = ['email', 'sms'] as const;
 export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
+/** How an email body is sent: as written (html), or escaped into HTML with its author's links made clickable (text). */
+export const EMAIL_FORMATS = ['text', 'html'] as const;
+export type EmailFormat = (typeof EMAIL_FORMATS)[number];
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
@@ -27,6 +30,17 @@ export class Message extends TenantOwned {
   /** The rendered body as written (before tracking links are added at delivery). */
   @Column({ type: 'text' })
   body: string;
+
+  /** Taken from the template or node that was rendered, never re-guessed from the rendered body. */
+  @Column({ type: 'varchar', length: 4, default: 'text' })
+  format: EmailFormat;
+
+  /**
+   * The URLs the author wrote, without placeholders: the only ones made clickable (text) and
+   * click-tracked. A URL that arrived in a lead's data stays text and never gets a signed redirect.
+   */
+  @Column({ name: 'tracked_links', type: 'jsonb', default: () => "'[]'" })
+  trackedLinks: string[];
 
   @Column({ type: 'varchar', length: 8, default: 'queued' })
   status: MessageStatus;

@@ -12,6 +12,10 @@ import { AddFiles1795310569723 } from './1795310569723-AddFiles';
 import { AddLeadsUncheckedIndex1795320000000 } from './1795320000000-AddLeadsUncheckedIndex';
 import { AddFileStatus1795330000000 } from './1795330000000-AddFileStatus';
 import { AddLeadDedupeKeys1795340000000 } from './1795340000000-AddLeadDedupeKeys';
+import { ScopeIdempotencyKeysPerCaller1795350000000 } from './1795350000000-ScopeIdempotencyKeysPerCaller';
+import { AddLoginFailures1795350000001 } from './1795350000001-AddLoginFailures';
+import { AddEmailFormats1795352000000 } from './1795352000000-AddEmailFormats';
+import { AddEmailSuppressions1795352100000 } from './1795352100000-AddEmailSuppressions';
 import { AddOperations1795354000000 } from './1795354000000-AddOperations';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
@@ -29,5 +33,9 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddLeadsUncheckedIndex1795320000000,
   AddFileStatus1795330000000,
   AddLeadDedupeKeys1795340000000,
+  ScopeIdempotencyKeysPerCaller1795350000000,
+  AddLoginFailures1795350000001,
+  AddEmailFormats1795352000000,
+  AddEmailSuppressions1795352100000,
   AddOperations1795354000000,
 ];

@@ -1,5 +1,4 @@
 import { Campaign, type Lead } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { encodeId } from '../../lib/ids';
 import { logger } from '../../lib/logger';
 import type { DomainContext } from '../context';
@@ -14,9 +13,7 @@ export type LeadTrigger = 'lead_created' | 'lead_status_changed' | 'form_submitt
  */
 export async function enrollByTrigger(ctx: DomainContext, lead: Lead, trigger: LeadTrigger, campaignIds?: string[]): Promise<void> {
   try {
-    campaignIds ??= (await scoped(ctx.db.manager, Campaign, ctx.scope).find({ where: { status: 'active', triggerType: trigger } })).map(
-      (c) => c.id,
-    );
+    campaignIds ??= (await ctx.data.repo(Campaign).find({ where: { status: 'active', triggerType: trigger } })).map((c) => c.id);
     for (const campaignId of campaignIds) await enrollLeads(ctx, campaignId, [encodeId('lead', lead.id)]);
   } catch (err) {
     logger.warn({ err, leadId: lead.id, trigger }, 'automatic campaign enrollment failed');

@@ -1,12 +1,12 @@
 import type { CampaignCreate, CampaignUpdate } from '../../api/schemas/campaign';
 import { Campaign, CampaignEnrollment, WorkflowDefinition } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import type { DomainContext } from '../context';
 import { activateCampaign, transitionCampaign } from './transitions';
+import { unitOfWork } from '../unit-of-work';
 
 async function assertWorkflowExists(ctx: DomainContext, workflowId: string) {
-  if (!(await scoped(ctx.db.manager, WorkflowDefinition, ctx.scope).findById(workflowId))) {
+  if (!(await ctx.data.repo(WorkflowDefinition).findById(workflowId))) {
     throw validationFailed([{ field: 'workflowId', message: 'Workflow not found' }]);
   }
 }
@@ -14,7 +14,7 @@ async function assertWorkflowExists(ctx: DomainContext, workflowId: string) {
 /** A campaign starts as a draft, or active when created with `status: active` (which activates it). */
 export async function createCampaign(ctx: DomainContext, input: CampaignCreate): Promise<Campaign> {
   if (input.workflowId) await assertWorkflowExists(ctx, input.workflowId);
-  const campaign = await scoped(ctx.db.manager, Campaign, ctx.scope).insert({
+  const campaign = await ctx.data.repo(Campaign).insert({
     name: input.name,
     description: input.description ?? '',
     type: input.type ?? 'email',
@@ -25,27 +25,22 @@ export async function createCampaign(ctx: DomainContext, input: CampaignCreate):
 }
 
 export async function getCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
-  const campaign = await scoped(ctx.db.manager, Campaign, ctx.scope).findById(id);
+  const campaign = await ctx.data.repo(Campaign).findById(id);
   if (!campaign) throw notFound('Campaign');
   return campaign;
 }
 
 export async function listCampaigns(ctx: DomainContext, f: { page: number; limit: number; status?: string; type?: string }) {
-  const qb = scoped(ctx.db.manager, Campaign, ctx.scope).query('c');
+  const qb = ctx.data.repo(Campaign).select('c');
   if (f.status) qb.andWhere('c.status = :status', { status: f.status });
   if (f.type) qb.andWhere('c.type = :type', { type: f.type });
-  const [rows, total] = await qb
-    .orderBy('c.created_at', 'DESC')
-    .addOrderBy('c.id', 'DESC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+  const [rows, total] = await qb.orderBy('c.created_at', 'DESC').addOrderBy('c.id', 'DESC').page(f.page, f.limit);
   return { rows, total };
 }
 
 /** Fields change freely; the workflow only while draft (later it is pinned); `status` is a transition. */
 export async function updateCampaign(ctx: DomainContext, id: string, patch: CampaignUpdate): Promise<Campaign> {
-  const repo = scoped(ctx.db.manager, Campaign, ctx.scope);
+  const repo = ctx.data.repo(Campaign);
   const campaign = await getCampaign(ctx, id);
   const { status, workflowId, ...fields } = patch;
   if (workflowId !== undefined && workflowId !== campaign.workflowDefinitionId) {
@@ -60,14 +55,14 @@ export async function updateCampaign(ctx: DomainContext, id: string, patch: Camp
 
 /** Only drafts and completed campaigns can be deleted (running enrollments are completed first). */
 export async function deleteCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
-  return ctx.db.transaction(async (m) => {
-    const repo = scoped(m, Campaign, ctx.scope);
+  return unitOfWork(ctx, async (tx) => {
+    const repo = tx.repo(Campaign);
     const campaign = await repo.findById(id);
     if (!campaign) throw notFound('Campaign');
     if (campaign.status === 'active' || campaign.status === 'paused') {
       throw new AppError('conflict', `Cannot delete a ${campaign.status} campaign; complete it first`);
     }
-    await scoped(m, CampaignEnrollment, ctx.scope).deleteWhere({ campaignId: id });
+    await tx.repo(CampaignEnrollment).deleteWhere({ campaignId: id });
     await repo.deleteById(id);
     return campaign;
   });

@@ -1,11 +1,11 @@
 import { In } from 'typeorm';
 import { Campaign, CampaignEnrollment, Lead } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { AppError, notFound } from '../../lib/errors';
 import { decodeId } from '../../lib/ids';
 import { forEachConcurrently } from '../../lib/concurrency';
 import { logger } from '../../lib/logger';
 import { stopSignal } from '../../workflows/campaign-signals';
+import { suppressionsOf } from '../communications/email-suppressions';
 import type { DomainContext } from '../context';
 import { getCampaign } from './campaigns';
 import { signalWorkflows } from './signal-enrollments';
@@ -31,18 +31,24 @@ export async function enrollLeads(
   const graph = await pinnedGraph(ctx, campaign);
   const unique = [...new Set(publicLeadIds)];
   const keys = unique.map((id) => decodeId('lead', id));
-  const found = await scoped(ctx.db.manager, Lead, ctx.scope).find({ where: { id: In(keys.filter((k): k is string => k !== null)) } });
+  const found = await ctx.data.repo(Lead).find({ where: { id: In(keys.filter((k): k is string => k !== null)) } });
   const leads = new Map(found.map((l) => [l.id, l]));
+  // An address that unsubscribed on any lead record counts as this lead's unsubscribe.
+  const suppressed = await suppressionsOf(
+    ctx.data,
+    found.map((l) => l.email),
+  );
+  const optedOut = (lead: Lead) => lead.unsubscribedAt !== null || suppressed.get(lead.emailNormalized) === 'unsubscribed';
   // In the request's order, so enrollments are numbered (and listed) as asked.
   const eligible = keys.flatMap((k) => {
     const lead = k ? leads.get(k) : undefined;
-    return lead && !lead.unsubscribedAt ? [lead] : [];
+    return lead && !optedOut(lead) ? [lead] : [];
   });
   const inserted = await insertEnrollments(ctx, campaign, eligible);
   const results = unique.map((publicId, i): { leadId: string; status: EnrollmentOutcome } => {
     const lead = keys[i] ? leads.get(keys[i]) : undefined;
     if (!lead) return { leadId: publicId, status: 'not_found' };
-    if (lead.unsubscribedAt) return { leadId: publicId, status: 'unsubscribed' };
+    if (optedOut(lead)) return { leadId: publicId, status: 'unsubscribed' };
     return { leadId: publicId, status: inserted.has(lead.id) ? 'enrolled' : 'already_enrolled' };
   });
   const started = eligible.flatMap((lead) => {
@@ -59,7 +65,7 @@ export async function enrollLeads(
  */
 async function insertEnrollments(ctx: DomainContext, campaign: Campaign, leads: Lead[]): Promise<Map<string, CampaignEnrollment>> {
   if (leads.length === 0) return new Map();
-  const rows = await scoped(ctx.db.manager, CampaignEnrollment, ctx.scope).insertIgnoringConflicts(
+  const rows = await ctx.data.repo(CampaignEnrollment).insertIgnoringConflicts(
     leads.map((lead) => ({
       campaignId: campaign.id,
       leadId: lead.id,
@@ -90,7 +96,7 @@ async function startAll(
     }
   });
   if (failed.length) {
-    await scoped(ctx.db.manager, CampaignEnrollment, ctx.scope).deleteWhere({ id: In(failed.map((e) => e.id)) });
+    await ctx.data.repo(CampaignEnrollment).deleteWhere({ id: In(failed.map((e) => e.id)) });
     throw new AppError(
       'service_unavailable',
       `${failed.length} lead(s) could not be enrolled (workflow engine unavailable); retry the request`,
@@ -101,7 +107,7 @@ async function startAll(
 /** Removes a lead from the campaign: recorded as unenrolled, and its workflow told to stop. */
 export async function unenrollLead(ctx: DomainContext, campaignId: string, leadId: string): Promise<CampaignEnrollment> {
   await getCampaign(ctx, campaignId);
-  const repo = scoped(ctx.db.manager, CampaignEnrollment, ctx.scope);
+  const repo = ctx.data.repo(CampaignEnrollment);
   const enrollment = await repo.findOne({ campaignId, leadId });
   if (!enrollment) throw notFound('Enrollment');
   if (enrollment.status === 'active') {

@@ -1,6 +1,5 @@
 import type { Client } from '@temporalio/client';
 import { CampaignEnrollment } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { progressQuery, type SequenceProgress } from '../../workflows/campaign-signals';
 import type { DomainContext } from '../context';
 import { getCampaign } from './campaigns';
@@ -21,6 +20,8 @@ export interface EnrollmentWithProgress {
 
 async function queryProgress(client: Client, workflowId: string, deadline: number): Promise<SequenceProgress | null> {
   try {
+    // A Temporal workflow query (the enrollment's progress), not a database one.
+    // eslint-disable-next-line no-restricted-syntax
     return await client.withDeadline(deadline, () => client.workflow.getHandle(workflowId).query(progressQuery));
   } catch {
     return null;
@@ -33,13 +34,9 @@ export async function listEnrollments(
   f: { page: number; limit: number; status?: string },
 ): Promise<{ rows: EnrollmentWithProgress[]; total: number }> {
   await getCampaign(ctx, campaignId);
-  const qb = scoped(ctx.db.manager, CampaignEnrollment, ctx.scope).query('e').andWhere('e.campaign_id = :campaignId', { campaignId });
+  const qb = ctx.data.repo(CampaignEnrollment).select('e').andWhere('e.campaign_id = :campaignId', { campaignId });
   if (f.status) qb.andWhere('e.status = :status', { status: f.status });
-  const [enrollments, total] = await qb
-    .orderBy('e.id', 'ASC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+  const [enrollments, total] = await qb.orderBy('e.id', 'ASC').page(f.page, f.limit);
   const rows: EnrollmentWithProgress[] = enrollments.map((enrollment) => ({ enrollment, progress: null }));
   const deadline = Date.now() + PROGRESS_DEADLINE_MS;
   await forEachConcurrently(rows, QUERY_CONCURRENCY, async (row) => {

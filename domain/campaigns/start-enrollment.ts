@@ -1,5 +1,5 @@
 import { Campaign, CampaignEnrollment, Lead, WorkflowDefinitionVersion } from '../../db/entities';
-import { scoped, type TenantScope } from '../../db/scoped-repository';
+import { type TenantScope } from '../../db/scoped-repository';
 import { AppError } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
@@ -15,7 +15,7 @@ export const enrollmentWorkflowId = (campaignId: string, leadId: string) =>
 export async function pinnedGraph(ctx: DomainContext, campaign: Campaign): Promise<SequenceGraph> {
   const version =
     campaign.workflowDefinitionId && campaign.workflowVersion
-      ? await scoped(ctx.db.manager, WorkflowDefinitionVersion, ctx.scope).findOne({
+      ? await ctx.data.repo(WorkflowDefinitionVersion).findOne({
           workflowDefinitionId: campaign.workflowDefinitionId,
           version: campaign.workflowVersion,
         })
@@ -51,6 +51,6 @@ export async function startEnrollmentWorkflow(
       campaignId: encodeId('campaign', campaign.id),
       leadId: encodeId('lead', lead.id),
     },
-    memo: { summary: `Campaign "${campaign.name}" (v${campaign.workflowVersion}) for ${lead.email}` },
+    memo: { summary: `Campaign ${encodeId('campaign', campaign.id)} (v${campaign.workflowVersion}) for lead ${encodeId('lead', lead.id)}` },
   });
 }

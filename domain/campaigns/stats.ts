@@ -1,3 +1,4 @@
+import { CampaignEnrollment, EngagementEvent, Message } from '../../db/entities';
 import { getCampaign } from './campaigns';
 import type { DomainContext } from '../context';
 
@@ -24,29 +25,25 @@ const rate = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10_000) 
  */
 export async function campaignStats(ctx: DomainContext, campaignId: string): Promise<CampaignStats> {
   await getCampaign(ctx, campaignId);
-  const params = [ctx.scope.tenantId, ctx.scope.environment, campaignId];
-  const [enrollments] = await ctx.db.query(
-    `SELECT count(*)::int AS enrolled,
+  const [enrollments] = await ctx.data.sql<{ enrolled: number; active: number; completed: number }>(
+    (q) => `SELECT count(*)::int AS enrolled,
             count(*) FILTER (WHERE status = 'active')::int AS active,
             count(*) FILTER (WHERE status = 'completed')::int AS completed
-       FROM campaign_enrollments WHERE tenant_id = $1 AND environment = $2 AND campaign_id = $3`,
-    params,
+       FROM ${q.from(CampaignEnrollment, 'e')} WHERE campaign_id = ${q.value(campaignId)}`,
   );
-  const [messages] = await ctx.db.query(
-    `SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent
-       FROM messages WHERE tenant_id = $1 AND environment = $2 AND campaign_id = $3`,
-    params,
+  const [messages] = await ctx.data.sql<{ sent: number }>(
+    (q) =>
+      `SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent FROM ${q.from(Message, 'm')} WHERE campaign_id = ${q.value(campaignId)}`,
   );
-  const [events] = await ctx.db.query(
-    `SELECT count(DISTINCT message_id) FILTER (WHERE type = 'email_open')::int AS opened,
+  const [events] = await ctx.data.sql<{ opened: number; clicked: number; replied: number; bounced: number; unsubscribed: number }>(
+    (q) => `SELECT count(DISTINCT message_id) FILTER (WHERE type = 'email_open')::int AS opened,
             count(DISTINCT message_id) FILTER (WHERE type = 'link_click')::int AS clicked,
             count(DISTINCT message_id) FILTER (WHERE type = 'email_reply')::int AS replied,
             count(DISTINCT message_id) FILTER (WHERE type = 'email_bounce')::int AS bounced,
             count(DISTINCT lead_id) FILTER (WHERE type = 'unsubscribe')::int AS unsubscribed
-       FROM engagement_events WHERE tenant_id = $1 AND environment = $2 AND campaign_id = $3 AND NOT machine`,
-    params,
+       FROM ${q.from(EngagementEvent, 'ev')} WHERE campaign_id = ${q.value(campaignId)} AND NOT machine`,
   );
-  const sent = messages.sent as number;
+  const sent = messages.sent;
   const delivered = Math.max(0, sent - events.bounced);
   return {
     ...enrollments,

@@ -1,16 +1,15 @@
-import type { EntityManager } from 'typeorm';
 import { toFieldErrors } from '../../api/http/zod-errors';
 import { WorkflowDefinition as DefinitionSchema } from '../../api/schemas/workflow-definition';
 import { Campaign, CampaignEnrollment, type Operation, WorkflowDefinition } from '../../db/entities';
 import type { CampaignStatus } from '../../db/entities/campaign';
-import { scoped } from '../../db/scoped-repository';
-import { AppError, notFound, validationFailed } from '../../lib/errors';
 import type { OperationType } from '../../db/entities/operation';
+import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { campaignTransitionWorkflow, type EnrollmentSignal } from '../../workflows/campaign-transition';
 import { workflowIds } from '../../workflows/ids';
 import type { DomainContext } from '../context';
 import { createOperation, markOperationFailed } from '../operations';
+import { unitOfWork, type UnitOfWork } from '../unit-of-work';
 
 /** Legal moves (DESIGN 7): draft -> active, active <-> paused, active | paused -> completed. */
 const TRANSITIONS: Record<CampaignStatus, CampaignStatus[]> = {
@@ -33,29 +32,29 @@ export interface CampaignTransition {
 }
 
 /**
- * Locks the campaign row, checks the move, applies `change` and, for a move the enrollments must
- * hear about, records an operation in the same transaction; after commit a workflow signals the
- * enrollments, so the request does a fixed amount of work however many there are (issue 14).
+ * Locks the campaign row, checks the move, applies `change` (which may return how many enrollments
+ * it changed) and, for a move the enrollments must hear about, records an operation in the same
+ * transaction; after commit a workflow signals the enrollments, so the request does a fixed amount
+ * of work however many there are (issue 14).
  */
 async function move(
   ctx: DomainContext,
   id: string,
   to: CampaignStatus,
-  change?: (c: Campaign, m: EntityManager) => Promise<number | void>,
+  change?: (c: Campaign, tx: UnitOfWork) => Promise<number | void>,
 ): Promise<CampaignTransition> {
-  const { campaign, operation, signal } = await ctx.db.transaction(async (m) => {
-    const campaign = await scoped(m, Campaign, ctx.scope).query('c').andWhere('c.id = :id', { id }).setLock('pessimistic_write').getOne();
+  const { campaign, operation, signal } = await unitOfWork(ctx, async (tx) => {
+    const campaign = await tx.repo(Campaign).select('c').andWhere('c.id = :id', { id }).setLock('pessimistic_write').getOne();
     if (!campaign) throw notFound('Campaign');
     const from = campaign.status;
     if (!TRANSITIONS[from].includes(to)) throw new AppError('conflict', `A ${from} campaign cannot become ${to}`);
-    const changed = await change?.(campaign, m);
+    const changed = await change?.(campaign, tx);
     campaign.status = to;
-    const saved = await scoped(m, Campaign, ctx.scope).save(campaign);
+    const saved = await tx.repo(Campaign).save(campaign);
     const fanOut = from === 'paused' && to === 'active' ? { signal: 'resume' as const, type: 'campaign.resume' as const } : FAN_OUT[to];
     if (!fanOut) return { campaign: saved, operation: undefined, signal: undefined };
-    const total =
-      typeof changed === 'number' ? changed : await scoped(m, CampaignEnrollment, ctx.scope).count({ campaignId: id, status: 'active' });
-    const row = await createOperation(m, ctx.scope, {
+    const total = typeof changed === 'number' ? changed : await tx.repo(CampaignEnrollment).count({ campaignId: id, status: 'active' });
+    const row = await createOperation(tx, {
       type: fanOut.type,
       resourceId: id,
       total,
@@ -91,7 +90,7 @@ async function move(
 export function activateCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
   return move(ctx, id, 'active', async (campaign) => {
     if (!campaign.workflowDefinitionId) throw new AppError('conflict', 'A campaign needs a workflowId before it can be activated');
-    const definition = await scoped(ctx.db.manager, WorkflowDefinition, ctx.scope).findById(campaign.workflowDefinitionId);
+    const definition = await ctx.data.repo(WorkflowDefinition).findById(campaign.workflowDefinitionId);
     if (!definition) throw new AppError('conflict', 'The campaign workflow no longer exists');
     const parsed = DefinitionSchema.safeParse({
       name: definition.name,
@@ -119,12 +118,11 @@ export function resumeCampaign(ctx: DomainContext, id: string): Promise<Campaign
 
 /** Ends every enrollment: recorded as stopped at once (one statement), and each workflow is told to stop. */
 export function completeCampaign(ctx: DomainContext, id: string): Promise<CampaignTransition> {
-  return move(ctx, id, 'completed', async (c, m) => {
+  return move(ctx, id, 'completed', async (c, tx) => {
     c.completedAt = new Date();
-    return scoped(m, CampaignEnrollment, ctx.scope).updateWhere(
-      { campaignId: c.id, status: 'active' },
-      { status: 'stopped', exitReason: 'campaign_completed', finishedAt: new Date() },
-    );
+    return tx
+      .repo(CampaignEnrollment)
+      .updateWhere({ campaignId: c.id, status: 'active' }, { status: 'stopped', exitReason: 'campaign_completed', finishedAt: new Date() });
   });
 }
 
@@ -137,7 +135,7 @@ export async function transitionCampaign(ctx: DomainContext, id: string, to: Cam
 }
 
 async function getStatus(ctx: DomainContext, id: string): Promise<CampaignStatus> {
-  const c = await scoped(ctx.db.manager, Campaign, ctx.scope).findById(id);
+  const c = await ctx.data.repo(Campaign).findById(id);
   if (!c) throw notFound('Campaign');
   return c.status;
 }

@@ -1,5 +1,6 @@
+import type { EmailFormat } from '../../db/entities/message';
 import { escapeHtml } from '../landing-pages/escape-html';
-import { looksLikeHtml } from './render-template';
+import { HREF, unescapeAttr, URL_IN_TEXT } from './email-links';
 import { signTrackingToken, type TrackingClaims } from './tracking-token';
 
 export interface TrackingSettings {
@@ -11,6 +12,10 @@ export interface TrackingSettings {
 export interface ComposeInput {
   subject: string;
   body: string;
+  /** As stored with the message: never guessed from the (rendered) body. */
+  format: EmailFormat;
+  /** The author's links (see authoredLinks): the only ones made clickable and click-tracked. */
+  trackedLinks: string[];
   /** Encoded IDs for the tracking tokens. */
   tenantId: string;
   environment: 'live' | 'sandbox';
@@ -28,19 +33,27 @@ export interface ComposedEmail {
   headers: Record<string, string>;
 }
 
-const URL_IN_TEXT = /https?:\/\/[^\s<>"']+/g;
-const HREF = /href\s*=\s*"(https?:\/\/[^"]+)"/gi;
-
-function textToHtml(text: string): string {
-  const linked = escapeHtml(text).replace(URL_IN_TEXT, (url) => `<a href="${url}">${url}</a>`);
-  return `<div>${linked.replace(/\r?\n/g, '<br>\n')}</div>`;
+/** Every character escaped; only the author's URLs become links (through `href`, tracked or not). */
+function textToHtml(text: string, isAuthored: (url: string) => boolean, href: (url: string) => string): string {
+  let html = '';
+  let last = 0;
+  for (const m of text.matchAll(URL_IN_TEXT)) {
+    const url = m[0];
+    html +=
+      escapeHtml(text.slice(last, m.index)) +
+      (isAuthored(url) ? `<a href="${escapeHtml(href(url))}">${escapeHtml(url)}</a>` : escapeHtml(url));
+    last = m.index + url.length;
+  }
+  html += escapeHtml(text.slice(last));
+  return `<div>${html.replace(/\r?\n/g, '<br>\n')}</div>`;
 }
 
+/** Tag removal reads from `<` to the next `<` or `>`, so a run of `<` without `>` stays linear. */
 const htmlToText = (html: string) =>
   html
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/p>/gi, '\n\n')
-    .replace(/<[^>]+>/g, '')
+    .replace(/<[^<>]+>/g, '')
     .replace(/&amp;/g, '&')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
@@ -48,26 +61,23 @@ const htmlToText = (html: string) =>
     .replace(/&#39;/g, "'")
     .trim();
 
-const unescapeAttr = (s: string) =>
-  s
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
 /** The email as sent: HTML and text parts, tracked links, pixel, unsubscribe link and headers. */
 export function composeEmail(input: ComposeInput, tracking: TrackingSettings): ComposedEmail {
   const base = tracking.baseUrl.replace(/\/+$/, '');
   const link = (k: TrackingClaims['k'], u?: string) =>
     `${base}/v1/t/${k}/${signTrackingToken(tracking.secret, { k, t: input.tenantId, e: input.environment, m: input.messageId, ...(u ? { u } : {}) })}`;
-  let html = looksLikeHtml(input.body) ? input.body : textToHtml(input.body);
-  let text = looksLikeHtml(input.body) ? htmlToText(input.body) : input.body;
+  const authored = new Set(input.trackedLinks);
+  const isAuthored = (url: string) => authored.has(url);
+  const href = (url: string) => (input.track ? link('c', url) : url);
+  let html =
+    input.format === 'html'
+      ? input.body.replace(HREF, (whole, url: string) =>
+          input.track && isAuthored(unescapeAttr(url)) ? `href="${escapeHtml(href(unescapeAttr(url)))}"` : whole,
+        )
+      : textToHtml(input.body, isAuthored, href);
+  let text = input.format === 'html' ? htmlToText(input.body) : input.body;
   const headers: Record<string, string> = {};
-  if (input.track) {
-    html = html.replace(HREF, (_m, url: string) => `href="${escapeHtml(link('c', unescapeAttr(url)))}"`);
-    html += `\n<img src="${link('o')}" width="1" height="1" alt="" style="display:none">`;
-  }
+  if (input.track) html += `\n<img src="${link('o')}" width="1" height="1" alt="" style="display:none">`;
   if (input.unsubscribe) {
     const url = link('u');
     html += `\n<p style="font-size:12px;color:#666"><a href="${url}">Unsubscribe</a></p>`;

@@ -1,20 +1,17 @@
 import type { EmailTemplateCreate } from '../../api/schemas/communication';
 import { EmailTemplate } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { notFound } from '../../lib/errors';
 import type { DomainContext } from '../context';
+import { inferEmailFormat } from './email-format';
 
-const repo = (ctx: DomainContext) => scoped(ctx.db.manager, EmailTemplate, ctx.scope);
+const repo = (ctx: DomainContext) => ctx.data.repo(EmailTemplate);
 
-export const createEmailTemplate = (ctx: DomainContext, input: EmailTemplateCreate) => repo(ctx).insert(input);
+/** The format is inferred here, once, when the author did not give it; later edits keep it unless they give one. */
+export const createEmailTemplate = (ctx: DomainContext, input: EmailTemplateCreate) =>
+  repo(ctx).insert({ ...input, format: input.format ?? inferEmailFormat(input.body) });
 
 export async function listEmailTemplates(ctx: DomainContext, f: { page: number; limit: number }) {
-  const [rows, total] = await repo(ctx)
-    .query('t')
-    .orderBy('t.id', 'DESC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+  const [rows, total] = await repo(ctx).select('t').orderBy('t.id', 'DESC').page(f.page, f.limit);
   return { rows, total };
 }
 

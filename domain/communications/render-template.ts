@@ -1,4 +1,6 @@
+import type { EmailFormat } from '../../db/entities/message';
 import { escapeHtml } from '../landing-pages/escape-html';
+import { authoredLinks } from './email-links';
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*\}\}/g;
 
@@ -24,5 +26,14 @@ export function renderTemplate(template: string, vars: Record<string, unknown>, 
   });
 }
 
-/** Whether a body is HTML (and is sent as such) or plain text (and gets converted for tracking). */
-export const looksLikeHtml = (body: string) => /<\/?[a-z][\s\S]*>/i.test(body);
+/** What a stored email message needs: the rendered body, its (author's) format and the author's links. */
+export interface RenderedEmailBody {
+  body: string;
+  format: EmailFormat;
+  trackedLinks: string[];
+}
+
+/** Renders an email body in the format its author gave it: values are escaped into HTML, never parsed as it. */
+export function renderEmailBody(source: string, vars: Record<string, unknown>, format: EmailFormat): RenderedEmailBody {
+  return { body: renderTemplate(source, vars, { html: format === 'html' }), format, trackedLinks: authoredLinks(source, format) };
+}

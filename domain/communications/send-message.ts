@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SendEmail, SendSms } from '../../api/schemas/communication';
 import { EmailTemplate, Lead, Message } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { logger } from '../../lib/logger';
@@ -9,7 +8,8 @@ import { workflowIds } from '../../workflows/ids';
 import { sendMessageWorkflow } from '../../workflows/send-message';
 import type { DomainContext } from '../context';
 import { leadVariables } from './lead-variables';
-import { looksLikeHtml, renderTemplate } from './render-template';
+import { inferEmailFormat } from './email-format';
+import { renderEmailBody, renderTemplate } from './render-template';
 import { storeMessageOnce } from './store-message';
 
 /** How long the API waits for the delivery workflow before answering with the message still queued. */
@@ -17,7 +17,7 @@ export const SEND_WAIT_MS = 5_000;
 
 async function leadOf(ctx: DomainContext, leadId: string | undefined): Promise<Lead | null> {
   if (!leadId) return null;
-  const lead = await scoped(ctx.db.manager, Lead, ctx.scope).findById(leadId);
+  const lead = await ctx.data.repo(Lead).findById(leadId);
   if (!lead) throw validationFailed([{ field: 'leadId', message: 'Lead not found' }]);
   return lead;
 }
@@ -39,35 +39,34 @@ async function deliver(ctx: DomainContext, message: Message, waitMs: number): Pr
         environment: ctx.scope.environment,
         ...(message.leadId ? { leadId: encodeId('lead', message.leadId) } : {}),
       },
-      memo: { summary: `${message.channel} to ${message.to}` },
+      memo: { summary: `${message.channel} message ${messageId}` },
     });
   } catch (err) {
     logger.warn({ err, workflowId }, 'could not start message delivery');
-    await scoped(ctx.db.manager, Message, ctx.scope).updateWhere(
-      { id: message.id },
-      { status: 'failed', error: 'Workflow engine unavailable' },
-    );
+    await ctx.data.repo(Message).updateWhere({ id: message.id }, { status: 'failed', error: 'Workflow engine unavailable' });
     throw new AppError('service_unavailable', 'The message could not be queued; retry the request');
   }
   const result = ctx.workflows.client.workflow.getHandle(workflowId).result();
   await Promise.race([result.catch(() => undefined), new Promise((r) => setTimeout(r, waitMs))]);
-  return (await scoped(ctx.db.manager, Message, ctx.scope).findById(message.id)) ?? message;
+  return (await ctx.data.repo(Message).findById(message.id)) ?? message;
 }
 
 export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = SEND_WAIT_MS): Promise<Message> {
   const lead = await leadOf(ctx, input.leadId);
   let source = input.body ?? '';
+  let format = input.format ?? inferEmailFormat(source);
   if (input.templateId) {
-    const template = await scoped(ctx.db.manager, EmailTemplate, ctx.scope).findById(input.templateId);
+    const template = await ctx.data.repo(EmailTemplate).findById(input.templateId);
     if (!template) throw validationFailed([{ field: 'templateId', message: 'Email template not found' }]);
     source = template.body;
+    format = template.format;
   }
   const vars = { ...(lead ? leadVariables(lead) : {}), ...input.templateData };
-  const message = await storeMessageOnce(ctx.db.manager, ctx.scope, {
+  const message = await storeMessageOnce(ctx.data, {
     channel: 'email',
     to: input.to,
     subject: renderTemplate(input.subject, vars, { html: false }),
-    body: renderTemplate(source, vars, { html: looksLikeHtml(source) }),
+    ...renderEmailBody(source, vars, format),
     leadId: lead?.id ?? null,
     opportunityId: input.opportunityId ?? null,
     idempotencyKey: `api/${randomUUID()}`,
@@ -77,7 +76,7 @@ export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = S
 
 export async function sendSms(ctx: DomainContext, input: SendSms, waitMs = SEND_WAIT_MS): Promise<Message> {
   const lead = await leadOf(ctx, input.leadId);
-  const message = await storeMessageOnce(ctx.db.manager, ctx.scope, {
+  const message = await storeMessageOnce(ctx.data, {
     channel: 'sms',
     to: input.to,
     body: renderTemplate(input.body, lead ? leadVariables(lead) : {}, { html: false }),
@@ -91,21 +90,17 @@ export async function listMessages(
   ctx: DomainContext,
   f: { page: number; limit: number; channel?: string; status?: string; leadId?: string; campaignId?: string },
 ) {
-  const qb = scoped(ctx.db.manager, Message, ctx.scope).query('m');
+  const qb = ctx.data.repo(Message).select('m');
   if (f.channel) qb.andWhere('m.channel = :channel', { channel: f.channel });
   if (f.status) qb.andWhere('m.status = :status', { status: f.status });
   if (f.leadId) qb.andWhere('m.lead_id = :leadId', { leadId: f.leadId });
   if (f.campaignId) qb.andWhere('m.campaign_id = :campaignId', { campaignId: f.campaignId });
-  const [rows, total] = await qb
-    .orderBy('m.id', 'DESC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+  const [rows, total] = await qb.orderBy('m.id', 'DESC').page(f.page, f.limit);
   return { rows, total };
 }
 
 export async function getMessage(ctx: DomainContext, id: string): Promise<Message> {
-  const message = await scoped(ctx.db.manager, Message, ctx.scope).findById(id);
+  const message = await ctx.data.repo(Message).findById(id);
   if (!message) throw notFound('Message');
   return message;
 }

@@ -1,6 +1,5 @@
-import type { EntityManager } from 'typeorm';
 import { Message } from '../../db/entities';
-import { scoped, type TenantScope } from '../../db/scoped-repository';
+import { type ScopedData } from '../../db/scoped-data';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -9,11 +8,10 @@ const UNIQUE_VIOLATION = '23505';
  * either way: a retried or replayed send finds the message it already created.
  */
 export async function storeMessageOnce(
-  manager: EntityManager,
-  scope: TenantScope,
+  data: ScopedData,
   values: Partial<Message> & Pick<Message, 'channel' | 'to' | 'body' | 'idempotencyKey'>,
 ): Promise<Message> {
-  const repo = scoped(manager, Message, scope);
+  const repo = data.repo(Message);
   const existing = await repo.findOne({ idempotencyKey: values.idempotencyKey });
   if (existing) return existing;
   try {

@@ -1,6 +1,5 @@
 import type { InboundEvent } from '../../api/schemas/communication';
 import { EngagementEvent, Lead, Message } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { validationFailed } from '../../lib/errors';
 import type { DomainContext } from '../context';
 import { recordEngagement } from './record-engagement';
@@ -14,14 +13,14 @@ export async function recordInbound(
   type: 'email_reply' | 'email_bounce',
   input: InboundEvent,
 ): Promise<EngagementEvent> {
-  const messages = scoped(ctx.db.manager, Message, ctx.scope);
+  const messages = ctx.data.repo(Message);
   const message = input.messageId
     ? await messages.findById(input.messageId)
     : ((await messages.find({ where: { to: input.email, channel: 'email' }, order: { id: 'DESC' }, take: 1 }))[0] ?? null);
   const lead = message?.leadId
-    ? await scoped(ctx.db.manager, Lead, ctx.scope).findById(message.leadId)
+    ? await ctx.data.repo(Lead).findById(message.leadId)
     : input.email
-      ? await scoped(ctx.db.manager, Lead, ctx.scope).findOne({ emailNormalized: input.email.toLowerCase() })
+      ? await ctx.data.repo(Lead).findOne({ emailNormalized: input.email.toLowerCase() })
       : null;
   if (!message && !lead)
     throw validationFailed([{ field: input.messageId ? 'messageId' : 'email', message: 'No message or lead matches' }]);

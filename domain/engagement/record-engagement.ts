@@ -5,7 +5,9 @@ import type { EngagementType } from '../../db/entities/engagement-event';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { queryRows } from '../../db/sql';
 import { engagementSignal, type EngagementKind } from '../../workflows/campaign-signals';
+import { suppressAddress } from '../communications/email-suppressions';
 import { signalWorkflows } from '../campaigns/signal-enrollments';
+import { ScopedData } from '../../db/scoped-data';
 
 export interface EngagementInput {
   type: EngagementType;
@@ -55,10 +57,7 @@ export async function recordEngagements(
     })),
   );
   for (const input of inputs) {
-    const leadId = leadOf(input);
-    if (leadId && input.type === 'email_bounce') {
-      await scoped(db.manager, Lead, scope).updateWhere({ id: leadId }, { bouncedAt: input.occurredAt });
-    }
+    if (input.type === 'email_bounce') await applyBounce(db, scope, input, leadOf(input));
   }
   const signalled = inputs.filter((input) => !input.machine && input.type !== 'unsubscribe');
   if (signalled.length) {
@@ -76,6 +75,18 @@ export async function recordEngagements(
     }
   }
   return events;
+}
+
+/**
+ * A bounce marks the lead bounced and suppresses the address that bounced (the message's, else the
+ * lead's) for every lead that has it or gets it later. Every bounce reported here counts as hard:
+ * providers report soft bounces by retrying, not through this path.
+ */
+async function applyBounce(db: DataSource, scope: TenantScope, input: EngagementInput, leadId: string | null): Promise<void> {
+  const leads = scoped(db.manager, Lead, scope);
+  if (leadId) await leads.updateWhere({ id: leadId }, { bouncedAt: input.occurredAt });
+  const address = input.message?.channel === 'email' ? input.message.to : leadId ? (await leads.findById(leadId))?.email : null;
+  if (address) await suppressAddress(new ScopedData(db.manager, scope), address, 'bounced');
 }
 
 /** The active enrollments each input concerns, with two queries for the whole batch. */

@@ -1,39 +1,33 @@
 import { Form } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { notFound } from '../../lib/errors';
 import type { FormCreate, FormUpdate } from '../../api/schemas/form';
 import type { DomainContext } from '../context';
 
 export async function createForm(ctx: DomainContext, input: FormCreate): Promise<Form> {
-  return scoped(ctx.db.manager, Form, ctx.scope).insert({ ...input, redirectUrl: input.redirectUrl ?? null, createdBy: ctx.actorUserId });
+  return ctx.data.repo(Form).insert({ ...input, redirectUrl: input.redirectUrl ?? null, createdBy: ctx.actorUserId });
 }
 
 export async function getForm(ctx: DomainContext, id: string): Promise<Form> {
-  const form = await scoped(ctx.db.manager, Form, ctx.scope).findById(id);
+  const form = await ctx.data.repo(Form).findById(id);
   if (!form) throw notFound('Form');
   return form;
 }
 
 export async function listForms(ctx: DomainContext, q: { page: number; limit: number; status?: 'active' | 'archived' }) {
-  const qb = scoped(ctx.db.manager, Form, ctx.scope).query('f');
+  const qb = ctx.data.repo(Form).select('f');
   if (q.status) qb.andWhere('f.status = :status', { status: q.status });
-  const [rows, total] = await qb
-    .orderBy('f.created_at', 'DESC')
-    .addOrderBy('f.id', 'DESC')
-    .skip((q.page - 1) * q.limit)
-    .take(q.limit)
-    .getManyAndCount();
+  const [rows, total] = await qb.orderBy('f.created_at', 'DESC').addOrderBy('f.id', 'DESC').page(q.page, q.limit);
   return { rows, total };
 }
 
 export async function updateForm(ctx: DomainContext, id: string, patch: FormUpdate): Promise<Form> {
   const form = await getForm(ctx, id);
   Object.assign(form, patch);
-  return scoped(ctx.db.manager, Form, ctx.scope).save(form);
+  return ctx.data.repo(Form).save(form);
 }
 
 export async function deleteForm(ctx: DomainContext, id: string): Promise<Form> {
   const form = await getForm(ctx, id);
-  await scoped(ctx.db.manager, Form, ctx.scope).deleteById(id);
+  await ctx.data.repo(Form).deleteById(id);
   return form;
 }

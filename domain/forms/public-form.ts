@@ -2,6 +2,8 @@ import type { DataSource } from 'typeorm';
 import { Form, LandingPage } from '../../db/entities';
 import type { FormField } from '../../db/entities/form';
 import { decodeId } from '../../lib/ids';
+import { ScopedData } from '../../db/scoped-data';
+import { unscoped } from '../../db/unscoped';
 
 const LANDING_FIELD: Record<string, FormField> = {
   email: { name: 'email', label: 'Email', type: 'email', required: true, mapsTo: 'email' },
@@ -20,30 +22,25 @@ const LANDING_FIELD: Record<string, FormField> = {
 export async function resolvePublicForm(db: DataSource, publicId: string): Promise<Form | null> {
   const formId = decodeId('form', publicId);
   if (formId) {
-    const form = await db.getRepository(Form).findOneBy({ id: formId });
+    const form = await unscoped(db).repo(Form).findOneBy({ id: formId });
     return form?.status === 'active' ? form : null;
   }
   const pageId = decodeId('landingPage', publicId);
   if (!pageId) return null;
-  const existing = await db.getRepository(Form).findOneBy({ landingPageId: pageId });
+  const existing = await unscoped(db).repo(Form).findOneBy({ landingPageId: pageId });
   if (existing) return existing.status === 'active' ? existing : null;
-  const page = await db.getRepository(LandingPage).findOneBy({ id: pageId });
+  const page = await unscoped(db).repo(LandingPage).findOneBy({ id: pageId });
   const section = page?.sections.find((s) => s.type === 'form');
   if (!page || !section) return null;
   const names = (section as { fields?: string[] }).fields ?? ['email', 'firstName', 'lastName'];
-  await db
-    .createQueryBuilder()
-    .insert()
-    .into(Form)
-    .values({
-      tenantId: page.tenantId,
-      environment: page.environment,
+  // The page's own tenant and environment: the form is created in the scope the page belongs to.
+  await new ScopedData(db.manager, { tenantId: page.tenantId, environment: page.environment }).repo(Form).insertIgnoringConflicts([
+    {
       name: `${page.name} form`,
       description: `Form section of landing page ${page.slug}`,
       fields: names.map((n) => LANDING_FIELD[n]).filter(Boolean),
       landingPageId: page.id,
-    })
-    .orIgnore()
-    .execute();
-  return db.getRepository(Form).findOneBy({ landingPageId: pageId });
+    },
+  ]);
+  return unscoped(db).repo(Form).findOneBy({ landingPageId: pageId });
 }

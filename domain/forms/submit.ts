@@ -1,21 +1,32 @@
 import type { DataSource } from 'typeorm';
+import { z } from 'zod';
+import { emailField, phoneField } from '../../api/schemas/common';
+import { LeadCreate } from '../../api/schemas/lead';
 import { Form, FormSubmission, Lead, User } from '../../db/entities';
 import type { FormField } from '../../db/entities/form';
-import { scoped, type TenantScope } from '../../db/scoped-repository';
+import { ScopedData } from '../../db/scoped-data';
+import type { TenantScope } from '../../db/scoped-repository';
 import { validationFailed, type FieldError } from '../../lib/errors';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
-import type { DomainContext, WebhookDomainOptions } from '../context';
+import { createDomainContext, type DomainContext, type WebhookDomainOptions } from '../context';
 import { enrollByTrigger } from '../campaigns/auto-enroll';
 import { recordEngagement } from '../engagement/record-engagement';
 import { createLead, updateLead } from '../leads';
 import { encodeId } from '../../lib/ids';
 import { normalizeEmail } from '../normalize';
-import { emitEvent } from '../webhooks/emit-event';
-import { relayAfterCommit } from '../webhooks/relay';
-import { eventPayloads } from '../webhooks/webhook-events';
+import { unitOfWork } from '../unit-of-work';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+?[0-9 ()./-]{5,30}$/;
+/**
+ * An input mapped to a lead field is checked by that field's schema in POST /v1/leads (lengths
+ * included), so a submission never reaches a column it does not fit; other email and phone inputs
+ * by the same email and phone rules; anything else is a custom field value (as long as a lead's).
+ */
+function schemaFor(f: FormField): z.ZodType {
+  if (f.mapsTo) return LeadCreate.shape[f.mapsTo];
+  if (f.type === 'email') return emailField;
+  if (f.type === 'tel') return phoneField;
+  return z.string().max(2000, 'At most 2000 characters');
+}
 
 function readValues(form: Form, raw: Record<string, unknown>): { values: Record<string, string | boolean>; errors: FieldError[] } {
   const values: Record<string, string | boolean> = {};
@@ -40,20 +51,31 @@ function readValues(form: Form, raw: Record<string, unknown>): { values: Record<
 }
 
 function checkField(f: FormField, text: string): string | null {
-  if (text.length > 2000) return 'At most 2000 characters';
-  if (f.type === 'email' && !EMAIL.test(text)) return 'Must be a valid email address';
-  if (f.type === 'tel' && !PHONE.test(text)) return 'Must be a phone number with country code';
+  const parsed = schemaFor(f).safeParse(text);
+  if (!parsed.success) return parsed.error.issues[0].message;
   if (f.type === 'select' && !f.options?.includes(text)) return `Must be one of ${f.options?.join(', ')}`;
   return null;
 }
 
-async function actorFor(db: DataSource, form: Form): Promise<string> {
+async function actorFor(data: ScopedData, form: Form): Promise<string> {
   if (form.createdBy) return form.createdBy;
-  const admin = await db
-    .getRepository(User)
-    .findOne({ where: { tenantId: form.tenantId, roleId: 'admin', status: 'active' }, order: { id: 'ASC' } });
+  const [admin] = await data.repo(User).find({ where: { roleId: 'admin', status: 'active' }, order: { id: 'ASC' }, take: 1 });
   if (!admin) throw new Error(`tenant ${form.tenantId} has no active admin to own form leads`);
   return admin.id;
+}
+
+/**
+ * An anonymous submission for a lead that exists only fills what the lead lacks: anyone can post
+ * any address, so the names, phone and custom fields the tenant has stay. Every submitted value is
+ * kept in the submission, linked to the lead.
+ */
+async function fillEmptyFields(ctx: DomainContext, lead: Lead, mapped: Record<string, string>, custom: Record<string, string | boolean>) {
+  const isEmpty = (v: unknown) => v === null || v === undefined || v === '';
+  const patch: Record<string, string> = {};
+  for (const key of ['firstName', 'lastName', 'phone'] as const) if (mapped[key] && isEmpty(lead[key])) patch[key] = mapped[key];
+  const customFields = Object.fromEntries(Object.entries(custom).filter(([k]) => isEmpty(lead.customFields[k])));
+  if (!Object.keys(patch).length && !Object.keys(customFields).length) return lead;
+  return updateLead(ctx, lead.id, { ...patch, ...(Object.keys(customFields).length ? { customFields } : {}) });
 }
 
 export interface SubmitDeps {
@@ -64,7 +86,7 @@ export interface SubmitDeps {
 
 /**
  * A public submission: validates against the form, upserts the lead by email (mapped inputs fill
- * lead fields, the rest customFields), records the submission and emits form.submitted. The lead
+ * lead fields, the rest customFields; an existing lead's fields are only filled where empty), records the submission and emits form.submitted. The lead
  * upsert commits first (it starts duplicate detection like any new lead); the submission and its
  * event commit together.
  */
@@ -72,13 +94,13 @@ export async function submitForm(deps: SubmitDeps, form: Form, raw: Record<strin
   const { values, errors } = readValues(form, raw);
   if (errors.length) throw validationFailed(errors);
   const scope: TenantScope = { tenantId: form.tenantId, environment: form.environment };
-  const ctx: DomainContext = {
+  const ctx = createDomainContext({
     db: deps.db,
     workflows: deps.workflows,
     webhooks: deps.webhooks,
     scope,
-    actorUserId: await actorFor(deps.db, form),
-  };
+    actorUserId: await actorFor(new ScopedData(deps.db.manager, scope), form),
+  });
   const mapped: Record<string, string> = {};
   const custom: Record<string, string | boolean> = {};
   for (const f of form.fields) {
@@ -87,9 +109,9 @@ export async function submitForm(deps: SubmitDeps, form: Form, raw: Record<strin
     else custom[f.name] = values[f.name];
   }
   const email = mapped.email;
-  const existing = await scoped(deps.db.manager, Lead, scope).findOne({ emailNormalized: normalizeEmail(email) });
+  const existing = await ctx.data.repo(Lead).findOne({ emailNormalized: normalizeEmail(email) });
   const lead = existing
-    ? await updateLead(ctx, existing.id, { ...mapped, customFields: custom })
+    ? await fillEmptyFields(ctx, existing, mapped, custom)
     : await createLead(ctx, {
         email,
         firstName: mapped.firstName ?? email.split('@')[0],
@@ -98,18 +120,12 @@ export async function submitForm(deps: SubmitDeps, form: Form, raw: Record<strin
         source: 'web',
         customFields: custom,
       });
-  const { submission, event } = await deps.db.transaction(async (m) => {
-    const submission = await scoped(m, FormSubmission, scope).insert({ formId: form.id, leadId: lead.id, fields: values, ip });
-    await m.getRepository(Form).increment({ id: form.id }, 'submissionCount', 1);
-    const event = await emitEvent(
-      m,
-      scope,
-      'form.submitted',
-      eventPayloads['form.submitted']({ id: form.id, leadId: lead.id, fields: values }),
-    );
-    return { submission, event };
+  const submission = await unitOfWork(ctx, async (tx) => {
+    const submission = await tx.repo(FormSubmission).insert({ formId: form.id, leadId: lead.id, fields: values, ip });
+    await tx.repo(Form).increment({ id: form.id }, 'submissionCount');
+    await tx.emit('form.submitted', { id: form.id, leadId: lead.id, fields: values });
+    return submission;
   });
-  await relayAfterCommit(deps.db, deps.workflows, [event], deps.webhooks?.relayHooks);
   // The form_submission engagement event feeds campaign conditions; form_submitted campaigns enroll.
   await recordEngagement(deps.db, deps.workflows.client, scope, {
     type: 'form_submission',

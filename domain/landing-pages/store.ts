@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../lib/errors';
 import type { DomainContext } from '../context';
 
 export async function createLandingPage(ctx: DomainContext, input: LandingPageDefinition): Promise<LandingPage> {
-  const pages = scoped(ctx.db.manager, LandingPage, ctx.scope);
+  const pages = ctx.data.repo(LandingPage);
   if (await pages.findOne({ slug: input.slug })) {
     throw new AppError('conflict', `A landing page with slug "${input.slug}" already exists`, [
       { field: 'slug', message: 'Already in use' },
@@ -25,25 +25,24 @@ export async function createLandingPage(ctx: DomainContext, input: LandingPageDe
 }
 
 export async function listLandingPages(ctx: DomainContext, f: { page: number; limit: number }) {
-  const [rows, total] = await scoped(ctx.db.manager, LandingPage, ctx.scope)
-    .query('p')
+  const [rows, total] = await ctx.data
+    .repo(LandingPage)
+    .select('p')
     .orderBy('p.created_at', 'DESC')
     .addOrderBy('p.id', 'DESC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+    .page(f.page, f.limit);
   return { rows, total };
 }
 
 export async function getLandingPage(ctx: DomainContext, id: string): Promise<LandingPage> {
-  const page = await scoped(ctx.db.manager, LandingPage, ctx.scope).findById(id);
+  const page = await ctx.data.repo(LandingPage).findById(id);
   if (!page) throw notFound('Landing page');
   return page;
 }
 
 export async function deleteLandingPage(ctx: DomainContext, id: string): Promise<LandingPage> {
   const page = await getLandingPage(ctx, id);
-  await scoped(ctx.db.manager, LandingPage, ctx.scope).deleteById(id);
+  await ctx.data.repo(LandingPage).deleteById(id);
   return page;
 }
 

@@ -1,10 +1,7 @@
-import type { DataSource } from 'typeorm';
 import { Lead, Opportunity } from '../../db/entities';
-import { scoped, type TenantScope } from '../../db/scoped-repository';
+import type { TenantScope } from '../../db/scoped-repository';
 import { AppError } from '../../lib/errors';
-import type { OutboxEvent } from '../../db/entities';
-import { emitEvent } from '../webhooks/emit-event';
-import { eventPayloads } from '../webhooks/webhook-events';
+import { unitOfWork, type UnitOfWorkContext } from '../unit-of-work';
 import { resolveStage, stageEffects } from './stages';
 
 export interface ConvertLeadInput {
@@ -29,21 +26,21 @@ export type ConversionOutcome =
  * backstop). Creates the opportunity, marks the lead converted and writes opportunity.created and
  * lead.updated to the outbox. Running it again for a converted lead changes nothing.
  */
-export async function convertLead(db: DataSource, input: ConvertLeadInput): Promise<{ result: ConversionOutcome; events: OutboxEvent[] }> {
-  return db.transaction(async (m) => {
-    const lead = await scoped(m, Lead, input.scope).findByIdForUpdate(input.leadId);
-    if (!lead) return { result: { outcome: 'lead_not_found' }, events: [] };
-    const existing = await scoped(m, Opportunity, input.scope).findOne({ leadId: lead.id, convertedFromLead: true });
-    if (existing) return { result: { outcome: 'already_converted', opportunityId: existing.id }, events: [] };
+export async function convertLead(ctx: Omit<UnitOfWorkContext, 'scope'>, input: ConvertLeadInput): Promise<ConversionOutcome> {
+  return unitOfWork({ ...ctx, scope: input.scope }, async (tx) => {
+    const lead = await tx.repo(Lead).findByIdForUpdate(input.leadId);
+    if (!lead) return { outcome: 'lead_not_found' };
+    const existing = await tx.repo(Opportunity).findOne({ leadId: lead.id, convertedFromLead: true });
+    if (existing) return { outcome: 'already_converted', opportunityId: existing.id };
     let stage;
     try {
-      stage = await resolveStage(m, input.scope, input.stageId);
+      stage = await resolveStage(tx, input.stageId);
     } catch (err) {
-      if (err instanceof AppError && err.code === 'validation_failed') return { result: { outcome: 'stage_not_found' }, events: [] };
+      if (err instanceof AppError && err.code === 'validation_failed') return { outcome: 'stage_not_found' };
       throw err;
     }
     const effects = stageEffects(stage);
-    const opportunity = await scoped(m, Opportunity, input.scope).insert({
+    const opportunity = await tx.repo(Opportunity).insert({
       leadId: lead.id,
       convertedFromLead: true,
       name: input.name ?? `${lead.firstName} ${lead.lastName}`.trim(),
@@ -60,16 +57,9 @@ export async function convertLead(db: DataSource, input: ConvertLeadInput): Prom
     if (lead.status !== 'qualified') changes.status = lead.status = 'qualified';
     lead.convertedAt = new Date();
     changes.convertedAt = lead.convertedAt.toISOString();
-    await scoped(m, Lead, input.scope).save(lead);
-    const events = [
-      await emitEvent(
-        m,
-        input.scope,
-        'opportunity.created',
-        eventPayloads['opportunity.created']({ id: opportunity.id, value: opportunity.value, stage: opportunity.stage }),
-      ),
-      await emitEvent(m, input.scope, 'lead.updated', eventPayloads['lead.updated']({ id: lead.id, changes })),
-    ];
-    return { result: { outcome: 'created', opportunityId: opportunity.id }, events };
+    await tx.repo(Lead).save(lead);
+    await tx.emit('opportunity.created', { id: opportunity.id, value: opportunity.value, stage: opportunity.stage });
+    await tx.emit('lead.updated', { id: lead.id, changes });
+    return { outcome: 'created', opportunityId: opportunity.id };
   });
 }

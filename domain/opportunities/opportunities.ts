@@ -1,37 +1,24 @@
-import type { EntityManager } from 'typeorm';
 import { Lead, Opportunity, User } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { notFound, validationFailed } from '../../lib/errors';
 import type { OpportunityCreate, OpportunityListQuery, OpportunityUpdate } from '../../api/schemas/opportunity';
 import type { DomainContext } from '../context';
-import { emitEvent } from '../webhooks/emit-event';
-import { relayAfterCommit } from '../webhooks/relay';
-import { eventPayloads } from '../webhooks/webhook-events';
-import type { OutboxEvent } from '../../db/entities';
 import { earnCommissionForWonDeal } from '../commissions';
 import { resolveStage, stageEffects } from './stages';
+import { unitOfWork, type UnitOfWork } from '../unit-of-work';
 
-async function assertExists(
-  m: EntityManager,
-  ctx: DomainContext,
-  entity: typeof Lead | typeof User,
-  id: string | undefined,
-  field: string,
-) {
+async function assertExists(tx: UnitOfWork, entity: typeof Lead | typeof User, id: string | undefined, field: string) {
   if (id === undefined) return;
-  if (!(await scoped<Lead | User>(m, entity, ctx.scope).findById(id)))
+  if (!(await tx.repo<Lead | User>(entity).findById(id)))
     throw validationFailed([{ field, message: `${entity === Lead ? 'Lead' : 'User'} not found` }]);
 }
 
-const relay = (ctx: DomainContext, events: OutboxEvent[]) => relayAfterCommit(ctx.db, ctx.workflows, events, ctx.webhooks?.relayHooks);
-
 export async function createOpportunity(ctx: DomainContext, input: OpportunityCreate): Promise<Opportunity> {
-  const { opportunity, events } = await ctx.db.transaction(async (m) => {
-    await assertExists(m, ctx, Lead, input.leadId, 'leadId');
-    await assertExists(m, ctx, User, input.ownerId, 'ownerId');
-    const stage = await resolveStage(m, ctx.scope, input.stageId);
+  return unitOfWork(ctx, async (tx) => {
+    await assertExists(tx, Lead, input.leadId, 'leadId');
+    await assertExists(tx, User, input.ownerId, 'ownerId');
+    const stage = await resolveStage(tx, input.stageId);
     const effects = stageEffects(stage);
-    const opportunity = await scoped(m, Opportunity, ctx.scope).insert({
+    const opportunity = await tx.repo(Opportunity).insert({
       name: input.name,
       leadId: input.leadId ?? null,
       value: input.value,
@@ -45,15 +32,13 @@ export async function createOpportunity(ctx: DomainContext, input: OpportunityCr
       expectedCloseDate: input.expectedCloseDate ?? null,
       closedAt: effects.status === 'open' ? null : new Date(),
     });
-    const created = await emitEvent(m, ctx.scope, 'opportunity.created', eventPayloads['opportunity.created'](opportunity));
-    return { opportunity, events: [created] };
+    await tx.emit('opportunity.created', opportunity);
+    return opportunity;
   });
-  await relay(ctx, events);
-  return opportunity;
 }
 
 export async function getOpportunity(ctx: DomainContext, id: string): Promise<Opportunity> {
-  const o = await scoped(ctx.db.manager, Opportunity, ctx.scope).findById(id);
+  const o = await ctx.data.repo(Opportunity).findById(id);
   if (!o) throw notFound('Opportunity');
   return o;
 }
@@ -66,7 +51,7 @@ const SORT: Record<OpportunityListQuery['sort']['field'], string> = {
 };
 
 export async function listOpportunities(ctx: DomainContext, q: OpportunityListQuery) {
-  const qb = scoped(ctx.db.manager, Opportunity, ctx.scope).query('o');
+  const qb = ctx.data.repo(Opportunity).select('o');
   if (q.stage) qb.andWhere('o.stage = :stage', { stage: q.stage });
   if (q.leadId) qb.andWhere('o.lead_id = :leadId', { leadId: q.leadId });
   if (q.ownerId) qb.andWhere('o.owner_user_id = :ownerId', { ownerId: q.ownerId });
@@ -78,9 +63,7 @@ export async function listOpportunities(ctx: DomainContext, q: OpportunityListQu
   const [rows, total] = await qb
     .orderBy(SORT[q.sort.field], q.sort.direction, 'NULLS LAST')
     .addOrderBy('o.id', q.sort.direction)
-    .skip((q.page - 1) * q.limit)
-    .take(q.limit)
-    .getManyAndCount();
+    .page(q.page, q.limit);
   return { rows, total };
 }
 
@@ -90,12 +73,11 @@ export async function listOpportunities(ctx: DomainContext, q: OpportunityListQu
  * unless it was set explicitly (null hands it back to the stage).
  */
 export async function updateOpportunity(ctx: DomainContext, id: string, patch: OpportunityUpdate): Promise<Opportunity> {
-  const { opportunity, events } = await ctx.db.transaction(async (m) => {
-    const repo = scoped(m, Opportunity, ctx.scope);
-    const o = await repo.query('o').andWhere('o.id = :id', { id }).setLock('pessimistic_write').getOne();
+  return unitOfWork(ctx, async (tx) => {
+    const repo = tx.repo(Opportunity);
+    const o = await repo.select('o').andWhere('o.id = :id', { id }).setLock('pessimistic_write').getOne();
     if (!o) throw notFound('Opportunity');
-    await assertExists(m, ctx, User, patch.ownerId, 'ownerId');
-    const events: OutboxEvent[] = [];
+    await assertExists(tx, User, patch.ownerId, 'ownerId');
     if (patch.name !== undefined) o.name = patch.name;
     if (patch.value !== undefined) o.value = patch.value;
     if (patch.currency !== undefined) o.currency = patch.currency;
@@ -106,57 +88,44 @@ export async function updateOpportunity(ctx: DomainContext, id: string, patch: O
       if (patch.probability !== null) o.probability = patch.probability;
     }
     if (patch.stageId !== undefined && patch.stageId !== o.stageId) {
-      const stage = await resolveStage(m, ctx.scope, patch.stageId);
+      const stage = await resolveStage(tx, patch.stageId);
       const effects = stageEffects(stage);
       const from = o.stage;
       o.stageId = stage.id;
       o.stage = stage.code;
-      events.push(
-        await emitEvent(
-          m,
-          ctx.scope,
-          'opportunity.stage_changed',
-          eventPayloads['opportunity.stage_changed']({ id: o.id, from, to: stage.code }),
-        ),
-      );
+      await tx.emit('opportunity.stage_changed', { id: o.id, from, to: stage.code });
       if (effects.status !== o.status) {
         o.status = effects.status;
         o.closedAt = effects.status === 'open' ? null : new Date();
         o.lostReason = effects.status === 'lost' ? (patch.lostReason ?? null) : null;
         if (effects.status === 'won') {
-          events.push(await emitEvent(m, ctx.scope, 'opportunity.won', eventPayloads['opportunity.won'](o)));
-          events.push(...(await commissionFor(m, ctx, o)));
+          await tx.emit('opportunity.won', o);
+          await commissionFor(tx, o);
         }
-        if (effects.status === 'lost')
-          events.push(
-            await emitEvent(m, ctx.scope, 'opportunity.lost', eventPayloads['opportunity.lost']({ id: o.id, reason: o.lostReason })),
-          );
+        if (effects.status === 'lost') await tx.emit('opportunity.lost', { id: o.id, reason: o.lostReason });
       }
       if (!o.probabilityOverridden) o.probability = effects.defaultProbability;
     } else if (patch.probability === null) {
-      o.probability = stageEffects(await resolveStage(m, ctx.scope, o.stageId)).defaultProbability;
+      o.probability = stageEffects(await resolveStage(tx, o.stageId)).defaultProbability;
     }
     if (patch.lostReason !== undefined && o.status === 'lost') o.lostReason = patch.lostReason;
-    return { opportunity: await repo.save(o), events };
+    return repo.save(o);
   });
-  await relay(ctx, events);
-  return opportunity;
 }
 
 /** A won deal of a lead a partner referred earns that partner a commission (once per deal). */
-async function commissionFor(m: EntityManager, ctx: DomainContext, o: Opportunity): Promise<OutboxEvent[]> {
-  if (!o.leadId) return [];
-  const earned = await earnCommissionForWonDeal(m, ctx.scope, {
+async function commissionFor(tx: UnitOfWork, o: Opportunity): Promise<void> {
+  if (!o.leadId) return;
+  await earnCommissionForWonDeal(tx, {
     leadId: o.leadId,
     opportunityId: o.id,
     value: o.value,
     currency: o.currency,
   });
-  return earned?.event ? [earned.event] : [];
 }
 
 export async function deleteOpportunity(ctx: DomainContext, id: string): Promise<Opportunity> {
   const o = await getOpportunity(ctx, id);
-  await scoped(ctx.db.manager, Opportunity, ctx.scope).deleteById(id);
+  await ctx.data.repo(Opportunity).deleteById(id);
   return o;
 }

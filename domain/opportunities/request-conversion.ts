@@ -1,5 +1,4 @@
 import { Lead } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { workflowIds } from '../../workflows/ids';
@@ -15,7 +14,7 @@ const AWAIT_MS = 30_000;
  * opportunity it created; a lead converted earlier also gets 409 with its opportunity.
  */
 export async function requestConversion(ctx: DomainContext, input: ConvertLead): Promise<string> {
-  if (!(await scoped(ctx.db.manager, Lead, ctx.scope).findById(input.leadId))) throw notFound('Lead');
+  if (!(await ctx.data.repo(Lead).findById(input.leadId))) throw notFound('Lead');
   const leadId = encodeId('lead', input.leadId);
   const workflowId = workflowIds.leadConversion(leadId);
   const { started } = await ctx.workflows.start(leadConversionWorkflow, {

@@ -1,13 +1,12 @@
-import type { EntityManager } from 'typeorm';
 import { StatusDefinition } from '../../db/entities';
-import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { validationFailed } from '../../lib/errors';
 import { ensureSeeded } from '../status-definitions';
+import { type ScopedData } from '../../db/scoped-data';
 
 /** The opportunity stage named by `stageId`, or the tenant's default stage (seeded on first use). */
-export async function resolveStage(m: EntityManager, scope: TenantScope, stageId?: string): Promise<StatusDefinition> {
-  await ensureSeeded(m, scope, 'opportunity');
-  const stages = scoped(m, StatusDefinition, scope);
+export async function resolveStage(data: ScopedData, stageId?: string): Promise<StatusDefinition> {
+  await ensureSeeded(data, 'opportunity');
+  const stages = data.repo(StatusDefinition);
   const stage = stageId
     ? await stages.findOne({ id: stageId, entityType: 'opportunity' })
     : await stages.findOne({ entityType: 'opportunity', isDefault: true });

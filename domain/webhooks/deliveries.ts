@@ -1,5 +1,4 @@
 import { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint, type Operation } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { AppError, notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
@@ -7,6 +6,7 @@ import { workflowIds } from '../../workflows/ids';
 import { webhookRecoverWorkflow } from '../../workflows/webhook-recover';
 import type { DomainContext } from '../context';
 import { createOperation, markOperationFailed } from '../operations';
+import { unitOfWork } from '../unit-of-work';
 import { getWebhook } from './endpoints';
 import { startDelivery } from './relay';
 
@@ -19,29 +19,24 @@ export interface DeliveryFilters {
   createdTo?: string;
 }
 
-const deliveries = (ctx: DomainContext) => scoped(ctx.db.manager, WebhookDelivery, ctx.scope);
+const deliveries = (ctx: DomainContext) => ctx.data.repo(WebhookDelivery);
 
 export async function listDeliveries(ctx: DomainContext, webhookId: string, f: DeliveryFilters) {
   await getWebhook(ctx, webhookId);
-  const qb = deliveries(ctx).query('d').andWhere('d.endpoint_id = :webhookId', { webhookId });
+  const qb = deliveries(ctx).select('d').andWhere('d.endpoint_id = :webhookId', { webhookId });
   if (f.status) qb.andWhere('d.status = :status', { status: f.status });
   if (f.eventType) qb.andWhere('d.event_type = :eventType', { eventType: f.eventType });
   if (f.createdFrom) qb.andWhere('d.created_at >= :createdFrom', { createdFrom: f.createdFrom });
   if (f.createdTo) qb.andWhere('d.created_at <= :createdTo', { createdTo: f.createdTo });
-  const [rows, total] = await qb
-    .orderBy('d.created_at', 'DESC')
-    .addOrderBy('d.id', 'DESC')
-    .skip((f.page - 1) * f.limit)
-    .take(f.limit)
-    .getManyAndCount();
+  const [rows, total] = await qb.orderBy('d.created_at', 'DESC').addOrderBy('d.id', 'DESC').page(f.page, f.limit);
   return { rows, total };
 }
 
 export async function getDelivery(ctx: DomainContext, id: string) {
   const delivery = await deliveries(ctx).findById(id);
   if (!delivery) throw notFound('Delivery');
-  const event = await scoped(ctx.db.manager, OutboxEvent, ctx.scope).findById(delivery.eventId);
-  const attempts = await scoped(ctx.db.manager, WebhookDeliveryAttempt, ctx.scope).find({
+  const event = await ctx.data.repo(OutboxEvent).findById(delivery.eventId);
+  const attempts = await ctx.data.repo(WebhookDeliveryAttempt).find({
     where: { deliveryId: delivery.id },
     order: { attemptNumber: 'ASC' },
   });
@@ -67,7 +62,7 @@ export async function isDeliveryRunning(client: Client, d: Pick<WebhookDelivery,
 export async function retryDelivery(ctx: DomainContext, id: string) {
   const delivery = await deliveries(ctx).findById(id);
   if (!delivery) throw notFound('Delivery');
-  const endpoint = await scoped(ctx.db.manager, WebhookEndpoint, ctx.scope).findById(delivery.endpointId);
+  const endpoint = await ctx.data.repo(WebhookEndpoint).findById(delivery.endpointId);
   if (!endpoint) throw new AppError('conflict', 'The webhook of this delivery was deleted');
   if (endpoint.status !== 'active') throw new AppError('conflict', 'Webhook is disabled; enable it before retrying');
   if (await isDeliveryRunning(ctx.workflows.client, delivery)) throw new AppError('conflict', 'This delivery is still in progress');
@@ -86,14 +81,13 @@ export const RECOVER_WINDOW_DAYS = 30;
 export async function recoverFailedDeliveries(ctx: DomainContext, webhookId: string, since: string): Promise<Operation> {
   const endpoint = await getWebhook(ctx, webhookId);
   if (endpoint.status !== 'active') throw new AppError('conflict', 'Webhook is disabled; enable it before recovering');
-  const operation = await ctx.db.transaction(async (m) => {
-    const total = await scoped(m, WebhookDelivery, ctx.scope)
-      .query('d')
-      .andWhere('d.endpoint_id = :webhookId', { webhookId })
-      .andWhere("d.status = 'failed'")
-      .andWhere('d.created_at >= :since', { since })
-      .getCount();
-    return createOperation(m, ctx.scope, {
+  const operation = await unitOfWork(ctx, async (tx) => {
+    const [{ n: total }] = await tx.sql<{ n: number }>(
+      (q) =>
+        `SELECT count(*)::int AS n FROM ${q.from(WebhookDelivery, 'd')}
+          WHERE d.endpoint_id = ${q.value(webhookId)} AND d.status = 'failed' AND d.created_at >= ${q.value(since)}`,
+    );
+    return createOperation(tx, {
       type: 'webhook.recover',
       resourceId: webhookId,
       total,

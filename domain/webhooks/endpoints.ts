@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { WebhookEndpoint } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
 import { config } from '../../lib/config';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
@@ -8,16 +7,15 @@ import { SECRET_PREFIX } from '../../lib/webhooks/signature';
 import { assertPublicTarget, TargetRefusedError } from '../../lib/webhooks/target-guard';
 import type { WebhookCreate, WebhookUpdate } from '../../api/schemas/webhook';
 import type { DomainContext } from '../context';
-import { emitEvent } from './emit-event';
-import { relayAfterCommit } from './relay';
 import { TEST_EVENT_TYPE } from './webhook-events';
+import { unitOfWork } from '../unit-of-work';
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch over. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export const generateSecret = () => SECRET_PREFIX + randomBytes(32).toString('base64');
 
-const endpoints = (ctx: DomainContext) => scoped(ctx.db.manager, WebhookEndpoint, ctx.scope);
+const endpoints = (ctx: DomainContext) => ctx.data.repo(WebhookEndpoint);
 
 async function checkUrl(ctx: DomainContext, url: string): Promise<void> {
   try {
@@ -37,10 +35,12 @@ export const maxWebhookEndpoints = () => config.WEBHOOK_ENDPOINTS_MAX;
 export async function createWebhook(ctx: DomainContext, input: WebhookCreate): Promise<WebhookEndpoint> {
   await checkUrl(ctx, input.url);
   const status = input.status ?? 'active';
-  return ctx.db.transaction(async (m) => {
+  return unitOfWork(ctx, async (tx) => {
     // Serialises creates of one tenant and environment, so concurrent ones cannot pass the cap together.
-    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhook-endpoints:${ctx.scope.tenantId}:${ctx.scope.environment}`]);
-    const repo = scoped(m, WebhookEndpoint, ctx.scope);
+    await tx.sql(
+      (q) => `SELECT pg_advisory_xact_lock(hashtext(${q.value(`webhook-endpoints:${ctx.scope.tenantId}:${ctx.scope.environment}`)}))`,
+    );
+    const repo = tx.repo(WebhookEndpoint);
     const max = maxWebhookEndpoints();
     if ((await repo.count({})) >= max) {
       throw validationFailed([
@@ -68,14 +68,9 @@ export async function getWebhook(ctx: DomainContext, id: string): Promise<Webhoo
 }
 
 export async function listWebhooks(ctx: DomainContext, q: { page: number; limit: number; status?: string }) {
-  const qb = endpoints(ctx).query('w');
+  const qb = endpoints(ctx).select('w');
   if (q.status) qb.andWhere('w.status = :status', { status: q.status });
-  const [rows, total] = await qb
-    .orderBy('w.created_at', 'DESC')
-    .addOrderBy('w.id', 'DESC')
-    .skip((q.page - 1) * q.limit)
-    .take(q.limit)
-    .getManyAndCount();
+  const [rows, total] = await qb.orderBy('w.created_at', 'DESC').addOrderBy('w.id', 'DESC').page(q.page, q.limit);
   return { rows, total };
 }
 
@@ -112,15 +107,12 @@ export async function rotateWebhookSecret(ctx: DomainContext, id: string): Promi
 export async function sendTestEvent(ctx: DomainContext, id: string) {
   const endpoint = await getWebhook(ctx, id);
   if (endpoint.status !== 'active') throw new AppError('conflict', 'Webhook is disabled; enable it before sending a test event');
-  const event = await ctx.db.transaction((manager) =>
-    emitEvent(
-      manager,
-      ctx.scope,
+  const event = await unitOfWork(ctx, (tx) =>
+    tx.emitRaw(
       TEST_EVENT_TYPE,
       { message: 'This is a test event.', webhookId: encodeId('webhook', endpoint.id) },
       { targetEndpointId: endpoint.id },
     ),
   );
-  await relayAfterCommit(ctx.db, ctx.workflows, [event], ctx.webhooks?.relayHooks);
   return { event, endpoint };
 }

@@ -6,6 +6,7 @@ import { logger } from '../../lib/logger';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { workflowIds } from '../../workflows/ids';
 import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
+import { unscoped } from '../../db/unscoped';
 
 /** Fault injection for tests: a hook that throws simulates a crash between commit and start. */
 export interface RelayHooks {
@@ -15,7 +16,7 @@ export interface RelayHooks {
 /** Active endpoints of the event's tenant and environment that subscribe to it (or its one target). */
 export function subscribedEndpoints(db: DataSource, event: OutboxEvent): Promise<WebhookEndpoint[]> {
   const qb = scoped(db.manager, WebhookEndpoint, { tenantId: event.tenantId, environment: event.environment })
-    .query('w')
+    .select('w')
     .andWhere("w.status = 'active'");
   if (event.targetEndpointId) qb.andWhere('w.id = :target', { target: event.targetEndpointId });
   else qb.andWhere("(:type = ANY(w.events) OR '*' = ANY(w.events))", { type: event.type });
@@ -46,7 +47,9 @@ export async function dispatchEvent(
   await hooks.beforeStart?.(event);
   const endpoints = await subscribedEndpoints(db, event);
   for (const endpoint of endpoints) await startDelivery(workflows, scope, event.id, endpoint.id);
-  await db.getRepository(OutboxEvent).update({ id: event.id, ...scope, dispatchedAt: IsNull() }, { dispatchedAt: new Date() });
+  await unscoped(db)
+    .repo(OutboxEvent)
+    .update({ id: event.id, ...scope, dispatchedAt: IsNull() }, { dispatchedAt: new Date() });
   return endpoints.length;
 }
 
@@ -76,7 +79,7 @@ export async function relayAfterCommit(
  * then handled within its own tenant scope.
  */
 export async function sweepOutbox(db: DataSource, workflows: WorkflowStarter, opts: { minAgeMs: number; limit?: number }) {
-  const rows: { id: string; tenant_id: string; environment: TenantScope['environment'] }[] = await db.query(
+  const rows: { id: string; tenant_id: string; environment: TenantScope['environment'] }[] = await unscoped(db).rows(
     `SELECT id, tenant_id, environment FROM events
       WHERE dispatched_at IS NULL AND created_at <= now() - make_interval(secs => $1)
       ORDER BY created_at LIMIT $2`,

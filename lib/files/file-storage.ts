@@ -33,3 +33,6 @@ export interface FileStorage {
 
 /** <tenant>/<environment>/<file id>: one tenant's and environment's files never share a prefix. */
 export const objectKey = (scope: TenantScope, fileId: string) => `${scope.tenantId}/${scope.environment}/${fileId}`;
+
+/** The shape `objectKey` builds (database keys are digits): anything else did not come from the server. */
+export const isObjectKey = (key: string) => /^[0-9]+\/(live|sandbox)\/[0-9]+$/.test(key);

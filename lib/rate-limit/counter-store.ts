@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { unscoped } from '../../db/unscoped';
 
 export interface CounterHit {
   key: string;
@@ -42,7 +43,7 @@ export class PgCounterStore implements CounterStore {
       const i = params.length;
       return `($${i - 3}, $${i - 2}, $${i - 1}, $${i})`;
     });
-    const rows: { key: string; count: number }[] = await this.db.query(
+    const rows: { key: string; count: number }[] = await unscoped(this.db).rows(
       `INSERT INTO rate_counters (key, window_start, count, expires_at) VALUES ${values.join(', ')}
        ON CONFLICT (key, window_start) DO UPDATE SET count = rate_counters.count + EXCLUDED.count
        RETURNING key, count`,
@@ -50,14 +51,16 @@ export class PgCounterStore implements CounterStore {
     );
     if (now - this.lastSweep > SWEEP_EVERY_MS) {
       this.lastSweep = now;
-      void this.db.query('DELETE FROM rate_counters WHERE expires_at < now()').catch(() => undefined);
+      void unscoped(this.db)
+        .rows('DELETE FROM rate_counters WHERE expires_at < now()')
+        .catch(() => undefined);
     }
     const byKey = new Map(rows.map((r) => [r.key, Number(r.count)]));
     return hits.map((h) => byKey.get(h.key) ?? 0);
   }
 
   async read(key: string, windowStart: Date): Promise<number> {
-    const rows: { count: number }[] = await this.db.query('SELECT count FROM rate_counters WHERE key = $1 AND window_start = $2', [
+    const rows: { count: number }[] = await unscoped(this.db).rows('SELECT count FROM rate_counters WHERE key = $1 AND window_start = $2', [
       key,
       windowStart,
     ]);

@@ -106,10 +106,22 @@ export class RateLimiter {
   }
 
   /** Counts a failed authentication from `ip`; true when the IP has failed too often this minute. */
-  async authFailure(ip: string, now = Date.now()): Promise<{ blocked: boolean; retryAfterSeconds: number }> {
+  authFailure(ip: string, now = Date.now()): Promise<{ blocked: boolean; retryAfterSeconds: number }> {
+    return this.authFailures(ip, 1, now);
+  }
+
+  /**
+   * Whether `ip` is blocked, without counting anything: checked before a login does any password
+   * work, so a blocked IP learns nothing from the answer (the right password gets 429 as well).
+   */
+  authBlocked(ip: string, now = Date.now()): Promise<{ blocked: boolean; retryAfterSeconds: number }> {
+    return this.authFailures(ip, 0, now);
+  }
+
+  private async authFailures(ip: string, by: number, now: number): Promise<{ blocked: boolean; retryAfterSeconds: number }> {
     const minute = windowStart(now, MINUTE);
     const [failures] = await this.store.hit([
-      { key: `ipfail:${ip}:minute`, windowStart: minute, ttlMs: 2 * MINUTE, exactAbove: exactNear(this.opts.authFailuresPerMinute) },
+      { key: `ipfail:${ip}:minute`, windowStart: minute, ttlMs: 2 * MINUTE, by, exactAbove: exactNear(this.opts.authFailuresPerMinute) },
     ]);
     return {
       blocked: failures > this.opts.authFailuresPerMinute,

@@ -1,6 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
+import { temporalConnectionOptions } from './connection-options';
 
+/** A client with the cluster's TLS / API key settings (TEMPORAL_TLS_*, TEMPORAL_API_KEY). */
 export async function connectTemporalClient(address: string, namespace: string): Promise<Client> {
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect(temporalConnectionOptions(address));
   return new Client({ connection, namespace });
 }

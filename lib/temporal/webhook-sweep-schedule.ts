@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { webhookSweepWorkflow } from '../../workflows/webhook-sweep';
-import { ensureSchedule } from './schedules';
+import { ensureSchedule, type EnsuredSchedule } from './schedules';
 
 export const webhookSweepScheduleId = (taskQueue: string) => `webhook-outbox-sweep/${taskQueue}`;
 
@@ -12,11 +12,7 @@ export interface SweepScheduleOptions {
 }
 
 /** The periodic outbox sweep (idempotent; every worker calls it at start). */
-export function ensureWebhookSweepSchedule(
-  client: Client,
-  taskQueue: string,
-  opts: SweepScheduleOptions = {},
-): Promise<{ scheduleId: string; created: boolean }> {
+export function ensureWebhookSweepSchedule(client: Client, taskQueue: string, opts: SweepScheduleOptions = {}): Promise<EnsuredSchedule> {
   return ensureSchedule(client, {
     scheduleId: webhookSweepScheduleId(taskQueue),
     workflowType: webhookSweepWorkflow,

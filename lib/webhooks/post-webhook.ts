@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { assertLiteralHostAllowed, guardedLookup, parseTargetUrl } from './target-guard';
+import { assertLiteralHostAllowed, guardedLookup, parseTargetUrl, type DnsSettings } from './target-guard';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Only the start of a receiver's answer is read: enough for the log, bounded for memory. */
@@ -22,6 +22,8 @@ export function postWebhook(opts: {
   headers: Record<string, string>;
   body: string;
   allowPrivate: boolean;
+  /** Default: the system's DNS servers, WEBHOOK_DNS_TIMEOUT_MS. */
+  dns?: DnsSettings;
 }): Promise<PostResult> {
   const url = parseTargetUrl(opts.url);
   assertLiteralHostAllowed(url, opts.allowPrivate);
@@ -38,7 +40,7 @@ export function postWebhook(opts: {
           'Content-Length': Buffer.byteLength(opts.body),
           'User-Agent': 'lead-engagement-webhooks/1',
         },
-        lookup: guardedLookup(opts.allowPrivate),
+        lookup: guardedLookup(opts.allowPrivate, opts.dns),
         timeout: DELIVERY_TIMEOUT_MS,
       },
       (res) => {

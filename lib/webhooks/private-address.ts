@@ -4,7 +4,10 @@ import { BlockList, isIP } from 'node:net';
  * Addresses a webhook must never reach (SSRF): private, loopback, link-local (including the cloud
  * metadata address 169.254.169.254), CGNAT, unique-local IPv6, multicast and reserved ranges.
  * An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is checked against the IPv4 ranges (BlockList
- * maps it), so a private IPv4 cannot hide inside one; NAT64 (64:ff9b::/96) is refused whole.
+ * maps it), so a private IPv4 cannot hide inside one. Ranges that embed or translate to an IPv4
+ * address are refused whole, as the embedded address could be private: NAT64 (64:ff9b::/96 and the
+ * local-use 64:ff9b:1::/48), 6to4 (2002::/16) and Teredo with the rest of the IETF protocol
+ * assignments (2001::/32, whose server and client fields carry IPv4 addresses).
  */
 const blockedV4 = new BlockList();
 const blockedV6 = new BlockList();
@@ -30,6 +33,9 @@ for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2001::', 32],
+  ['2002::', 16],
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],

@@ -1,7 +1,48 @@
-import { lookup } from 'node:dns/promises';
-import { lookup as lookupCallback, type LookupAddress, type LookupOneOptions } from 'node:dns';
+import { Resolver } from 'node:dns/promises';
+import type { LookupAddress, LookupOneOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import { config } from '../config';
 import { isPrivateAddress } from './private-address';
+
+/** Where webhook host names are resolved; tests point `servers` at a DNS server of their own. */
+export interface DnsSettings {
+  /** `host:port` of DNS servers; default the system's (resolv.conf). */
+  servers?: string[];
+  /** Bound on one host name's lookup, all tries included. */
+  timeoutMs: number;
+}
+
+const defaultDns = (): DnsSettings => ({ timeoutMs: config.WEBHOOK_DNS_TIMEOUT_MS });
+
+/**
+ * Every address a host name resolves to, over DNS by c-ares (`Resolver`), not getaddrinfo: that
+ * runs on the libuv thread pool, where argon2 hashing also runs, so a slow resolver would stall
+ * logins and key checks, and it has no timeout of its own. `localhost` is loopback (RFC 6761).
+ */
+export async function resolveHost(host: string, dns: DnsSettings = defaultDns()): Promise<LookupAddress[]> {
+  if (host === 'localhost' || host.endsWith('.localhost')) return [{ address: '127.0.0.1', family: 4 }];
+  const perTry = Math.max(100, Math.floor(dns.timeoutMs / 2));
+  const resolver = new Resolver({ timeout: perTry, tries: 2 });
+  if (dns.servers) resolver.setServers(dns.servers);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      resolver.cancel();
+      reject(new Error(`DNS lookup of ${host} timed out after ${dns.timeoutMs} ms`));
+    }, dns.timeoutMs);
+  });
+  try {
+    const [v4, v6] = await Promise.race([Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]), deadline]);
+    const addresses = [
+      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+    ];
+    if (addresses.length === 0) throw v4.status === 'rejected' ? v4.reason : new Error(`${host} has no addresses`);
+    return addresses;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** A webhook URL the service refuses to call. Never worth retrying. */
 export class TargetRefusedError extends Error {
@@ -31,7 +72,7 @@ export function parseTargetUrl(raw: string): URL {
  * private targets are allowed (dev and tests). Delivery checks again, at connect time, with
  * `guardedLookup`, because DNS can change after creation.
  */
-export async function assertPublicTarget(raw: string, allowPrivate: boolean): Promise<void> {
+export async function assertPublicTarget(raw: string, allowPrivate: boolean, dns?: DnsSettings): Promise<void> {
   const url = parseTargetUrl(raw);
   if (allowPrivate) return;
   const host = hostOf(url);
@@ -39,7 +80,7 @@ export async function assertPublicTarget(raw: string, allowPrivate: boolean): Pr
   if (isIP(host)) addresses = [host];
   else {
     try {
-      addresses = (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+      addresses = (await resolveHost(host, dns)).map((a) => a.address);
     } catch {
       throw new TargetRefusedError('Host name could not be resolved');
     }
@@ -53,18 +94,23 @@ export async function assertPublicTarget(raw: string, allowPrivate: boolean): Pr
  * A `lookup` for http.request that refuses private addresses: the address checked is the address
  * connected to, so a DNS answer that changes between check and connect (rebinding) cannot slip by.
  */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
+export function guardedLookup(allowPrivate: boolean, dns?: DnsSettings): LookupFunction {
   return (hostname, options, callback) => {
-    lookupCallback(hostname, { ...(options as LookupOneOptions), all: true, verbatim: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      const list = addresses as unknown as LookupAddress[];
-      const refused = !allowPrivate && (list.length === 0 || list.some((a) => isPrivateAddress(a.address)));
-      if (refused) {
-        return callback(new TargetRefusedError(`${hostname} resolves to a private, loopback, link-local or metadata address`), '', 0);
-      }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      callback(null, list[0].address, list[0].family);
-    });
+    resolveHost(hostname, dns).then(
+      (list) => {
+        const refused = !allowPrivate && list.some((a) => isPrivateAddress(a.address));
+        if (refused) {
+          return callback(new TargetRefusedError(`${hostname} resolves to a private, loopback, link-local or metadata address`), '', 0);
+        }
+        const family = (options as LookupOneOptions).family;
+        const usable = family === 4 || family === 6 ? list.filter((a) => a.family === family) : list;
+        if (usable.length === 0)
+          return callback(Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }), '', 0);
+        if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
+        callback(null, usable[0].address, usable[0].family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    );
   };
 }
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { Client } from 'pg';
 import { initializeDatabase } from '../../db/data-source';
-import { REVOCATION_CHANNEL } from '../../api/auth/key-cache';
+import { REVOCATION_CHANNEL } from '../../lib/auth/key-revocation';
 import { hashApiKey } from '../../lib/auth/api-key-secret';
 import { freePort } from '../support/free-port';
 import { ServiceProcess } from '../support/processes/service-process';

@@ -1,9 +1,16 @@
 import type { Server } from 'node:http';
 import type { IdType } from '../../lib/ids';
 import type { AddressInfo } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { idFixtures, seedEveryIdType } from '../support/id-fixtures';
-import { pinnedPathParamsConfig, runSchemathesis, type OpenApiDocument, type SchemathesisRun } from '../support/schemathesis';
+import {
+  pinnedIdsDocument,
+  pinnedPathParamsConfig,
+  runSchemathesis,
+  type OpenApiDocument,
+  type SchemathesisRun,
+} from '../support/schemathesis';
 import { newTenant, startStack, type TestStack, type TestTenant } from '../support/stack';
 
 /**
@@ -14,13 +21,55 @@ import { newTenant, startStack, type TestStack, type TestTenant } from '../suppo
  */
 const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 10);
 /**
- * The coverage phase (boundary values of every constraint) takes over four minutes for the ~140
- * operations on a CI machine, so the default run fuzzes only; SCHEMATHESIS_PHASES=examples,coverage,fuzzing
- * runs it too (docs/decisions.md).
+ * The coverage phase (boundary values of every constraint: lengths, ranges, patterns, formats,
+ * unsupported methods) runs by default; SCHEMATHESIS_PHASES narrows it (docs/decisions.md).
  */
-const PHASES = process.env.SCHEMATHESIS_PHASES ?? 'examples,fuzzing';
+const PHASES = process.env.SCHEMATHESIS_PHASES ?? 'examples,coverage,fuzzing';
 const SEED = process.env.SCHEMATHESIS_SEED ?? '20261122';
 const RUN_TIMEOUT_MS = Number(process.env.SCHEMATHESIS_TIMEOUT_MS ?? 280_000);
+
+/**
+ * Operations whose rules the document does not (yet) state, so valid-looking input can still be a
+ * 422: state-dependent checks (a referral code, stage, status or workflow that must exist, a lead
+ * merged into itself), cross-field rules (body or templateId, messageId or email, probability only
+ * on stages, accepted only on recommender runs), uniqueness inside arrays (field names, section
+ * IDs), future-only dates, money with two decimals, URLs, and NUL characters (refused by
+ * PostgreSQL, generated because the fuzzer allows them). Each is a 422 naming the field; removing a
+ * name here once its rule is in the document makes this run guard it.
+ */
+const KNOWN_UNSTATED_RULES = [
+  'GET /v1/agents/dashboard',
+  'GET /v1/files',
+  'PATCH /v1/config/statuses/{id}',
+  'PATCH /v1/forms/{id}',
+  'PATCH /v1/integrations/webhooks/{id}',
+  'PATCH /v1/leads/{id}',
+  'PATCH /v1/opportunities/{id}',
+  'PATCH /v1/users/{id}',
+  'PATCH /v1/workflows/{id}',
+  'POST /v1/agents/executions',
+  'POST /v1/api-keys',
+  'POST /v1/campaigns',
+  'POST /v1/commissions',
+  'POST /v1/communications/inbound/bounce',
+  'POST /v1/communications/inbound/reply',
+  'POST /v1/communications/send/email',
+  'POST /v1/config/statuses',
+  'POST /v1/files/upload',
+  'POST /v1/files/uploads',
+  'POST /v1/forms',
+  'POST /v1/integrations/webhooks',
+  'POST /v1/landing-pages',
+  'POST /v1/leads',
+  'POST /v1/leads/{id}/merge',
+  'POST /v1/opportunities',
+  'POST /v1/opportunities/convert',
+  'POST /v1/partners',
+  'POST /v1/public/forms/{id}/submissions',
+  'POST /v1/search/index',
+  'POST /v1/workflows',
+  'PUT /v1/addons/{id}/configuration',
+];
 
 let stack: TestStack;
 let server: Server;
@@ -28,6 +77,7 @@ let baseUrl: string;
 let owner: TestTenant;
 let intruder: TestTenant;
 let config: string;
+let documentFile: string;
 
 beforeAll(async () => {
   stack = await startStack();
@@ -38,11 +88,15 @@ beforeAll(async () => {
   intruder = await newTenant(stack.db);
   const owned = await seedEveryIdType(
     idFixtures(() => stack.http()),
-    owner.sandbox,
+    owner,
+    'sandbox',
   );
   const doc = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as OpenApiDocument;
   // The public form endpoint takes a form or a landing page ID, so its parameter names no one type.
   config = pinnedPathParamsConfig(doc, (type, p) => owned.get((type ?? (p.startsWith('/v1/public/forms/') ? 'form' : '')) as IdType));
+  documentFile = path.join(reportDir(''), 'openapi.pinned.json');
+  mkdirSync(path.dirname(documentFile), { recursive: true });
+  writeFileSync(documentFile, JSON.stringify(pinnedIdsDocument(doc, (type) => owned.get(type as IdType))));
 }, 120_000);
 
 afterAll(async () => {
@@ -53,7 +107,7 @@ afterAll(async () => {
 // Kept after the run (test-artifacts/ is git-ignored): the HAR and output explain a failure.
 const reportDir = (name: string) => path.resolve(__dirname, '../../test-artifacts/schemathesis', name);
 const common = (maxExamples: number) => [
-  `${baseUrl}/v1/openapi.json`,
+  documentFile,
   '--url',
   baseUrl,
   '--seed',
@@ -72,6 +126,34 @@ const statuses = (run: SchemathesisRun) =>
   run.entries.map((e) => `${e.response.status} ${e.request.method} ${new URL(e.request.url).pathname}`);
 
 describe('OpenAPI fuzzing (schemathesis)', () => {
+  it('accepts input the document calls valid (no 422 for a rule the document does not state)', async () => {
+    const run = await runSchemathesis(
+      reportDir('positive-data'),
+      config,
+      [
+        ...common(MAX_EXAMPLES),
+        '--header',
+        `X-API-Key: ${owner.sandboxKey}`,
+        '--mode',
+        'positive',
+        '--checks',
+        'positive_data_acceptance',
+        '--phases',
+        PHASES,
+        '--generation-allow-x00',
+        'false',
+        // Runs before the conformance run and deletes nothing, so every pinned ID names a live record.
+        '--exclude-method',
+        'DELETE',
+        ...KNOWN_UNSTATED_RULES.flatMap((name) => ['--exclude-name', name]),
+      ],
+      RUN_TIMEOUT_MS,
+    );
+    if (run.exitCode !== 0) console.log(run.output.slice(-20_000));
+    expect(run.entries.length).toBeGreaterThan(100);
+    expect(run.exitCode).toBe(0);
+  });
+
   it('answers every generated request without a server error and as the document says', async () => {
     const run = await runSchemathesis(
       reportDir('conformance'),
@@ -107,6 +189,8 @@ describe('OpenAPI fuzzing (schemathesis)', () => {
         // Valid input only: the request must reach the lookup of the foreign ID, not stop at validation.
         '--mode',
         'positive',
+        '--phases',
+        'examples,fuzzing',
         '--checks',
         'not_a_server_error',
         '--include-path-regex',

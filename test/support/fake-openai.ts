@@ -1,21 +1,33 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FakeReply = { status: number; json?: unknown; content?: string; headers?: Record<string, string> } | 'hang';
+export type FakeReply =
+  | {
+      status: number;
+      json?: unknown;
+      content?: string;
+      headers?: Record<string, string>;
+      /** answer only after this long */ delayMs?: number;
+    }
+  | 'hang';
+
+type Received = FakeOpenAi['requests'][number];
+/** A reply, or a function of the request (e.g. by prompt, when concurrent calls arrive in any order). */
+export type FakeFallback = FakeReply | ((request: Received) => FakeReply);
 
 export interface FakeOpenAi {
   baseUrl: string;
   /** Bodies of the chat completion requests received, in order. */
   requests: { messages: { role: string; content: string }[]; model: string; response_format?: unknown }[];
   /** Replies to give, in order; when empty, `fallback` answers. */
-  script(replies: FakeReply[], fallback?: FakeReply): void;
+  script(replies: FakeReply[], fallback?: FakeFallback): void;
   close(): Promise<void>;
 }
 
 /** A local OpenAI-compatible server (POST /v1/chat/completions) for the real `openai` client to talk to. */
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   let queue: FakeReply[] = [];
-  let fallback: FakeReply = { status: 500, json: { error: { message: 'no scripted reply' } } };
+  let fallback: FakeFallback = { status: 500, json: { error: { message: 'no scripted reply' } } };
   const requests: FakeOpenAi['requests'] = [];
   const hanging = new Set<ServerResponse>();
 
@@ -26,13 +38,15 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       res.writeHead(404).end();
       return;
     }
-    requests.push(JSON.parse(raw));
-    const reply = queue.shift() ?? fallback;
+    const received = JSON.parse(raw);
+    requests.push(received);
+    const reply = queue.shift() ?? (typeof fallback === 'function' ? fallback(received) : fallback);
     if (reply === 'hang') {
       hanging.add(res);
       res.on('close', () => hanging.delete(res));
       return;
     }
+    if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     const body =
       reply.content !== undefined
         ? {

@@ -9,7 +9,10 @@ import { validLead } from './stack';
 
 type Headers = Record<string, string>;
 
-/** tenantWide: shared by both environments; global: a catalog record every tenant sees (addons). */
+/**
+ * tenantWide: shared by both environments, so created with the live key whatever key seeds the rest
+ * (users can only be created with a live key); global: a catalog record every tenant sees (addons).
+ */
 export type IdFixture = { create: (headers: Headers) => Promise<string>; tenantWide?: boolean; global?: boolean };
 
 /**
@@ -118,9 +121,15 @@ export function paramTypes(route: AnyRoute): Record<string, IdType> {
   return Object.fromEntries(Object.entries(shape).map(([name, schema]) => [name, (schema as z.ZodType).meta()?.['x-id-type'] as IdType]));
 }
 
-/** One record of every fixture type, created with `headers`. */
-export async function seedEveryIdType(fixtures: Partial<Record<IdType, IdFixture>>, headers: Headers): Promise<Map<IdType, string>> {
+/** One record of every fixture type, created with the tenant's `environment` key (tenant-wide ones with its live key). */
+export async function seedEveryIdType(
+  fixtures: Partial<Record<IdType, IdFixture>>,
+  tenant: { live: Headers; sandbox: Headers },
+  environment: 'live' | 'sandbox',
+): Promise<Map<IdType, string>> {
   const owned = new Map<IdType, string>();
-  for (const [type, fixture] of Object.entries(fixtures) as [IdType, IdFixture][]) owned.set(type, await fixture.create(headers));
+  for (const [type, fixture] of Object.entries(fixtures) as [IdType, IdFixture][]) {
+    owned.set(type, await fixture.create(fixture.tenantWide ? tenant.live : tenant[environment]));
+  }
   return owned;
 }

@@ -61,3 +61,16 @@ export function trackingPaths(mail: ReceivedMail, kind: 'o' | 'c' | 'u'): string
 }
 
 export const header = (mail: ReceivedMail, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(mail.text)?.[1];
+
+/** The text/html part of a received mail: from after its part headers up to the next MIME boundary. */
+export function htmlPart(mail: ReceivedMail): string {
+  const start = mail.text.search(/^Content-Type: text\/html/im);
+  if (start < 0) throw new Error('the mail has no text/html part');
+  const bodyStart = mail.text.indexOf('\r\n\r\n', start) + 4;
+  const end = mail.text.indexOf('\r\n--', bodyStart);
+  return mail.text.slice(bodyStart, end < 0 ? undefined : end);
+}
+
+/** The URLs signed into a mail's click-tracking links (the claims of a token are readable, not forgeable). */
+export const clickTargets = (mail: ReceivedMail): string[] =>
+  trackingPaths(mail, 'c').map((path) => JSON.parse(Buffer.from(path.split('/').pop()!.split('.')[0], 'base64url').toString()).u);

@@ -3,9 +3,18 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const REGISTER = path.join(__dirname, 'swc-register.js');
-const ENTRY = { api: 'api/server.ts', worker: 'workers/main.ts', postgres: 'test/support/processes/embedded-postgres-main.ts' } as const;
+const ENTRY = {
+  api: 'api/server.ts',
+  worker: 'workers/main.ts',
+  postgres: 'test/support/processes/embedded-postgres-main.ts',
+  start: 'scripts/start.ts',
+} as const;
 /** How each kind says it is ready (the API instead answers /healthz). */
-const READY_LINE = { worker: (l: string) => l.includes('"msg":"worker running"'), postgres: (l: string) => l.startsWith('ready ') };
+const READY_LINE = {
+  worker: (l: string) => l.includes('"msg":"worker running"'),
+  postgres: (l: string) => l.startsWith('ready '),
+  start: (l: string) => l.includes('Press Ctrl-C to stop.'),
+};
 const READY_TIMEOUT_MS = 90_000;
 const KEPT_LINES = 200;
 
@@ -19,6 +28,8 @@ export type ServiceKind = keyof typeof ENTRY;
 export class ServiceProcess {
   private child: ChildProcess | null = null;
   private exited: Promise<void> = Promise.resolve();
+  /** How the last run ended: its exit code, or null when a signal ended it. */
+  exitCode: number | null = null;
   /** The last lines it printed, shown when it does not become ready. */
   readonly output: string[] = [];
   private readonly waiters: { test: (line: string) => boolean; resolve: () => void }[] = [];
@@ -40,9 +51,16 @@ export class ServiceProcess {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // `npm start` runs in a terminal: its own process group, so interrupt() can Ctrl-C all of it.
+      detached: this.kind === 'start',
     });
     this.child = child;
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code) => {
+        this.exitCode = code;
+        resolve();
+      }),
+    );
     void this.exited.then(() => {
       if (this.child === child) this.child = null;
     });
@@ -58,6 +76,19 @@ export class ServiceProcess {
   async kill(): Promise<void> {
     this.child?.kill('SIGKILL');
     await this.exited;
+  }
+
+  /**
+   * Ctrl-C in the terminal of a `start` process: SIGINT to its whole process group (the embedded
+   * PostgreSQL and the Temporal dev server get it too, as they do from a terminal). Resolves on exit.
+   */
+  async interrupt(): Promise<void> {
+    const child = this.child;
+    if (!child?.pid) return;
+    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 30_000);
+    process.kill(-child.pid, 'SIGINT');
+    await this.exited;
+    clearTimeout(timer);
   }
 
   /** A graceful stop (SIGTERM drains), escalating to SIGKILL if it hangs. */
@@ -122,4 +153,29 @@ export class ServiceProcess {
   private tail(): string {
     return this.output.slice(-30).join('\n');
   }
+}
+
+export interface ScriptResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A one-shot entry point (`npm run admin -- ...` is scripts/admin.ts) run to completion, from TypeScript like the services. */
+export function runScript(script: string, args: string[], env: Record<string, string>, timeoutMs = 90_000): Promise<ScriptResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', REGISTER, script, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} ${args.join(' ')} did not finish within ${timeoutMs} ms:\n${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { webhookSweepScheduleId } from '../../../lib/temporal/webhook-sweep-schedule';
 import { leadDedupeSweepScheduleId } from '../../../lib/temporal/lead-dedupe-sweep-schedule';
+import { idempotencyPurgeScheduleId } from '../../../lib/temporal/idempotency-purge-schedule';
 import { freePort } from '../free-port';
 import { ServiceProcess } from './service-process';
 
@@ -71,11 +72,11 @@ export async function startServices(targets: ServiceTargets, apiEnv: Record<stri
 }
 
 /** Every worker creates the sweep schedules for its queue; left behind, they would fire forever. */
-async function deleteSweepSchedules(address: string, taskQueue: string): Promise<void> {
+export async function deleteSweepSchedules(address: string, taskQueue: string): Promise<void> {
   const connection = await Connection.connect({ address, connectTimeout: 2000 }).catch(() => null);
   if (!connection) return; // a scenario that stopped its own Temporal for good
   const client = new Client({ connection });
-  for (const id of [webhookSweepScheduleId(taskQueue), leadDedupeSweepScheduleId(taskQueue)]) {
+  for (const id of [webhookSweepScheduleId(taskQueue), leadDedupeSweepScheduleId(taskQueue), idempotencyPurgeScheduleId(taskQueue)]) {
     await client.schedule
       .getHandle(id)
       .delete()

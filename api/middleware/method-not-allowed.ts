@@ -1,0 +1,35 @@
+import type { RequestHandler } from 'express';
+import { AppError } from '../../lib/errors';
+import type { AnyRoute } from '../http/route';
+
+/** `/v1/leads/:id` as a whole-path pattern (each `:param` one non-empty segment). */
+function pathPattern(path: string): RegExp {
+  const escaped = path
+    .split(/(:[A-Za-z0-9_]+)/)
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`^${escaped.join('')}/?$`);
+}
+
+/**
+ * Runs after every route: a path the API serves, asked with a method it does not serve (PUT on
+ * a lead, TRACE), is a 405 with `Allow`, not a 404 that says the path does not exist.
+ */
+export function methodNotAllowed(routes: AnyRoute[]): RequestHandler {
+  const byPath = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  for (const route of routes) {
+    const entry = byPath.get(route.path) ?? { pattern: pathPattern(route.path), methods: new Set<string>() };
+    entry.methods.add(route.method.toUpperCase());
+    if (route.method === 'get') entry.methods.add('HEAD');
+    byPath.set(route.path, entry);
+  }
+  const entries = [...byPath.values()];
+  return (req, _res, next) => {
+    const allowed = new Set<string>();
+    for (const { pattern, methods } of entries) if (pattern.test(req.path)) methods.forEach((m) => allowed.add(m));
+    if (allowed.size === 0 || allowed.has(req.method)) return next();
+    const allow = [...allowed].sort().join(', ');
+    next(
+      new AppError('method_not_allowed', `Method ${req.method} is not allowed on ${req.path}; use ${allow}`, undefined, { Allow: allow }),
+    );
+  };
+}

@@ -1,0 +1,82 @@
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { TenantScope } from './scoped-repository';
+import { metadataOf, Params, queryRows, tableOf } from './sql';
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Builds one hand-written statement over a tenant's rows. Names come from entity metadata, values
+ * become parameters, and the scope comes from here, never from the caller:
+ * - `from(Entity, alias)` reads only the scope's rows (a subquery PostgreSQL flattens);
+ * - `table(Entity)` names a table to write, and then the statement must also use `scope()` (the
+ *   predicate) or `scopeValues()` (the tenant and environment to insert), or it is refused.
+ */
+export class ScopedSqlBuilder {
+  readonly params = new Params();
+  private tablesNamed = 0;
+  private scopeUsed = false;
+
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly tenantScope: TenantScope,
+  ) {}
+
+  /** `$n` for a value. */
+  value(v: unknown): string {
+    return this.params.add(v);
+  }
+
+  /** The quoted column of an entity property (`col(Lead, 'emailNormalized')` → `"email_normalized"`). */
+  col<T extends ObjectLiteral>(entity: EntityTarget<T>, property: keyof T & string): string {
+    const column = metadataOf(this.manager, entity).findColumnWithPropertyName(property);
+    if (!column) throw new Error(`${String(property)} is not a column of ${metadataOf(this.manager, entity).name}`);
+    return quote(column.databaseName);
+  }
+
+  /** The scope's rows of a table, as a FROM item named `alias`. */
+  from(entity: EntityTarget<ObjectLiteral>, alias: string): string {
+    const meta = metadataOf(this.manager, entity);
+    return `(SELECT * FROM ${tableOf(meta)} WHERE ${this.predicate(meta.findColumnWithPropertyName('environment') !== undefined)}) ${alias}`;
+  }
+
+  /** A table to write to; the statement must scope it with scope() or scopeValues(). */
+  table(entity: EntityTarget<ObjectLiteral>): string {
+    this.tablesNamed++;
+    return tableOf(metadataOf(this.manager, entity));
+  }
+
+  /** `[alias.]tenant_id = $n AND [alias.]environment = $m`. */
+  scope(alias?: string, opts: { environment?: boolean } = {}): string {
+    this.scopeUsed = true;
+    return this.predicate(opts.environment ?? true, alias);
+  }
+
+  /** The scope's tenant and environment as two parameters, for an INSERT's values. */
+  scopeValues(): [tenantId: string, environment: string] {
+    this.scopeUsed = true;
+    return [`${this.value(this.tenantScope.tenantId)}::bigint`, `${this.value(this.tenantScope.environment)}::varchar`];
+  }
+
+  assertScoped(): void {
+    if (this.tablesNamed > 0 && !this.scopeUsed)
+      throw new Error('A scoped statement names a table but never applies the scope: use scope() or scopeValues().');
+  }
+
+  private predicate(partitioned: boolean, alias?: string): string {
+    const a = alias ? `${alias}.` : '';
+    const tenant = `${a}tenant_id = ${this.value(this.tenantScope.tenantId)}`;
+    return partitioned ? `${tenant} AND ${a}environment = ${this.value(this.tenantScope.environment)}` : tenant;
+  }
+}
+
+/** Runs a statement built by `build` within the scope; returns its rows. */
+export async function scopedSql<R = Record<string, unknown>>(
+  manager: EntityManager,
+  scope: TenantScope,
+  build: (q: ScopedSqlBuilder) => string,
+): Promise<R[]> {
+  const q = new ScopedSqlBuilder(manager, scope);
+  const text = build(q);
+  q.assertScoped();
+  return (await queryRows(manager, text, q.params)) as R[];
+}

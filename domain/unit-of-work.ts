@@ -1,0 +1,47 @@
+import type { OutboxEvent } from '../db/entities';
+import { ScopedData } from '../db/scoped-data';
+import type { DomainContext } from './context';
+import { emitEvent } from './webhooks/emit-event';
+import { relayAfterCommit } from './webhooks/relay';
+import { eventPayloads, type CatalogEventType, type EventType } from './webhooks/webhook-events';
+
+type BuilderInput<T extends CatalogEventType> = Parameters<(typeof eventPayloads)[T]>[0];
+
+/**
+ * One transaction within one tenant scope: repositories and statements that carry the scope
+ * (ScopedData), plus the outbox. Events emitted here commit or roll back with the changes they
+ * report and are handed to the relay once committed (the sweep covers a crash in between).
+ */
+export class UnitOfWork extends ScopedData {
+  readonly events: OutboxEvent[] = [];
+
+  /** Writes a catalog event into the outbox, its data built by the catalog's own builder. */
+  async emit<T extends CatalogEventType>(type: T, input: BuilderInput<T>): Promise<OutboxEvent> {
+    const build = eventPayloads[type] as (i: BuilderInput<T>) => Record<string, unknown>;
+    return this.emitRaw(type, build(input));
+  }
+
+  /** An event whose data the caller built (a test ping aimed at one endpoint). */
+  async emitRaw(type: string, data: Record<string, unknown>, opts: { targetEndpointId?: string } = {}): Promise<OutboxEvent> {
+    const event = await emitEvent(this.manager, this.scope, type as EventType, data, opts);
+    this.events.push(event);
+    return event;
+  }
+}
+
+export type UnitOfWorkContext = Pick<DomainContext, 'db' | 'scope' | 'workflows' | 'webhooks'>;
+
+/**
+ * For events written by a single statement that committed on its own (the one-statement lead
+ * create) or by a transaction a workflow activity ran: hands them to the relay.
+ */
+export const relayCommitted = (ctx: Pick<UnitOfWorkContext, 'db' | 'workflows' | 'webhooks'>, events: OutboxEvent[]) =>
+  relayAfterCommit(ctx.db, ctx.workflows, events, ctx.webhooks?.relayHooks);
+
+/** Runs `work` as one unit of work and relays its events after the commit. */
+export async function unitOfWork<R>(ctx: UnitOfWorkContext, work: (tx: UnitOfWork) => Promise<R>): Promise<R> {
+  let tx: UnitOfWork | undefined;
+  const result = await ctx.db.transaction((manager) => work((tx = new UnitOfWork(manager, ctx.scope))));
+  if (tx?.events.length) await relayCommitted(ctx, tx.events);
+  return result;
+}
