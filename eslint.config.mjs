@@ -30,6 +30,7 @@ const DATABASE_MIGRATION_PENDING = [
   // Hot-path statement builders composed into the one-statement lead create (managerOf): to move
   // onto ScopedSqlBuilder (an insert() that adds the scope columns itself).
   'domain/lead-dedupe-keys.ts',
+  'domain/lead-identities.ts',
   'domain/search-index.ts',
   // team_members has no id column, so ScopedRepository (TenantRow) cannot hold it yet.
   'domain/memberships.ts',

@@ -67,7 +67,7 @@ export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions =
     files,
     limiter,
     keyCache: new ApiKeyCache(),
-    trackingHits: new TrackingHits(services.db, services.workflows.client, {
+    trackingHits: new TrackingHits(services.db, services.workflows, {
       perTenantCapacity: config.TRACKING_BUFFER_PER_TENANT,
       replays: counterStore,
       ...opts.trackingHits,

@@ -206,6 +206,45 @@ async function main(): Promise<void> {
       }),
     },
     {
+      id: 'T2-dup',
+      what: 'POST /v1/leads with distinct phones (T2) vs POST /v1/leads where every lead shares one phone (issue 16)',
+      goal: 0.8,
+      baseline: http('app', {
+        method: 'POST',
+        path: '/v1/leads',
+        headers: key,
+        requests: [
+          { setupRequest: (r: Record<string, unknown>) => ({ ...r, body: leadBody({ phone: `+1 212 ${String(n).padStart(7, '0')}` })() }) },
+        ],
+      }),
+      target: http('app', {
+        method: 'POST',
+        path: '/v1/leads',
+        headers: key,
+        requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, body: leadBody({ phone: '+1 415 555 0123' })() }) }],
+      }),
+    },
+    {
+      id: 'T7',
+      what: 'the T2 baseline (bare single-row INSERTs/s) vs leads/s through POST /v1/leads/batch, 100 per request (latencies per request)',
+      goal: 5,
+      baseline: http('bare-insert', bareInsert),
+      target: async () => {
+        const batchBody = () => JSON.stringify({ leads: Array.from({ length: 100 }, () => JSON.parse(leadBody()())) });
+        const s = await measure(
+          'app',
+          {
+            method: 'POST',
+            path: '/v1/leads/batch',
+            headers: key,
+            requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, body: batchBody() }) }],
+          },
+          ctx,
+        );
+        return { ...s, rps: s.rps * 100 };
+      },
+    },
+    {
       id: 'T3',
       what: 'bare Express + pg SELECT by key vs GET /v1/leads/:id',
       goal: 0.6,

@@ -117,7 +117,9 @@ export function insertManySql(manager: EntityManager, meta: EntityMetadata, rows
   const arrays = cols.map(
     (c) => `${p.add(rows.map((r) => driver.preparePersistentValue(c.getEntityValue(r), c)))}::${castOf(manager, c)}[]`,
   );
-  return `INSERT INTO ${tableOf(meta)} (${cols.map((c) => quote(c.databaseName)).join(', ')}) SELECT * FROM unnest(${arrays.join(', ')})`;
+  // As in insertSql: IDs reserved ahead (nextId) go into an identity column only with OVERRIDING.
+  const overriding = cols.some((c) => c.isGenerated) ? ' OVERRIDING SYSTEM VALUE' : '';
+  return `INSERT INTO ${tableOf(meta)} (${cols.map((c) => quote(c.databaseName)).join(', ')})${overriding} SELECT * FROM unnest(${arrays.join(', ')})`;
 }
 
 /** Runs one statement and hydrates its rows. */

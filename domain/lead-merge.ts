@@ -1,8 +1,9 @@
-import { Commission, EngagementEvent, FormSubmission, Lead, LeadDuplicate, Message, Opportunity, StoredFile, Task } from '../db/entities';
+import { Commission, EngagementEvent, FormSubmission, Lead, Message, Opportunity, StoredFile, Task } from '../db/entities';
 import { notFound, validationFailed } from '../lib/errors';
 import { encodeId } from '../lib/ids';
 import { suppressAddress } from './communications/email-suppressions';
 import type { DomainContext } from './context';
+import { deleteIdentities, syncIdentities } from './lead-identities';
 import { removeFromIndex, indexLead } from './search-index';
 import { unitOfWork } from './unit-of-work';
 
@@ -41,10 +42,7 @@ export async function mergeLeads(ctx: DomainContext, survivorId: string, duplica
       (q) =>
         `UPDATE ${q.table(StoredFile)} SET entity_id = ${q.value(survivorId)} WHERE ${q.scope()} AND entity_type = 'lead' AND entity_id = ${q.value(duplicateId)}`,
     );
-    await tx.sql(
-      (q) =>
-        `DELETE FROM ${q.table(LeadDuplicate)} WHERE ${q.scope()} AND (lead_id = ${q.value(duplicateId)} OR duplicate_lead_id = ${q.value(duplicateId)})`,
-    );
+    await deleteIdentities(tx, duplicateId);
 
     const changes: Record<string, unknown> = {};
     for (const key of ['phone', 'assignedTo', 'partnerId', 'convertedAt'] as const) {
@@ -75,6 +73,7 @@ export async function mergeLeads(ctx: DomainContext, survivorId: string, duplica
     await leads.deleteById(duplicateId);
     await removeFromIndex(tx, 'lead', encodeId('lead', duplicateId));
     await indexLead(tx, saved);
+    await syncIdentities(tx, saved); // the survivor may have taken the duplicate's phone
     await tx.emit('lead.updated', { id: survivorId, changes });
     await tx.emit('lead.deleted', duplicate);
     return saved;

@@ -1,4 +1,4 @@
-import { Lead, LeadDuplicate, OutboxEvent, User, type Partner } from '../db/entities';
+import { Lead, OutboxEvent, User, type Partner } from '../db/entities';
 import { nextId } from '../db/id-blocks';
 import { hydrate, insertSql, metadataOf, Params, queryRows, Raw, selectList } from '../db/sql';
 import { notFound } from '../lib/errors';
@@ -10,6 +10,7 @@ import type { LeadCreate, LeadUpdate } from '../api/schemas/lead';
 import { enrollByTrigger } from './campaigns/auto-enroll';
 import type { DomainContext } from './context';
 import { claimDedupeKeys, claimDedupeKeysSql, dedupeKeys } from './lead-dedupe-keys';
+import { addIdentitiesSql, commonKeysSql, deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './lead-identities';
 import { defaultLeadStatusHint, rememberDefaultLeadStatus, resolveLeadStatus } from './lead-statuses';
 import { normalizeEmail, normalizePhone } from './normalize';
 import { resolveReferralCode } from './referral-codes';
@@ -37,10 +38,12 @@ export interface LeadFilters {
 
 /**
  * One statement writes the lead, its search document and its outbox event (a single statement is
- * atomic, so no BEGIN/COMMIT), claims its duplicate-detection keys and reads the campaigns its
+ * atomic, so no BEGIN/COMMIT), claims its duplicate-detection keys, adds it to the clusters of its
+ * email and phone (lead_identities, a row per key) and reads the campaigns its
  * creation triggers: the hot path of the API (issue 8, T2). A lead that claims all its keys has no
- * duplicate and is marked checked at once; only the others start a lead-dedupe workflow. The
- * lead's ID is reserved ahead (nextId) so the document and the event, which carry its public ID,
+ * duplicate and is marked checked at once; only the others start a lead-dedupe workflow. An email
+ * or phone that many leads share already (common, a placeholder) needs no check either. The lead's
+ * ID is reserved ahead (nextId) so the document and the event, which carry its public ID,
  * can be written by the same statement. The status is checked by the statement itself; a miss
  * (unknown code, stale default, statuses not seeded yet) takes the slow path once.
  */
@@ -90,10 +93,16 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
   const keys = dedupeKeys(values);
   const leadValues = {
     ...values,
-    duplicatesCheckedAt: new Raw(`CASE WHEN (SELECT count(*) FROM claimed) = ${keys.length} THEN now() END`),
+    // Nothing to check when every key is new (claimed) or common (suggests no duplicates).
+    duplicatesCheckedAt: new Raw(
+      `CASE WHEN (SELECT count(*) FROM (SELECT key FROM claimed UNION SELECT key FROM common) k) = ${keys.length} THEN now() END`,
+    ),
   };
+  const keysParam = p.add(keys);
   const sql = `WITH claimed AS (${claimDedupeKeysSql(ctx.scope, values.id, keys, p, { where: statusExists })} RETURNING key),
+    common AS (${commonKeysSql(ctx.scope, keysParam, p)}),
     lead AS (${insertSql(m, leadMeta, leadValues, p, { where: statusExists })} RETURNING *),
+    identities AS (${addIdentitiesSql(ctx.scope, values.id, keys, p, leadWritten)}),
     doc AS (${searchDocumentUpsertSql(m, ctx.scope, leadSearchDocument(values), p, leadWritten)}),
     event AS (${outboxInsertSql(m, { scope: ctx.scope, type: 'lead.created', data: eventPayloads['lead.created'](values) }, p, leadWritten)} RETURNING *),
     triggered AS (SELECT coalesce(array_agg(c.id::text ORDER BY c.id), '{}') AS ids FROM campaigns c
@@ -113,7 +122,7 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
  * and so is its start: the request does not wait for Temporal. A lead whose start was dropped or
  * lost stays unchecked (duplicates_checked_at null) until the lead-dedupe sweep starts its workflow.
  */
-function startDuplicateDetection(ctx: DomainContext, lead: Lead): void {
+export function startDuplicateDetection(ctx: DomainContext, lead: Lead): void {
   ctx.workflows.startSoon(leadDedupeWorkflow, leadDedupeStart(lead));
 }
 
@@ -176,7 +185,10 @@ export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpda
     if (patch.phone !== undefined) lead.phoneNormalized = normalizePhone(patch.phone);
     if (customFields) lead.customFields = { ...lead.customFields, ...customFields };
     const saved = await leads.save(lead);
-    if (patch.email || patch.phone) await claimDedupeKeys(tx, saved);
+    if (patch.email || patch.phone !== undefined) {
+      await claimDedupeKeys(tx, saved);
+      await syncIdentities(tx, saved);
+    }
     await indexLead(tx, saved);
     if (Object.keys(changes).length) await tx.emit('lead.updated', { id: lead.id, changes });
     return { lead: saved, statusChanged: 'status' in changes };
@@ -203,20 +215,31 @@ export async function deleteLead(ctx: DomainContext, id: string): Promise<Lead> 
     const lead = await leads.findById(id);
     if (!lead) throw notFound('Lead');
     await leads.deleteById(id);
+    await deleteIdentities(tx, id);
     await removeFromIndex(tx, 'lead', encodeId('lead', id));
     await tx.emit('lead.deleted', lead);
     return lead;
   });
 }
 
-export async function listDuplicates(ctx: DomainContext, id: string): Promise<{ lead: Lead; reasons: string[] }[]> {
+export async function listDuplicates(
+  ctx: DomainContext,
+  id: string,
+): Promise<{ duplicates: { lead: Lead; reasons: DuplicateReason[] }[]; commonKeys: DuplicateReason[] }> {
   await getLead(ctx, id);
-  const pairs = await ctx.data.repo(LeadDuplicate).find({ where: { leadId: id }, order: { id: 'ASC' } });
-  const leads = ctx.data.repo(Lead);
-  const out: { lead: Lead; reasons: string[] }[] = [];
-  for (const p of pairs) {
-    const other = await leads.findById(p.duplicateLeadId);
-    if (other) out.push({ lead: other, reasons: p.reasons });
-  }
-  return out;
+  const { duplicates, commonKeys } = await findDuplicates(ctx.data, id);
+  if (!duplicates.length) return { duplicates: [], commonKeys };
+  const found = await ctx.data
+    .repo(Lead)
+    .select('l')
+    .andWhere('l.id IN (:...ids)', { ids: duplicates.map((d) => d.leadId) })
+    .getMany();
+  const byId = new Map(found.map((l) => [l.id, l]));
+  return {
+    duplicates: duplicates.flatMap((d) => {
+      const lead = byId.get(d.leadId);
+      return lead ? [{ lead, reasons: d.reasons }] : [];
+    }),
+    commonKeys,
+  };
 }

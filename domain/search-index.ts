@@ -28,6 +28,14 @@ export interface SearchDocumentInput {
   data: Record<string, unknown>;
 }
 
+/** The title and body a document is searched by (emails also as their parts). */
+export function searchText(doc: SearchDocumentInput): { title: string; body: string } {
+  return {
+    title: withEmailParts(TITLE_KEYS.flatMap((k) => leaves(doc.data[k])).join(' ')),
+    body: withEmailParts(leaves(doc.data).join(' ')),
+  };
+}
+
 /** Inserts or replaces the (type, id) document in one statement; the trigger recomputes its tsvector. */
 export function searchDocumentUpsertSql(
   manager: EntityManager,
@@ -36,8 +44,7 @@ export function searchDocumentUpsertSql(
   p: Params,
   opts: { where?: string } = {},
 ): string {
-  const title = withEmailParts(TITLE_KEYS.flatMap((k) => leaves(doc.data[k])).join(' '));
-  const body = withEmailParts(leaves(doc.data).join(' '));
+  const { title, body } = searchText(doc);
   return insertSql(
     manager,
     metadataOf(manager, SearchDocument),

@@ -150,6 +150,20 @@ const EnvSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   /** statement_timeout of the worker's connections: activities may run longer statements than requests (0: none). */
   WORKER_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
+  /**
+   * An email or phone shared by more than this many leads of a tenant and environment (a company
+   * switchboard, a placeholder typed into forms) is common: it suggests no duplicates and starts no
+   * duplicate check for new leads.
+   */
+  DEDUPE_COMMON_IDENTITY_LEADS: z.coerce.number().int().min(1).default(25),
+  /**
+   * The worker's own database connections (the API keeps its own pool, also inside npm start, so
+   * background work cannot take the API's connections); activities run at most this many at once.
+   * Its statement_timeout is WORKER_DB_STATEMENT_TIMEOUT_MS.
+   */
+  WORKER_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Requests of one tenant and environment an API process runs at once; the rest queue (api/middleware/tenant-fair-share.ts). */
+  TENANT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(10),
 
   // Per-IP limits on the unauthenticated routes, per route class and minute (docs/security.md).
   /** Open pixel, click redirect, unsubscribe: generous, a busy corporate NAT opens a lot of mail from one address. */

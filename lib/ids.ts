@@ -34,6 +34,7 @@ export const ID_TYPES = {
   landingPage: 'lpg',
   agentExecution: 'agx',
   emailTemplate: 'tpl',
+  suppression: 'sup',
   operation: 'opr',
 } as const;
 

@@ -8,6 +8,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { createApp, flushApp } from '../api/app';
 import type { ApiKeyCache } from '../api/auth/key-cache';
 import { initializeDatabase } from '../db/data-source';
+import { initializeWorkerDatabase } from '../db/worker-pool';
 import { resolveDatabase } from '../db/local-database';
 import { config } from '../lib/config';
 import { listen } from '../lib/http-server';
@@ -76,9 +77,16 @@ async function main(): Promise<void> {
     }
 
     step('running migrations ...');
-    // One pool serves the in-process worker and API here, so it takes the worker's (longer) bound.
-    const db = await initializeDatabase({ url: database.url, migrate: true, statementTimeoutMs: config.WORKER_DB_STATEMENT_TIMEOUT_MS });
+    // The API's pool (its statement_timeout) and, below, the worker's own: background work never takes the API's connections.
+    const db = await initializeDatabase({
+      url: database.url,
+      migrate: true,
+      applicationName: 'lead-engagement-api',
+      statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    });
     stops.push(() => db.destroy());
+    const workerDb = await initializeWorkerDatabase(database.url, config);
+    stops.push(() => workerDb.destroy());
 
     const admin = await Connection.connect(temporalConnectionOptions(temporalAddress));
     await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
@@ -100,7 +108,8 @@ async function main(): Promise<void> {
     const worker = await createWorker({
       connection: workerConnection,
       namespace: config.TEMPORAL_NAMESPACE,
-      deps: { db, workflows, webhooks, ai: aiSettingsFromConfig(config) },
+      deps: { db: workerDb, workflows, webhooks, ai: aiSettingsFromConfig(config) },
+      maxConcurrentActivities: config.WORKER_DB_POOL_SIZE,
       workflowBundle: config.WORKFLOW_BUNDLE_PATH ? { codePath: config.WORKFLOW_BUNDLE_PATH } : undefined,
     });
     const running = worker.run();

@@ -38,12 +38,18 @@ afterAll(async () => {
 const api = () => stack.http();
 
 describe('communications', () => {
-  it('sends an email to a lead with tracked links and an open pixel, answering {id, to, status, createdAt}', async () => {
+  it('sends a transactional email to a lead with tracked links and an open pixel and no unsubscribe, answering {id, to, status, createdAt}', async () => {
     const lead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data;
     const res = await api()
       .post('/v1/communications/send/email')
       .set(tenant.live)
-      .send({ to: lead.email, subject: 'Your quote', body: 'Hello {{firstName}}, see https://example.com/quote', leadId: lead.id })
+      .send({
+        to: lead.email,
+        subject: 'Your quote',
+        body: 'Hello {{firstName}}, see https://example.com/quote',
+        leadId: lead.id,
+        category: 'transactional',
+      })
       .expect(200);
     expect(Object.keys(res.body.data).sort()).toEqual(['createdAt', 'id', 'status', 'to']);
     expect(res.body.data).toMatchObject({ to: lead.email, status: 'sent' });

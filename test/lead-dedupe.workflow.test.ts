@@ -139,6 +139,65 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
     expect(dupes.body.data.map((d: { lead: { id: string } }) => d.lead.id)).toEqual([moved.id]);
   });
 
+  it('stores a cluster as one row per lead and key, and a lead that changes, merges or goes leaves it', async () => {
+    const phone = `+1 415 555 ${String(Date.now() % 10_000).padStart(4, '0')}`;
+    const before = await identityRows();
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      ids.push((await stack.http().post('/v1/leads').set(tenant.live).send(validLead({ phone })).expect(201)).body.data.id);
+    }
+    await stack.workflows.drain();
+    // Two keys (email, phone) per lead, whatever the size of the cluster: no row per pair.
+    expect((await identityRows()) - before).toBe(24);
+    const listed = async (id: string) =>
+      (await stack.http().get(`/v1/leads/${id}/duplicates`).set(tenant.live).expect(200)).body.data.map(
+        (d: { lead: { id: string }; reasons: string[] }) => [d.lead.id, d.reasons],
+      );
+    expect(await listed(ids[0])).toEqual(ids.slice(1).map((id) => [id, ['phone']]));
+
+    await stack.http().patch(`/v1/leads/${ids[1]}`).set(tenant.live).send({ phone: '+44 20 7946 0999' }).expect(200);
+    await stack.http().delete(`/v1/leads/${ids[2]}`).set(tenant.live).expect(200);
+    await stack.http().post(`/v1/leads/${ids[0]}/merge`).set(tenant.live).send({ duplicateId: ids[3] }).expect(200);
+    expect(await listed(ids[0])).toEqual(ids.slice(4).map((id) => [id, ['phone']]));
+    expect(await listed(ids[1])).toEqual([]);
+    expect((await identityRows()) - before).toBe(24 - 2 - 2); // the deleted lead's rows and the merged one's
+  });
+
+  it('stops suggesting duplicates by a phone more than 25 leads share, and says the key is common', async () => {
+    const phone = '+1 415 555 0123'; // the placeholder typed into every form
+    const create = async () => (await stack.http().post('/v1/leads').set(tenant.live).send(validLead({ phone })).expect(201)).body.data.id;
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push(await create());
+    await stack.workflows.drain();
+    const first = await stack.http().get(`/v1/leads/${ids[0]}/duplicates`).set(tenant.live).expect(200);
+    expect(first.body.data).toHaveLength(24);
+    expect(first.body.meta.commonKeys).toEqual([]);
+
+    ids.push(await create(), await create()); // the 26th lead makes the phone common
+    await stack.workflows.drain();
+    for (const id of ids.slice(25)) {
+      expect(await checkedAt(id)).not.toBeNull(); // checked when written: a common key needs no check
+      await expect(stack.client.workflow.getHandle(`lead-dedupe/${id}`).describe()).rejects.toThrow(WorkflowNotFoundError);
+    }
+    for (const id of [ids[0], ids[26]]) {
+      const dupes = await stack.http().get(`/v1/leads/${id}/duplicates`).set(tenant.live).expect(200);
+      expect(dupes.body.data).toEqual([]);
+      expect(dupes.body.meta.commonKeys).toEqual(['phone']);
+    }
+    // The email still suggests: a later lead with the first one's email is listed by it.
+    const [firstLead] = (await stack.db.query('SELECT email FROM leads WHERE id = $1', [decodeId('lead', ids[0])])) as { email: string }[];
+    const twin = await stack
+      .http()
+      .post('/v1/leads')
+      .set(tenant.live)
+      .send(validLead({ email: firstLead.email, phone }))
+      .expect(201);
+    const byEmail = await stack.http().get(`/v1/leads/${ids[0]}/duplicates`).set(tenant.live).expect(200);
+    expect(byEmail.body.data.map((d: { lead: { id: string }; reasons: string[] }) => [d.lead.id, d.reasons])).toEqual([
+      [twin.body.data.id, ['email']],
+    ]);
+  });
+
   it('answers before the check starts, and the sweep starts checks that never started', async () => {
     const twin = (
       await stack
@@ -174,6 +233,11 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
     expect(again[0].n).toBe(0);
   });
 });
+
+async function identityRows(): Promise<number> {
+  const [row] = await stack.db.query(`SELECT count(*)::int AS n FROM lead_identities WHERE tenant_id = $1`, [tenant.tenant.id]);
+  return row.n;
+}
 
 async function checkedAt(leadId: string): Promise<Date | null> {
   const [row] = await stack.db.query('SELECT duplicates_checked_at FROM leads WHERE id = $1', [decodeId('lead', leadId)]);

@@ -10,6 +10,11 @@ export interface WorkerSetup {
   taskQueue?: string;
   /** A prebuilt bundle (tests build it once); otherwise workflows/ is bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /**
+   * Activities run at once: the size of the worker's database pool, so an activity never waits
+   * for a connection behind others (unset: Temporal's default, 100).
+   */
+  maxConcurrentActivities?: number;
   /** After shutdown() (SIGTERM), how long in-flight activities may run on before they are cancelled. */
   shutdownGraceTimeMs?: number;
 }
@@ -22,6 +27,7 @@ export function createWorker(setup: WorkerSetup): Promise<Worker> {
     taskQueue: setup.taskQueue ?? TASK_QUEUE,
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
     activities: createActivities(setup.deps),
+    ...(setup.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: setup.maxConcurrentActivities } : {}),
     shutdownGraceTime: setup.shutdownGraceTimeMs ?? config.WORKER_SHUTDOWN_GRACE_MS,
   });
 }

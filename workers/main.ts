@@ -3,7 +3,7 @@
  * (DATABASE_URL and TEMPORAL_ADDRESS). Scale by running more of these.
  */
 import { NativeConnection } from '@temporalio/worker';
-import { initializeDatabase } from '../db/data-source';
+import { initializeWorkerDatabase } from '../db/worker-pool';
 import { config } from '../lib/config';
 import { logger } from '../lib/logger';
 import { registerSearchAttributes } from '../lib/temporal/register-search-attributes';
@@ -26,11 +26,7 @@ async function main(): Promise<void> {
     throw new Error('npm run worker needs DATABASE_URL and TEMPORAL_ADDRESS; for a self-contained dev stack use npm start');
   }
   installWorkerRuntime();
-  const db = await initializeDatabase({
-    url: config.DATABASE_URL,
-    applicationName: 'lead-engagement-worker',
-    statementTimeoutMs: config.WORKER_DB_STATEMENT_TIMEOUT_MS,
-  });
+  const db = await initializeWorkerDatabase(config.DATABASE_URL, config);
   const admin = await Connection.connect(temporalConnectionOptions(config.TEMPORAL_ADDRESS));
   await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
   await admin.close();
@@ -50,7 +46,13 @@ async function main(): Promise<void> {
     ai: aiSettingsFromConfig(config),
   };
   const workflowBundle = config.WORKFLOW_BUNDLE_PATH ? { codePath: config.WORKFLOW_BUNDLE_PATH } : undefined;
-  const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, deps, workflowBundle });
+  const worker = await createWorker({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    deps,
+    workflowBundle,
+    maxConcurrentActivities: config.WORKER_DB_POOL_SIZE,
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       if (worker.getState() !== 'RUNNING') return; // SIGINT then SIGTERM: already draining

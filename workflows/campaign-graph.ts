@@ -7,8 +7,9 @@ const UNIT_MS = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const
 
 export const durationMs = (d: { duration: number; durationUnit: keyof typeof UNIT_MS }) => Math.round(d.duration * UNIT_MS[d.durationUnit]);
 
-/** Conditions wait this long for their event unless their data says otherwise. */
-export const DEFAULT_CONDITION_WINDOW_MS = 48 * UNIT_MS.hours;
+/** Conditions wait this long for their event unless their data says otherwise (documented in the OpenAPI description). */
+export const DEFAULT_CONDITION_WINDOW = { duration: 48, durationUnit: 'hours' } as const;
+export const DEFAULT_CONDITION_WINDOW_MS = durationMs(DEFAULT_CONDITION_WINDOW);
 
 export function nodeById(graph: SequenceGraph, nodeId: string): WorkflowNode {
   const node = graph.nodes.find((n) => n.nodeId === nodeId);

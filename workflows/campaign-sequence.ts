@@ -53,6 +53,15 @@ const ENGAGEMENT_OF: Record<string, EngagementSignal['type']> = {
   email_bounced: 'email_bounce',
   form_submitted: 'form_submission',
 };
+const WAITED_FOR: Record<string, string> = {
+  email_opened: 'open',
+  link_clicked: 'click',
+  email_replied: 'reply',
+  email_bounced: 'bounce',
+  form_submitted: 'form submission',
+};
+/** Stop reasons that mean the lead may no longer be emailed: the enrollment exits (status `exited`) rather than stops. */
+const EXIT_STOP_REASONS: string[] = ['unsubscribed', 'bounced'];
 /** How often a paused enrollment re-reads the campaign status, in case a resume signal was lost. */
 const PAUSE_RECHECK = '6 hours';
 /** Engagements kept in state: enough for any condition, small enough to carry across continue-as-new. */
@@ -84,6 +93,8 @@ export async function campaignSequenceWorkflow(input: CampaignSequenceInput): Pr
   let stopReason: string | null = null;
   let currentNodeId: string | null = state.path[state.path.length - 1] ?? null;
   let nextWakeAt: string | null = null;
+  /** What the enrollment waits for, in words (the progress query): "waiting for open of n2 until <time>". */
+  let waitingFor: string | null = null;
   let result: CampaignSequenceResult | null = null;
 
   setHandler(engagementSignal, (e) => {
@@ -96,22 +107,35 @@ export async function campaignSequenceWorkflow(input: CampaignSequenceInput): Pr
     currentNodeId,
     path: state.path,
     nextWakeAt,
+    waitingFor,
     status: result?.status ?? (state.paused ? 'paused' : 'running'),
     exitReason: result?.exitReason ?? null,
   }));
 
   const finish = async (status: CampaignSequenceResult['status'], exitReason: string | null) => {
     result = { status, exitReason, path: state.path };
-    nextWakeAt = null;
+    nextWakeAt = waitingFor = null;
     await finishEnrollment({ ...ref, status: status === 'stopped' ? 'stopped' : status, reason: exitReason });
     return result;
   };
+  /**
+   * A stop ends the run where it is. An unsubscribe or bounce stops it too (signalled at once by the
+   * API), and is recorded as an exit like the one the next step's check would have found.
+   */
+  const stopped = () => finish(EXIT_STOP_REASONS.includes(stopReason ?? '') ? 'exited' : 'stopped', stopReason);
   /** A durable timer that a stop signal cuts short. */
-  const sleepUnlessStopped = async (ms: number) => {
+  const sleepUnlessStopped = async (ms: number, nodeId: string) => {
     nextWakeAt = new Date(Date.now() + ms).toISOString();
+    waitingFor = `waiting (${nodeId}) until ${nextWakeAt}`;
     await condition(() => stopReason !== null, ms);
-    nextWakeAt = null;
+    nextWakeAt = waitingFor = null;
   };
+  /** The email a condition is about: the last email node the path went through. */
+  const lastEmailNodeId = () =>
+    state.path
+      .map((step) => step.split(':')[0])
+      .reverse()
+      .find((id) => graph.nodes.some((n) => n.nodeId === id && n.type === 'email')) ?? null;
   const matches = (type: EngagementSignal['type']) =>
     state.engagements.some((e) => e.type === type && (!e.messageId || !state.lastMessageId || e.messageId === state.lastMessageId));
 
@@ -137,13 +161,16 @@ export async function campaignSequenceWorkflow(input: CampaignSequenceInput): Pr
     const type = ENGAGEMENT_OF[node.data.conditionField];
     const windowMs = node.data.window ? durationMs(node.data.window) : DEFAULT_CONDITION_WINDOW_MS;
     nextWakeAt = new Date(Date.now() + windowMs).toISOString();
+    const email = lastEmailNodeId();
+    const what = WAITED_FOR[node.data.conditionField];
+    waitingFor = `waiting for ${what}${email && type !== 'form_submission' ? ` of ${email}` : ''} until ${nextWakeAt}`;
     await condition(() => matches(type) || stopReason !== null, windowMs);
-    nextWakeAt = null;
+    nextWakeAt = waitingFor = null;
     return matches(type) ? 'true' : 'false';
   }
 
   while (state.nextNodeId) {
-    if (stopReason) return finish('stopped', stopReason);
+    if (stopReason) return stopped();
     const info = workflowInfo();
     if (info.continueAsNewSuggested || info.historyLength > (input.continueAsNewAfter ?? 5000)) {
       await continueAsNew<typeof campaignSequenceWorkflow>({ ...input, startPaused: undefined, state });
@@ -157,7 +184,7 @@ export async function campaignSequenceWorkflow(input: CampaignSequenceInput): Pr
       case 'sms':
       case 'action': {
         const eligibility = await holdThenCheck();
-        if (stopReason) return finish('stopped', stopReason);
+        if (stopReason) return stopped();
         if (!eligibility.eligible) {
           return eligibility.reason === 'campaign_completed' ? finish('stopped', eligibility.reason) : finish('exited', eligibility.reason);
         }
@@ -177,11 +204,11 @@ export async function campaignSequenceWorkflow(input: CampaignSequenceInput): Pr
         break;
       }
       case 'wait':
-        await sleepUnlessStopped(durationMs(node.data));
+        await sleepUnlessStopped(durationMs(node.data), node.nodeId);
         break;
       case 'condition':
         branch = await decide(node);
-        if (stopReason) return finish('stopped', stopReason);
+        if (stopReason) return stopped();
         state.path[state.path.length - 1] = `${node.nodeId}:${branch}`;
         break;
       case 'end':

@@ -18,6 +18,8 @@ export interface SequenceProgress {
   path: string[];
   /** When a wait or condition window ends, if the enrollment is waiting on one. */
   nextWakeAt: string | null;
+  /** In words, e.g. "waiting for open of n2 until <time>"; absent from runs started before it existed. */
+  waitingFor?: string | null;
   status: SequenceStatus;
   exitReason: string | null;
 }
@@ -25,6 +27,6 @@ export interface SequenceProgress {
 export const engagementSignal = defineSignal<[EngagementSignal]>('engagement');
 export const pauseSignal = defineSignal('pause');
 export const resumeSignal = defineSignal('resume');
-/** Ends the enrollment at its next step; `reason` is recorded (unenrolled, campaign_completed). */
+/** Ends the enrollment at once (timers and condition windows are cut short); `reason` is recorded (unenrolled, campaign_completed, unsubscribed, bounced). */
 export const stopSignal = defineSignal<[{ reason: string }]>('stop');
 export const progressQuery = defineQuery<SequenceProgress>('progress');

@@ -15,10 +15,9 @@ export function meta() {
   return { timestamp: new Date().toISOString(), version: API_VERSION };
 }
 
-export function successBody(status: number, message: string, data: unknown, pagination?: Pagination) {
-  return pagination
-    ? { success: true, status, message, data, meta: meta(), pagination }
-    : { success: true, status, message, data, meta: meta() };
+export function successBody(status: number, message: string, data: unknown, pagination?: Pagination, extraMeta?: object) {
+  const m = { ...meta(), ...extraMeta };
+  return pagination ? { success: true, status, message, data, meta: m, pagination } : { success: true, status, message, data, meta: m };
 }
 
 /** Only success, data and message: what the spec's AI generation endpoints return. */

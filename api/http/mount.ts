@@ -4,6 +4,8 @@ import { authenticate, requireScope } from '../middleware/authenticate';
 import { idempotency } from '../middleware/idempotency';
 import { onBehalfOf } from '../middleware/on-behalf-of';
 import { rateLimit } from '../middleware/rate-limit';
+import { tenantFairShare } from '../middleware/tenant-fair-share';
+import { config } from '../../lib/config';
 import type { AppDeps } from './domain-context';
 import { toHandler, type AnyRoute, type SuccessHook } from './route';
 
@@ -11,12 +13,17 @@ const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
 
 /**
  * Mounts route specs with the middleware their auth mode needs, in one fixed order:
- * authenticate -> rate limit (counts even calls refused later) -> X-On-Behalf-Of -> scope ->
+ * authenticate -> the tenant's fair share of in-flight requests -> rate limit (counts even calls refused later) -> X-On-Behalf-Of -> scope ->
  * idempotency -> handler (which records the audit entry of a successful mutation).
  */
 export function mountRoutes(routes: AnyRoute[], deps: AppDeps): Router {
   const router = Router();
-  const tenantChain: RequestHandler[] = [authenticate(deps.db, deps.limiter, deps.keyCache), rateLimit(deps.limiter), onBehalfOf(deps.db)];
+  const tenantChain: RequestHandler[] = [
+    authenticate(deps.db, deps.limiter, deps.keyCache),
+    tenantFairShare(config.TENANT_MAX_IN_FLIGHT),
+    rateLimit(deps.limiter),
+    onBehalfOf(deps.db),
+  ];
   const idempotent = idempotency(deps.db);
   const auditLog = new AuditLogWriter(deps.db);
   const audit: SuccessHook = async (req, route, status, data) => {

@@ -26,6 +26,8 @@ export interface HandlerResult<D> {
   message?: string;
   status?: number;
   pagination?: Pagination;
+  /** Fields added to the envelope's `meta`, described by the route's `meta` schema. */
+  meta?: object;
   /** For browser-facing public routes (an HTML form post): answer with a 303 or a page instead of JSON. */
   browser?: { redirectTo: string } | { html: string };
 }
@@ -50,6 +52,8 @@ export interface RouteSpec<
   /** Schema of `data`: documents the response and types the handler's return value. */
   response: R;
   list?: boolean;
+  /** Fields the route adds to the envelope's `meta` (facts about the whole response, not one item). */
+  meta?: AnySchema;
   status?: number;
   /** `bare`: the body is exactly {success, data, message} (the AI endpoints, spec 2.1); errors keep the full envelope. */
   envelope?: 'standard' | 'bare';
@@ -134,6 +138,10 @@ export function toHandler(route: AnyRoute, onSuccess?: SuccessHook): RequestHand
     if (route.send) return route.send(res.status(status), result.data);
     res
       .status(status)
-      .json(route.envelope === 'bare' ? bareBody(message, result.data) : successBody(status, message, result.data, result.pagination));
+      .json(
+        route.envelope === 'bare'
+          ? bareBody(message, result.data)
+          : successBody(status, message, result.data, result.pagination, result.meta),
+      );
   };
 }

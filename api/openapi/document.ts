@@ -46,7 +46,9 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { serverUrl?: str
         status: { type: 'integer', const: status },
         message: { type: 'string' },
         data: convert(route.response, 'output'),
-        meta: { $ref: '#/components/schemas/Meta' },
+        meta: route.meta
+          ? { allOf: [{ $ref: '#/components/schemas/Meta' }, convert(route.meta, 'output')] }
+          : { $ref: '#/components/schemas/Meta' },
         ...(route.list ? { pagination: convert(PaginationSchema, 'output') } : {}),
       },
     };

@@ -22,6 +22,7 @@ import { opportunityRoutes } from './opportunities';
 import { partnerRoutes } from './partners';
 import { searchRoutes } from './search';
 import { statusDefinitionRoutes } from './status-definitions';
+import { suppressionRoutes } from './suppressions';
 import { taskRoutes } from './tasks';
 import { teamRoutes } from './teams';
 import { userRoutes } from './users';
@@ -59,6 +60,7 @@ export function apiRoutes(deps: AppDeps): AnyRoute[] {
     ...analyticsRoutes(deps),
     ...communicationRoutes(deps),
     ...emailTemplateRoutes(deps),
+    ...suppressionRoutes(deps),
     ...operationRoutes(deps),
   ];
 }

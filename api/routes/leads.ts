@@ -4,8 +4,22 @@ import { createLead, deleteLead, getLead, listDuplicates, listLeads, updateLead 
 import { domainContext, type AppDeps } from '../http/domain-context';
 import { paginate } from '../http/envelope';
 import { defineRoute } from '../http/route';
+import { toFieldErrors } from '../http/zod-errors';
+import { createLeadBatch, type BatchItemResult } from '../../domain/lead-batch';
 import { serializeLead } from '../serializers/lead';
-import { customFieldFilters, Lead, LeadCreate, LeadDuplicate, LeadIdParams, LeadListQuery, LeadMerge, LeadUpdate } from '../schemas/lead';
+import {
+  customFieldFilters,
+  Lead,
+  LeadCreate,
+  LeadBatchCreate,
+  LeadBatchItemResult,
+  LeadDuplicate,
+  LeadDuplicatesMeta,
+  LeadIdParams,
+  LeadListQuery,
+  LeadMerge,
+  LeadUpdate,
+} from '../schemas/lead';
 
 export function leadRoutes(deps: AppDeps) {
   return [
@@ -22,6 +36,30 @@ export function leadRoutes(deps: AppDeps) {
         data: serializeLead(await createLead(domainContext(deps, auth), body)),
         message: 'Lead created',
       }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/leads/batch',
+      summary: 'Create up to 100 leads at once: 200 with a result per item, in request order (an invalid item fails alone)',
+      tag: 'Leads',
+      auth: 'tenant',
+      scope: 'leads:write',
+      body: LeadBatchCreate,
+      response: z.array(LeadBatchItemResult),
+      status: 200,
+      handler: async ({ body, auth }) => {
+        const parsed = body.leads.map((item, index) => ({ index, result: LeadCreate.safeParse(item) }));
+        const valid = parsed.flatMap(({ index, result }) => (result.success ? [{ index, input: result.data }] : []));
+        const created = new Map((await createLeadBatch(domainContext(deps, auth), valid)).map((r) => [r.index, r]));
+        return {
+          data: parsed.map(({ index, result }) =>
+            result.success
+              ? (created.get(index) as BatchItemResult)
+              : { index, status: 'error' as const, errors: toFieldErrors(result.error) },
+          ),
+          message: 'Batch processed',
+        };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -91,10 +129,12 @@ export function leadRoutes(deps: AppDeps) {
       scope: 'leads:read',
       params: LeadIdParams,
       response: z.array(LeadDuplicate),
+      meta: LeadDuplicatesMeta,
       handler: async ({ params, auth }) => {
-        const dupes = await listDuplicates(domainContext(deps, auth), params.id);
+        const { duplicates, commonKeys } = await listDuplicates(domainContext(deps, auth), params.id);
         return {
-          data: dupes.map((d) => ({ lead: serializeLead(d.lead), reasons: d.reasons as ('email' | 'phone')[] })),
+          data: duplicates.map((d) => ({ lead: serializeLead(d.lead), reasons: d.reasons })),
+          meta: { commonKeys },
           message: 'Duplicates retrieved',
         };
       },

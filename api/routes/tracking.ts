@@ -1,16 +1,14 @@
 import { Router, type Request, type Response } from 'express';
-import { IsNull } from 'typeorm';
 import { trackingSettingsFromConfig } from '../../activities/messaging/settings';
-import { Lead, Message } from '../../db/entities';
+import { Message } from '../../db/entities';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { verifyTrackingToken, type TrackingClaims, type TrackingKind } from '../../domain/communications/tracking-token';
-import { suppressAddress } from '../../domain/communications/email-suppressions';
+import { applySuppression } from '../../domain/communications/apply-suppression';
 import type { TrackingHit } from '../../domain/engagement/tracking-hits';
 import { recordEngagement } from '../../domain/engagement/record-engagement';
 import { config } from '../../lib/config';
 import { decodeId } from '../../lib/ids';
 import type { AppDeps } from '../http/domain-context';
-import { ScopedData } from '../../db/scoped-data';
 
 /** A 1x1 transparent GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -67,17 +65,19 @@ export function trackingRoutes(deps: AppDeps): Router {
     const hit = verify(req, 'u');
     if (!hit) return notFound(res);
     const message = await scoped(deps.db.manager, Message, hit.scope).findById(hit.messageId);
-    // The address is suppressed, not only this lead: a duplicate lead with it is never emailed either.
-    if (message && req.method !== 'HEAD') await suppressAddress(new ScopedData(deps.db.manager, hit.scope), message.to, 'unsubscribed');
-    if (message?.leadId && req.method !== 'HEAD') {
+    if (message && req.method !== 'HEAD') {
       const now = new Date();
-      const changed = await scoped(deps.db.manager, Lead, hit.scope).updateWhere(
-        { id: message.leadId, unsubscribedAt: IsNull() },
-        { unsubscribedAt: now },
-      );
+      // The address is suppressed, not only this lead: a duplicate lead with it is never emailed either,
+      // and the running enrollments of every lead with it end now.
+      const marked = await applySuppression(deps, hit.scope, {
+        address: message.to,
+        reason: 'unsubscribed',
+        at: now,
+        leadId: message.leadId,
+      });
       // Always counted, whoever clicked: the unsubscribe took effect.
-      if (changed) {
-        await recordEngagement(deps.db, deps.workflows.client, hit.scope, {
+      if (message.leadId && marked.includes(message.leadId)) {
+        await recordEngagement(deps, hit.scope, {
           type: 'unsubscribe',
           leadId: message.leadId,
           message,

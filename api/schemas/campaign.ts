@@ -68,6 +68,10 @@ export const SequenceProgress = z
     currentNodeId: z.string().nullable(),
     path: z.array(z.string()),
     nextWakeAt: z.string().nullable(),
+    waitingFor: z.string().nullable().meta({
+      description:
+        'What the enrollment waits for, in words: "waiting for open of <email node> until <time>" in a condition, "waiting (<wait node>) until <time>" in a wait',
+    }),
     status: z.enum(['running', 'paused', 'completed', 'stopped', 'exited']),
     exitReason: z.string().nullable(),
   })
@@ -105,5 +109,18 @@ export const CampaignStats = z
     bounced: z.number().int(),
     unsubscribed: z.number().int(),
     rates: z.object({ delivery: fraction, open: fraction, click: fraction, reply: fraction, bounce: fraction, unsubscribe: fraction }),
+    recipients: z
+      .object({
+        sent: z.number().int(),
+        opened: z.number().int(),
+        clicked: z.number().int(),
+        bounced: z.number().int(),
+        unsubscribed: z.number().int(),
+        rates: z.object({ open: fraction, click: fraction, bounce: fraction, unsubscribe: fraction }),
+      })
+      .meta({
+        description:
+          'Unique recipients (distinct addresses emailed), human engagement only; rates are fractions of recipients sent to (unsubscribes: of those not bounced)',
+      }),
   })
   .meta({ id: 'CampaignStats' });

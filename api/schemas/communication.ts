@@ -8,6 +8,8 @@ export const emailFormat = z.enum(EMAIL_FORMATS).meta({
     'text: sent as written plus an HTML version with every character escaped and the URLs written in the body made clickable; html: sent as written. Placeholder values are always HTML-escaped in HTML. Default: html when the body (as written, before placeholders are filled) holds a tag.',
 });
 
+export const EMAIL_CATEGORIES = ['marketing', 'transactional'] as const;
+
 const templateData = z.record(z.string().max(100), z.union([z.string().max(5000), z.number(), z.boolean(), z.null()]));
 
 export const SendEmail = z
@@ -20,6 +22,10 @@ export const SendEmail = z
     templateData: templateData.optional(),
     leadId: encodedId('lead').optional(),
     opportunityId: encodedId('opportunity').optional(),
+    category: z.enum(EMAIL_CATEGORIES).optional().meta({
+      description:
+        'marketing (default when leadId is given): refused with 422 for an address on the suppression list, and sent with an unsubscribe link and List-Unsubscribe; transactional (default without leadId): receipts, password resets and the like, sent even to a suppressed address',
+    }),
   })
   .strict()
   .refine((b) => (b.body === undefined) !== (b.templateId === undefined), { message: 'Give either body or templateId', path: ['body'] })
@@ -64,6 +70,13 @@ export const MessageRecord = z
     providerMessageId: z.string().nullable(),
     error: z.string().nullable(),
     sentAt: z.string().nullable(),
+    openedAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'First open by a person (machine traffic is not counted; see GET /v1/analytics/events?machine=true)' }),
+    clickedAt: z.string().nullable().meta({ description: 'First click by a person' }),
+    openCount: z.number().int().meta({ description: 'Opens by people' }),
+    clickCount: z.number().int().meta({ description: 'Clicks by people' }),
     createdAt: z.string(),
   })
   .meta({ id: 'Message' });

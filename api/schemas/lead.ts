@@ -51,6 +51,11 @@ export const Lead = z
     assignedTo: z.string().nullable(),
     customFields: z.record(z.string(), z.unknown()),
     partnerId: z.string().nullable().meta({ description: 'Partner the lead is attributed to (by referral code)' }),
+    unsubscribedAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'When the lead (or another lead with its address) unsubscribed: no more marketing email' }),
+    bouncedAt: z.string().nullable().meta({ description: 'When email to its address hard-bounced: no more email until re-subscribed' }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -77,6 +82,40 @@ export const LeadMerge = z
   .meta({ id: 'LeadMerge' });
 
 export const LeadDuplicate = z.object({ lead: Lead, reasons: z.array(z.enum(['email', 'phone'])) }).meta({ id: 'LeadDuplicate' });
+
+export const LEAD_BATCH_MAX = 100;
+
+export const LeadBatchCreate = z
+  .object({
+    leads: z
+      .array(z.unknown().meta({ description: 'A LeadCreate; each item is validated on its own' }))
+      .min(1)
+      .max(LEAD_BATCH_MAX)
+      .meta({ description: `1 to ${LEAD_BATCH_MAX} leads, each shaped like the body of POST /v1/leads` }),
+  })
+  .strict()
+  .meta({ id: 'LeadBatchCreate' });
+
+export const LeadBatchItemResult = z
+  .object({
+    index: z.number().int().meta({ description: 'Position of the item in the request' }),
+    status: z.enum(['created', 'duplicate', 'error']).meta({
+      description: 'duplicate: the same normalised email as an earlier item of this request, which `id` names; nothing new was created',
+    }),
+    id: z.string().optional(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'LeadBatchItemResult' });
+
+export const LeadDuplicatesMeta = z
+  .object({
+    commonKeys: z.array(z.enum(['email', 'phone'])).meta({
+      description:
+        "The lead's keys that more leads share than DEDUPE_COMMON_IDENTITY_LEADS (default 25), such as a switchboard number or a " +
+        'placeholder: they are still stored but suggest no duplicates, so no lead is listed for them',
+    }),
+  })
+  .meta({ id: 'LeadDuplicatesMeta' });
 
 /**
  * `?customFields.<key>=<value>` filters (exact match on the value as text), read from the raw

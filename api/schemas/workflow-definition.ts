@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { checkDefinitionSize, DEFINITION_MAX_BYTES } from './definition-size';
 import { EMAIL_FORMATS } from '../../db/entities/message';
 import { PaginationQuery, encodedId } from './common';
+import { DEFAULT_CONDITION_WINDOW } from '../../workflows/campaign-graph';
 import { checkWorkflowGraph } from './workflow-graph-rules';
 
 export const NODE_TYPES = ['trigger', 'email', 'sms', 'wait', 'condition', 'action', 'end'] as const;
@@ -44,11 +45,13 @@ const ConditionData = z
     conditionField: z.enum(CONDITION_FIELDS),
     /** For lead_status: the status code to compare with. */
     value: z.string().max(40).optional(),
-    /** How long to wait for the event before taking the false branch. */
     window: z
       .object({ duration, durationUnit: z.enum(DURATION_UNITS) })
       .strict()
-      .optional(),
+      .optional()
+      .meta({
+        description: `How long the condition waits for its event (counted from when the sequence reaches it) before taking the false branch. Default ${DEFAULT_CONDITION_WINDOW.duration} ${DEFAULT_CONDITION_WINDOW.durationUnit}; responses always show the window in effect. Not used by lead_status conditions (decided at once).`,
+      }),
   })
   .strict()
   .refine((d) => d.conditionField !== 'lead_status' || d.value, { message: 'lead_status conditions need a value', path: ['value'] });
@@ -137,6 +140,10 @@ export const WorkflowDefinitionRecord = z
     nodes: z.array(WorkflowNode),
     edges: z.array(WorkflowEdge),
     version: z.number().int(),
+    warnings: z.array(z.object({ field: z.string(), message: z.string() })).meta({
+      description:
+        'Valid but probably not what was meant, e.g. a condition right after a wait without its own window (it waits the default window more); field names the node',
+    }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

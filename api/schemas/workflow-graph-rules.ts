@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { WorkflowNode } from './workflow-definition';
 
 interface Node {
   nodeId: string;
@@ -102,5 +103,27 @@ function checkReachable(nodes: Node[], outgoing: Map<string, Edge[]>, start: str
   }
   nodes.forEach((n, i) => {
     if (!seen.has(n.nodeId)) issue(['nodes', i], `Node "${n.nodeId}" cannot be reached from the trigger`);
+  });
+}
+
+/**
+ * Not errors, but worth saying: a condition right after a wait, without a window of its own, waits
+ * the default window more after the wait has ended ("wait 1 minute, then opened?" waits 48 hours).
+ */
+export function conditionWindowWarnings(
+  { nodes, edges }: { nodes: WorkflowNode[]; edges: Edge[] },
+  defaultWindow: string,
+): { field: string; message: string }[] {
+  const typeOf = new Map(nodes.map((n) => [n.nodeId, n.type]));
+  return nodes.flatMap((n, i) => {
+    if (n.type !== 'condition' || n.data.window || n.data.conditionField === 'lead_status') return [];
+    const wait = edges.find((e) => e.target === n.nodeId && typeOf.get(e.source) === 'wait');
+    if (!wait) return [];
+    return [
+      {
+        field: `nodes.${i}.data.window`,
+        message: `Condition "${n.nodeId}" follows wait "${wait.source}" and has no window: once that wait ends it waits up to ${defaultWindow} more for its event (the default). Set data.window to how long it should wait`,
+      },
+    ];
   });
 }

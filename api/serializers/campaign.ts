@@ -31,6 +31,6 @@ export function serializeEnrollment({ enrollment: e, progress }: EnrollmentWithP
     workflowVersion: e.workflowVersion,
     enrolledAt: e.createdAt.toISOString(),
     finishedAt: e.finishedAt?.toISOString() ?? null,
-    progress,
+    progress: progress && { ...progress, waitingFor: progress.waitingFor ?? null },
   };
 }

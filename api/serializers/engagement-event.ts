@@ -10,8 +10,11 @@ export function serializeEngagementEvent(e: EngagementEvent): z.output<typeof En
     type: e.type,
     leadId: e.leadId ? encodeId('lead', e.leadId) : null,
     messageId: e.messageId ? encodeId('message', e.messageId) : null,
+    campaignId: e.campaignId ? encodeId('campaign', e.campaignId) : null,
     workflowExecutionId: e.workflowExecutionId,
     timestamp: e.occurredAt.toISOString(),
     machine: e.machine,
+    machineReason: typeof e.details.machineReason === 'string' ? e.details.machineReason : null,
+    userAgent: typeof e.details.userAgent === 'string' ? e.details.userAgent : null,
   };
 }

@@ -16,6 +16,8 @@ export function serializeLead(l: LeadEntity): Lead {
     assignedTo: l.assignedTo ? encodeId('user', l.assignedTo) : null,
     customFields: l.customFields,
     partnerId: l.partnerId ? encodeId('partner', l.partnerId) : null,
+    unsubscribedAt: l.unsubscribedAt?.toISOString() ?? null,
+    bouncedAt: l.bouncedAt?.toISOString() ?? null,
     createdAt: l.createdAt.toISOString(),
     updatedAt: l.updatedAt.toISOString(),
   };

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import type { EmailTemplate, Message } from '../../db/entities';
+import type { MessageWithEngagement } from '../../domain/communications/send-message';
 import { encodeId } from '../../lib/ids';
 import type { EmailTemplateRecord, MessageRecord } from '../schemas/communication';
 
-export function serializeMessage(m: Message): z.output<typeof MessageRecord> {
+export function serializeMessage({ message: m, engagement: e }: MessageWithEngagement): z.output<typeof MessageRecord> {
   return {
     id: encodeId('message', m.id),
     channel: m.channel,
@@ -19,6 +20,10 @@ export function serializeMessage(m: Message): z.output<typeof MessageRecord> {
     providerMessageId: m.providerMessageId,
     error: m.error,
     sentAt: m.sentAt?.toISOString() ?? null,
+    openedAt: e.openedAt?.toISOString() ?? null,
+    clickedAt: e.clickedAt?.toISOString() ?? null,
+    openCount: e.openCount,
+    clickCount: e.clickCount,
     createdAt: m.createdAt.toISOString(),
   };
 }

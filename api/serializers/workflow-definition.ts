@@ -1,15 +1,26 @@
 import type { WorkflowDefinition } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { WorkflowDefinitionRecord } from '../schemas/workflow-definition';
+import { DEFAULT_CONDITION_WINDOW } from '../../workflows/campaign-graph';
+import type { WorkflowDefinitionRecord, WorkflowNode } from '../schemas/workflow-definition';
+import { conditionWindowWarnings } from '../schemas/workflow-graph-rules';
+
+const DEFAULT_WINDOW_TEXT = `${DEFAULT_CONDITION_WINDOW.duration} ${DEFAULT_CONDITION_WINDOW.durationUnit}`;
+
+/** Conditions show the window in effect: the stored one, else the default that the sequence applies. */
+const withWindow = (n: WorkflowNode): WorkflowNode =>
+  n.type === 'condition' && n.data.conditionField !== 'lead_status' && !n.data.window
+    ? { ...n, data: { ...n.data, window: { ...DEFAULT_CONDITION_WINDOW } } }
+    : n;
 
 export function serializeWorkflowDefinition(w: WorkflowDefinition): WorkflowDefinitionRecord {
   return {
     id: encodeId('workflow', w.id),
     name: w.name,
     description: w.description,
-    nodes: w.nodes,
+    nodes: w.nodes.map(withWindow),
     edges: w.edges,
     version: w.version,
+    warnings: conditionWindowWarnings(w, DEFAULT_WINDOW_TEXT),
     createdAt: w.createdAt.toISOString(),
     updatedAt: w.updatedAt.toISOString(),
   };

@@ -14,7 +14,7 @@ import { IdempotencyKey } from './idempotency-key';
 import { LandingPage } from './landing-page';
 import { Lead } from './lead';
 import { LeadDedupeKey } from './lead-dedupe-key';
-import { LeadDuplicate } from './lead-duplicate';
+import { LeadIdentity } from './lead-identity';
 import { LoginFailure } from './login-failure';
 import { Message } from './message';
 import { Operation } from './operation';
@@ -35,7 +35,7 @@ import { WebhookEndpoint } from './webhook-endpoint';
 import { WorkflowDefinition } from './workflow-definition';
 import { WorkflowDefinitionVersion } from './workflow-definition-version';
 
-export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadDuplicate, LoginFailure, RateCounter, Team, TeamMember, Tenant, User };
+export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadIdentity, LoginFailure, RateCounter, Team, TeamMember, Tenant, User };
 export { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint };
 export { LandingPage, StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion };
 export { Form, FormSubmission, Opportunity };
@@ -48,19 +48,7 @@ export const entities = [
   // tenancy and access
   ...[Tenant, User, Team, TeamMember, ApiKey, AuditLog, IdempotencyKey, RateCounter, LoginFailure],
   // records
-  ...[
-    Lead,
-    LeadDedupeKey,
-    LeadDuplicate,
-    Opportunity,
-    Form,
-    FormSubmission,
-    Task,
-    Partner,
-    PartnerReferralCode,
-    Commission,
-    SearchDocument,
-  ],
+  ...[Lead, LeadDedupeKey, LeadIdentity, Opportunity, Form, FormSubmission, Task, Partner, PartnerReferralCode, Commission, SearchDocument],
   ...[TrainingCourse, Addon, AddonInstallation, AgentExecution, StoredFile],
   // webhooks and the events outbox
   ...[OutboxEvent, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt],

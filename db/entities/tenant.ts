@@ -24,6 +24,10 @@ export class Tenant {
   @Column({ name: 'custom_limits', type: 'jsonb', nullable: true })
   customLimits: CustomLimits | null;
 
+  /** How opens and clicks are classed as machine traffic (domain/engagement/machine-traffic.ts); {} means the defaults. */
+  @Column({ name: 'engagement_settings', type: 'jsonb', default: () => "'{}'" })
+  engagementSettings: Record<string, unknown>;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

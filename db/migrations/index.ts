@@ -16,6 +16,8 @@ import { ScopeIdempotencyKeysPerCaller1795350000000 } from './1795350000000-Scop
 import { AddLoginFailures1795350000001 } from './1795350000001-AddLoginFailures';
 import { AddEmailFormats1795352000000 } from './1795352000000-AddEmailFormats';
 import { AddEmailSuppressions1795352100000 } from './1795352100000-AddEmailSuppressions';
+import { AddLeadIdentities1795356000000 } from './1795356000000-AddLeadIdentities';
+import { AddEngagementSettings1795357000000 } from './1795357000000-AddEngagementSettings';
 import { AddOperations1795354000000 } from './1795354000000-AddOperations';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
@@ -37,5 +39,7 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddLoginFailures1795350000001,
   AddEmailFormats1795352000000,
   AddEmailSuppressions1795352100000,
+  AddLeadIdentities1795356000000,
+  AddEngagementSettings1795357000000,
   AddOperations1795354000000,
 ];

@@ -14,6 +14,15 @@ export interface CampaignStats {
   bounced: number;
   unsubscribed: number;
   rates: { delivery: number; open: number; click: number; reply: number; bounce: number; unsubscribe: number };
+  /** The same, per person: distinct addresses, so three opened emails to one lead count once. */
+  recipients: {
+    sent: number;
+    opened: number;
+    clicked: number;
+    bounced: number;
+    unsubscribed: number;
+    rates: { open: number; click: number; bounce: number; unsubscribe: number };
+  };
 }
 
 const rate = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10_000) / 10_000 : 0);
@@ -21,7 +30,8 @@ const rate = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10_000) 
 /**
  * Counts from the database. Opens, clicks and replies count messages (one per message however
  * often it was opened) and ignore machine events; delivered is sent minus bounced (no provider
- * delivery receipts yet). Rates are fractions of sent (unsubscribes of delivered).
+ * delivery receipts yet). Rates are fractions of sent (unsubscribes of delivered). `recipients` counts
+ * people (distinct addresses) instead of messages: the rates a marketer compares across campaigns.
  */
 export async function campaignStats(ctx: DomainContext, campaignId: string): Promise<CampaignStats> {
   await getCampaign(ctx, campaignId);
@@ -43,6 +53,17 @@ export async function campaignStats(ctx: DomainContext, campaignId: string): Pro
             count(DISTINCT lead_id) FILTER (WHERE type = 'unsubscribe')::int AS unsubscribed
        FROM ${q.from(EngagementEvent, 'ev')} WHERE campaign_id = ${q.value(campaignId)} AND NOT machine`,
   );
+  // Per recipient: the address a message went to (a lead's duplicate records count as one person).
+  const [people] = await ctx.data.sql<{ sent: number; opened: number; clicked: number; bounced: number; unsubscribed: number }>((q) => {
+    const campaign = q.value(campaignId);
+    return `SELECT (SELECT count(DISTINCT lower(to_address)) FROM ${q.from(Message, 'sm')} WHERE campaign_id = ${campaign} AND status = 'sent')::int AS sent,
+            count(DISTINCT lower(m.to_address)) FILTER (WHERE e.type = 'email_open')::int AS opened,
+            count(DISTINCT lower(m.to_address)) FILTER (WHERE e.type = 'link_click')::int AS clicked,
+            count(DISTINCT lower(m.to_address)) FILTER (WHERE e.type = 'email_bounce')::int AS bounced,
+            count(DISTINCT lower(m.to_address)) FILTER (WHERE e.type = 'unsubscribe')::int AS unsubscribed
+       FROM ${q.from(EngagementEvent, 'e')} JOIN ${q.from(Message, 'm')} ON m.id = e.message_id
+      WHERE e.campaign_id = ${campaign} AND NOT e.machine`;
+  });
   const sent = messages.sent;
   const delivered = Math.max(0, sent - events.bounced);
   return {
@@ -57,6 +78,15 @@ export async function campaignStats(ctx: DomainContext, campaignId: string): Pro
       reply: rate(events.replied, sent),
       bounce: rate(events.bounced, sent),
       unsubscribe: rate(events.unsubscribed, delivered),
+    },
+    recipients: {
+      ...people,
+      rates: {
+        open: rate(people.opened, people.sent),
+        click: rate(people.clicked, people.sent),
+        bounce: rate(people.bounced, people.sent),
+        unsubscribe: rate(people.unsubscribed, people.sent - people.bounced),
+      },
     },
   };
 }

@@ -1,16 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { SendEmail, SendSms } from '../../api/schemas/communication';
-import { EmailTemplate, Lead, Message } from '../../db/entities';
+import { EmailSuppression, EmailTemplate, Lead, Message } from '../../db/entities';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { logger } from '../../lib/logger';
 import { workflowIds } from '../../workflows/ids';
 import { sendMessageWorkflow } from '../../workflows/send-message';
 import type { DomainContext } from '../context';
+import { engagementOfMessages, NO_ENGAGEMENT, type MessageEngagement } from '../engagement/message-engagement';
+import { normalizeEmail } from '../normalize';
 import { leadVariables } from './lead-variables';
 import { inferEmailFormat } from './email-format';
 import { renderEmailBody, renderTemplate } from './render-template';
 import { storeMessageOnce } from './store-message';
+
+export interface MessageWithEngagement {
+  message: Message;
+  engagement: MessageEngagement;
+}
 
 /** How long the API waits for the delivery workflow before answering with the message still queued. */
 export const SEND_WAIT_MS = 5_000;
@@ -51,8 +58,27 @@ async function deliver(ctx: DomainContext, message: Message, waitMs: number): Pr
   return (await ctx.data.repo(Message).findById(message.id)) ?? message;
 }
 
+/**
+ * A marketing email to an address that unsubscribed or bounced is refused (422 naming the
+ * suppression), so an integration learns it instead of mailing someone who opted out.
+ */
+async function refuseSuppressed(ctx: DomainContext, to: string, lead: Lead | null): Promise<void> {
+  const suppression = await ctx.data.repo(EmailSuppression).findOne({ address: normalizeEmail(to) });
+  const reason = suppression?.reason ?? (lead?.bouncedAt ? 'bounced' : lead?.unsubscribedAt ? 'unsubscribed' : null);
+  if (!reason) return;
+  const which = suppression ? ` (suppression ${encodeId('suppression', suppression.id)})` : '';
+  throw validationFailed([
+    {
+      field: 'to',
+      message: `${to} is suppressed: it ${reason === 'bounced' ? 'bounced' : 'unsubscribed'}${which}. Marketing email is not sent to it; send receipts and other transactional mail with category "transactional", or re-subscribe the address with DELETE /v1/suppressions/:id if the person asked for it`,
+    },
+  ]);
+}
+
 export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = SEND_WAIT_MS): Promise<Message> {
   const lead = await leadOf(ctx, input.leadId);
+  const marketing = (input.category ?? (input.leadId ? 'marketing' : 'transactional')) === 'marketing';
+  if (marketing) await refuseSuppressed(ctx, input.to, lead);
   let source = input.body ?? '';
   let format = input.format ?? inferEmailFormat(source);
   if (input.templateId) {
@@ -69,6 +95,7 @@ export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = S
     ...renderEmailBody(source, vars, format),
     leadId: lead?.id ?? null,
     opportunityId: input.opportunityId ?? null,
+    marketing,
     idempotencyKey: `api/${randomUUID()}`,
   });
   return deliver(ctx, message, waitMs);
@@ -95,12 +122,17 @@ export async function listMessages(
   if (f.status) qb.andWhere('m.status = :status', { status: f.status });
   if (f.leadId) qb.andWhere('m.lead_id = :leadId', { leadId: f.leadId });
   if (f.campaignId) qb.andWhere('m.campaign_id = :campaignId', { campaignId: f.campaignId });
-  const [rows, total] = await qb.orderBy('m.id', 'DESC').page(f.page, f.limit);
-  return { rows, total };
+  const [messages, total] = await qb.orderBy('m.id', 'DESC').page(f.page, f.limit);
+  const engagement = await engagementOfMessages(
+    ctx.data,
+    messages.map((m) => m.id),
+  );
+  return { rows: messages.map((message) => ({ message, engagement: engagement.get(message.id) ?? NO_ENGAGEMENT })), total };
 }
 
-export async function getMessage(ctx: DomainContext, id: string): Promise<Message> {
+export async function getMessage(ctx: DomainContext, id: string): Promise<MessageWithEngagement> {
   const message = await ctx.data.repo(Message).findById(id);
   if (!message) throw notFound('Message');
-  return message;
+  const engagement = await engagementOfMessages(ctx.data, [message.id]);
+  return { message, engagement: engagement.get(message.id) ?? NO_ENGAGEMENT };
 }

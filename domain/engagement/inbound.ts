@@ -24,7 +24,7 @@ export async function recordInbound(
       : null;
   if (!message && !lead)
     throw validationFailed([{ field: input.messageId ? 'messageId' : 'email', message: 'No message or lead matches' }]);
-  return recordEngagement(ctx.db, ctx.workflows.client, ctx.scope, {
+  return recordEngagement(ctx, ctx.scope, {
     type,
     leadId: lead?.id ?? null,
     message,

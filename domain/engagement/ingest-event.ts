@@ -13,7 +13,7 @@ export async function ingestEngagementEvent(ctx: DomainContext, input: Engagemen
     errors.push({ field: 'leadId', message: 'Lead not found' });
   }
   if (errors.length) throw validationFailed(errors);
-  return recordEngagement(ctx.db, ctx.workflows.client, ctx.scope, {
+  return recordEngagement(ctx, ctx.scope, {
     type: input.eventType,
     leadId: input.leadId ?? null,
     message,

@@ -1,13 +1,11 @@
-import type { Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import { CampaignEnrollment, EngagementEvent, Lead, Message } from '../../db/entities';
 import type { EngagementType } from '../../db/entities/engagement-event';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { queryRows } from '../../db/sql';
 import { engagementSignal, type EngagementKind } from '../../workflows/campaign-signals';
-import { suppressAddress } from '../communications/email-suppressions';
+import { applySuppression, type SuppressionDeps } from '../communications/apply-suppression';
 import { signalWorkflows } from '../campaigns/signal-enrollments';
-import { ScopedData } from '../../db/scoped-data';
 
 export interface EngagementInput {
   type: EngagementType;
@@ -21,28 +19,19 @@ export interface EngagementInput {
 }
 
 /** One engagement event; see recordEngagements. */
-export async function recordEngagement(
-  db: DataSource,
-  client: Client,
-  scope: TenantScope,
-  input: EngagementInput,
-): Promise<EngagementEvent> {
-  const [event] = await recordEngagements(db, client, scope, [input]);
+export async function recordEngagement(deps: SuppressionDeps, scope: TenantScope, input: EngagementInput): Promise<EngagementEvent> {
+  const [event] = await recordEngagements(deps, scope, [input]);
   return event;
 }
 
 /**
  * Stores engagement events in one statement, applies what they imply (a bounce marks the lead
- * bounced) and signals the enrollments each concerns: the one named by workflowExecutionId, else
+ * bounced, suppresses its address and stops the address's enrollments) and signals the enrollments each concerns: the one named by workflowExecutionId, else
  * the message's campaign enrollment, else every active enrollment of the lead. Machine events are
  * stored, not signalled.
  */
-export async function recordEngagements(
-  db: DataSource,
-  client: Client,
-  scope: TenantScope,
-  inputs: EngagementInput[],
-): Promise<EngagementEvent[]> {
+export async function recordEngagements(deps: SuppressionDeps, scope: TenantScope, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
+  const { db } = deps;
   const leadOf = (input: EngagementInput) => input.leadId ?? input.message?.leadId ?? null;
   const events = await scoped(db.manager, EngagementEvent, scope).insertMany(
     inputs.map((input) => ({
@@ -57,7 +46,7 @@ export async function recordEngagements(
     })),
   );
   for (const input of inputs) {
-    if (input.type === 'email_bounce') await applyBounce(db, scope, input, leadOf(input));
+    if (input.type === 'email_bounce') await applyBounce(deps, scope, input, leadOf(input));
   }
   const signalled = inputs.filter((input) => !input.machine && input.type !== 'unsubscribe');
   if (signalled.length) {
@@ -67,7 +56,7 @@ export async function recordEngagements(
       signalled.map((input) => ({ ...input, leadId: leadOf(input) })),
     );
     for (const [i, input] of signalled.entries()) {
-      await signalWorkflows(client, targets[i], engagementSignal, {
+      await signalWorkflows(deps.workflows.client, targets[i], engagementSignal, {
         type: input.type as EngagementKind,
         ...(input.message ? { messageId: input.message.id } : {}),
         at: input.occurredAt.toISOString(),
@@ -82,11 +71,11 @@ export async function recordEngagements(
  * lead's) for every lead that has it or gets it later. Every bounce reported here counts as hard:
  * providers report soft bounces by retrying, not through this path.
  */
-async function applyBounce(db: DataSource, scope: TenantScope, input: EngagementInput, leadId: string | null): Promise<void> {
-  const leads = scoped(db.manager, Lead, scope);
-  if (leadId) await leads.updateWhere({ id: leadId }, { bouncedAt: input.occurredAt });
+async function applyBounce(deps: SuppressionDeps, scope: TenantScope, input: EngagementInput, leadId: string | null): Promise<void> {
+  const leads = scoped(deps.db.manager, Lead, scope);
   const address = input.message?.channel === 'email' ? input.message.to : leadId ? (await leads.findById(leadId))?.email : null;
-  if (address) await suppressAddress(new ScopedData(db.manager, scope), address, 'bounced');
+  if (address) await applySuppression(deps, scope, { address, reason: 'bounced', at: input.occurredAt, leadId });
+  else if (leadId) await leads.updateWhere({ id: leadId }, { bouncedAt: input.occurredAt });
 }
 
 /** The active enrollments each input concerns, with two queries for the whole batch. */

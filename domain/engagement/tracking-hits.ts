@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Client } from '@temporalio/client';
 import { In, type DataSource } from 'typeorm';
 import { Message } from '../../db/entities';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { logger } from '../../lib/logger';
 import type { CounterStore } from '../../lib/rate-limit/counter-store';
 import { windowStart } from '../../lib/rate-limit/windows';
-import { isMachineHit } from './machine-traffic';
+import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
+import { machineReason, machineRulesOf } from './machine-traffic';
 import { recordEngagements, type EngagementInput } from './record-engagement';
 
 export interface TrackingHit {
@@ -64,7 +64,7 @@ export class TrackingHits {
 
   constructor(
     private readonly db: DataSource,
-    private readonly client: Client,
+    private readonly workflows: WorkflowStarter,
     opts: TrackingHitsOptions = {},
   ) {
     this.capacity = opts.capacity ?? 50_000;
@@ -142,24 +142,28 @@ export class TrackingHits {
         where: { id: In([...new Set(hits.map((h) => h.messageId))]) },
       });
       const byId = new Map(messages.map((m) => [m.id, m]));
+      const rules = await machineRulesOf(this.db, scope);
       const candidates = hits.flatMap((hit) => {
         const message = byId.get(hit.messageId);
         if (!message) return []; // deleted since it was sent
+        const machine = machineReason(
+          { type: hit.type, method: hit.method, userAgent: hit.userAgent, sentAt: message.sentAt, at: hit.at },
+          rules,
+        );
         const input: EngagementInput = {
           type: hit.type,
           leadId: message.leadId,
           message,
           workflowExecutionId: null,
           occurredAt: hit.at,
-          machine: isMachineHit({ method: hit.method, userAgent: hit.userAgent, sentAt: message.sentAt, at: hit.at }),
-          details: { ...hit.details, userAgent: hit.userAgent?.slice(0, 300) ?? null },
+          machine: machine !== null,
+          details: { ...hit.details, userAgent: hit.userAgent?.slice(0, 300) ?? null, ...(machine ? { machineReason: machine } : {}) },
         };
         return [{ hit, input }];
       });
       const kept = await this.withoutReplays(candidates);
       await recordEngagements(
-        this.db,
-        this.client,
+        { db: this.db, workflows: this.workflows },
         scope,
         kept.map((c) => c.input),
       );

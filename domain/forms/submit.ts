@@ -127,7 +127,7 @@ export async function submitForm(deps: SubmitDeps, form: Form, raw: Record<strin
     return submission;
   });
   // The form_submission engagement event feeds campaign conditions; form_submitted campaigns enroll.
-  await recordEngagement(deps.db, deps.workflows.client, scope, {
+  await recordEngagement(deps, scope, {
     type: 'form_submission',
     leadId: lead.id,
     message: null,

@@ -84,6 +84,17 @@ export function idFixtures(http: () => request.Agent): Partial<Record<IdType, Id
         return res.body.data.id as string;
       },
     },
+    // A bounce reported for a lead's address puts that address on the suppression list.
+    suppression: {
+      create: async (h) => {
+        const email = `fixture-${Math.random().toString(36).slice(2)}@example.com`;
+        await post('/v1/leads', h, validLead({ email }));
+        await post('/v1/communications/inbound/bounce', h, { email });
+        const list = await http().get('/v1/suppressions').query({ email }).set(h);
+        if (list.status !== 200 || !list.body.data[0]) throw new Error(`fixture suppression failed: ${JSON.stringify(list.body)}`);
+        return list.body.data[0].id as string;
+      },
+    },
     campaign: {
       create: async (h) => {
         const workflowId = await post('/v1/workflows', h, sequenceTemplate({ prompt: 'fixture campaign' }));

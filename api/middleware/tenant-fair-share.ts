@@ -1,0 +1,40 @@
+import type { RequestHandler } from 'express';
+
+/**
+ * At most `maxInFlight` requests of one tenant and environment run past this point at once; the
+ * rest wait their turn here, in arrival order, holding nothing but a socket. Without it one
+ * tenant's 50 concurrent requests fill the database pool and every other tenant's request waits
+ * behind all of them (issue 16); with it another tenant's request only ever waits for a share.
+ */
+export function tenantFairShare(maxInFlight: number): RequestHandler {
+  const lanes = new Map<string, { running: number; waiting: (() => void)[] }>();
+  return (req, res, next) => {
+    const auth = req.ctx.auth;
+    if (!auth) return next();
+    const key = `${auth.tenantId}:${auth.environment}`;
+    let lane = lanes.get(key);
+    if (!lane) lanes.set(key, (lane = { running: 0, waiting: [] }));
+    const run = (l: NonNullable<typeof lane>) => {
+      l.running++;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        l.running--;
+        const following = l.waiting.shift();
+        if (following) following();
+        else if (l.running === 0) lanes.delete(key);
+      };
+      res.once('finish', release);
+      res.once('close', release);
+      next();
+    };
+    if (lane.running < maxInFlight) return run(lane);
+    const waiting = lane;
+    waiting.waiting.push(() => (res.destroyed ? releaseUnused(waiting) : run(waiting)));
+  };
+  /** A waiter whose client went away takes no slot: it passes the turn on. */
+  function releaseUnused(l: { running: number; waiting: (() => void)[] }) {
+    l.waiting.shift()?.();
+  }
+}

@@ -1,0 +1,35 @@
+import type { SuppressionListQuery } from '../../api/schemas/suppression';
+import { EmailSuppression, Lead } from '../../db/entities';
+import { notFound } from '../../lib/errors';
+import type { DomainContext } from '../context';
+import { normalizeEmail } from '../normalize';
+import { unitOfWork } from '../unit-of-work';
+
+export async function listSuppressions(ctx: DomainContext, q: SuppressionListQuery) {
+  const qb = ctx.data.repo(EmailSuppression).select('s');
+  if (q.reason) qb.andWhere('s.reason = :reason', { reason: q.reason });
+  if (q.email) qb.andWhere('s.address = :address', { address: normalizeEmail(q.email) });
+  const [rows, total] = await qb.orderBy('s.id', 'DESC').page(q.page, q.limit);
+  return { rows, total };
+}
+
+/**
+ * Re-subscribes an address (the tenant's decision, e.g. the person asked again, or a bounce was a
+ * provider's mistake): the suppression is removed and every lead with the address loses its
+ * `unsubscribedAt` and `bouncedAt` (`lead.updated` for each). Enrollments that already exited stay so.
+ */
+export async function resubscribe(ctx: DomainContext, id: string): Promise<EmailSuppression> {
+  return unitOfWork(ctx, async (tx) => {
+    const suppressions = tx.repo(EmailSuppression);
+    const suppression = await suppressions.findById(id);
+    if (!suppression) throw notFound('Suppression');
+    await suppressions.deleteById(id);
+    const leads = await tx.sql<{ id: string }>(
+      (q) => `UPDATE ${q.table(Lead)} SET unsubscribed_at = NULL, bounced_at = NULL, updated_at = now()
+        WHERE ${q.scope()} AND email_normalized = ${q.value(suppression.address)} AND (unsubscribed_at IS NOT NULL OR bounced_at IS NOT NULL)
+        RETURNING id::text`,
+    );
+    for (const lead of leads) await tx.emit('lead.updated', { id: lead.id, changes: { unsubscribedAt: null, bouncedAt: null } });
+    return suppression;
+  });
+}

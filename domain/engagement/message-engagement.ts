@@ -1,0 +1,37 @@
+import { EngagementEvent } from '../../db/entities';
+import type { ScopedData } from '../../db/scoped-data';
+
+/** People's opens and clicks of a message (machine traffic excluded), as messages show them. */
+export interface MessageEngagement {
+  openedAt: Date | null;
+  clickedAt: Date | null;
+  openCount: number;
+  clickCount: number;
+}
+export const NO_ENGAGEMENT: MessageEngagement = { openedAt: null, clickedAt: null, openCount: 0, clickCount: 0 };
+
+/** One query for a page of messages. */
+export async function engagementOfMessages(data: ScopedData, messageIds: string[]): Promise<Map<string, MessageEngagement>> {
+  if (messageIds.length === 0) return new Map();
+  const rows = await data.sql(
+    (q) => `SELECT message_id::text AS id,
+            min(occurred_at) FILTER (WHERE type = 'email_open') AS opened_at,
+            min(occurred_at) FILTER (WHERE type = 'link_click') AS clicked_at,
+            count(*) FILTER (WHERE type = 'email_open')::int AS open_count,
+            count(*) FILTER (WHERE type = 'link_click')::int AS click_count
+       FROM ${q.from(EngagementEvent, 'e')}
+      WHERE message_id = ANY(${q.value(messageIds)}::bigint[]) AND NOT machine
+      GROUP BY message_id`,
+  );
+  return new Map(
+    rows.map((r) => [
+      r.id as string,
+      {
+        openedAt: (r.opened_at as Date | null) ?? null,
+        clickedAt: (r.clicked_at as Date | null) ?? null,
+        openCount: r.open_count as number,
+        clickCount: r.click_count as number,
+      },
+    ]),
+  );
+}

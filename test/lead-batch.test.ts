@@ -1,0 +1,102 @@
+import { decodeId, encodeId } from '../lib/ids';
+import { threeEmails } from './support/sequences';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+
+let stack: TestStack;
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  stack = await startStack();
+  tenant = await newTenant(stack.db);
+});
+afterAll(() => stack.stop());
+
+const batch = (leads: unknown[], headers: Record<string, string> = {}) =>
+  stack
+    .http()
+    .post('/v1/leads/batch')
+    .set({ ...tenant.live, ...headers })
+    .send({ leads });
+
+describe('POST /v1/leads/batch', () => {
+  it('answers 200 with a result per item in request order: an invalid item fails alone, a repeated email is created once', async () => {
+    const email = `batch-${Date.now()}@example.com`;
+    const res = await batch([
+      validLead({ email, lastName: 'Batchington' }),
+      { email: 'not-an-email', firstName: 'Bad' },
+      validLead({ email: email.toUpperCase() }),
+      validLead({ status: 'no-such-status' }),
+      validLead({ phone: '+44 20 7946 0018', score: 70, customFields: { plan: 'pro' } }),
+    ]).expect(200);
+    const results = res.body.data;
+    expect(results.map((r: { index: number; status: string }) => [r.index, r.status])).toEqual([
+      [0, 'created'],
+      [1, 'error'],
+      [2, 'duplicate'],
+      [3, 'error'],
+      [4, 'created'],
+    ]);
+    expect(results[2].id).toBe(results[0].id);
+    expect(results[1].errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['email', 'lastName']));
+    expect(results[3].errors).toEqual([{ field: 'status', message: expect.stringContaining('lead statuses') }]);
+
+    const lead = await stack.http().get(`/v1/leads/${results[4].id}`).set(tenant.live).expect(200);
+    expect(lead.body.data).toMatchObject({ phone: '+44 20 7946 0018', score: 70, customFields: { plan: 'pro' }, source: 'api' });
+    const found = await stack.http().get('/v1/search?q=batchington&type=lead').set(tenant.live).expect(200);
+    expect(found.body.data.map((d: { id: string }) => d.id)).toContain(results[0].id);
+    const events = await stack.db.query(`SELECT data->>'leadId' AS id FROM events WHERE tenant_id = $1 AND type = 'lead.created'`, [
+      tenant.tenant.id,
+    ]);
+    expect(events.map((e: { id: string }) => e.id)).toEqual(expect.arrayContaining([results[0].id, results[4].id]));
+  });
+
+  it('gives its leads what a single create gives them: duplicate detection and lead_created campaigns', async () => {
+    const workflow = await stack.http().post('/v1/workflows').set(tenant.live).send(threeEmails(undefined, 'lead_created')).expect(201);
+    const campaign = await stack
+      .http()
+      .post('/v1/campaigns')
+      .set(tenant.live)
+      .send({ name: 'Batch welcome', workflowId: workflow.body.data.id, status: 'active' })
+      .expect(201);
+    const existing = (await stack.http().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data;
+    const res = await batch([validLead({ email: existing.email }), validLead()]).expect(200);
+    const [twin, fresh] = res.body.data.map((r: { id: string }) => r.id);
+    await stack.workflows.drain();
+
+    await stack.client.workflow.getHandle(`lead-dedupe/${twin}`).result();
+    const dupes = await stack.http().get(`/v1/leads/${existing.id}/duplicates`).set(tenant.live).expect(200);
+    expect(dupes.body.data.map((d: { lead: { id: string }; reasons: string[] }) => [d.lead.id, d.reasons])).toEqual([[twin, ['email']]]);
+    const [checked] = await stack.db.query('SELECT duplicates_checked_at FROM leads WHERE id = $1', [decodeId('lead', fresh)]);
+    expect(checked.duplicates_checked_at).not.toBeNull(); // unique keys: checked when written, no workflow
+
+    const enrolled = await stack.http().get(`/v1/campaigns/${campaign.body.data.id}/enrollments`).set(tenant.live).expect(200);
+    expect(enrolled.body.data.map((e: { leadId: string }) => e.leadId)).toEqual(expect.arrayContaining([twin, fresh]));
+    await stack.http().post(`/v1/campaigns/${campaign.body.data.id}/complete`).set(tenant.live).expect(200);
+  });
+
+  it('replays the same results for the same Idempotency-Key without creating the leads twice', async () => {
+    const key = `batch-${Date.now()}`;
+    const leads = [validLead(), validLead()];
+    const first = await batch(leads, { 'Idempotency-Key': key }).expect(200);
+    const again = await batch(leads, { 'Idempotency-Key': key }).expect(200);
+    expect(again.body.data).toEqual(first.body.data);
+    const [row] = await stack.db.query(`SELECT count(*)::int AS n FROM leads WHERE tenant_id = $1 AND email = ANY($2)`, [
+      tenant.tenant.id,
+      leads.map((l) => l.email),
+    ]);
+    expect(row.n).toBe(2);
+  });
+
+  it('refuses an empty batch and one of more than 100 leads with a 422', async () => {
+    await batch([]).expect(422);
+    const tooMany = await batch(Array.from({ length: 101 }, () => validLead())).expect(422);
+    expect(tooMany.body.errors[0].field).toBe('leads');
+  });
+
+  it("fails an item that names another tenant's user, and creates the rest", async () => {
+    const other = await newTenant(stack.db);
+    const res = await batch([validLead({ assignedTo: encodeId('user', other.user.id) }), validLead()]).expect(200);
+    expect(res.body.data.map((r: { status: string }) => r.status)).toEqual(['error', 'created']);
+    expect(res.body.data[0].errors).toEqual([{ field: 'assignedTo', message: 'User not found' }]);
+  });
+});

@@ -1,0 +1,169 @@
+import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
+import { threeEmails } from './support/sequences';
+import { header, SmtpSink, trackingPaths } from './support/smtp-sink';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { waitUntil } from './support/wait-until';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+/**
+ * Suppression as state the API shows, at a real SMTP server, real Temporal and a real webhook
+ * receiver: leads carry unsubscribedAt/bouncedAt, the list is readable and re-subscribable, running
+ * enrollments end at once by signal, and a marketing send to a suppressed address is refused.
+ */
+let stack: TestStack;
+let tenant: TestTenant;
+let smtp: SmtpSink;
+let receiver: WebhookReceiver;
+const tracking = { secret: 'suppression-state-tracking-secret-0123456789', baseUrl: 'https://suppression.test' };
+
+beforeAll(async () => {
+  smtp = await new SmtpSink().start();
+  receiver = await new WebhookReceiver().start();
+  stack = await startStack({
+    activityDeps: { messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking } },
+    appDeps: { tracking },
+  });
+  tenant = await newTenant(stack.db);
+  const endpoint = await api()
+    .post('/v1/integrations/webhooks')
+    .set(tenant.live)
+    .send({ url: receiver.url('/hook'), events: ['lead.updated'] })
+    .expect(201);
+  receiver.secrets.push(endpoint.body.data.secret);
+});
+afterAll(async () => {
+  await stack.stop();
+  await smtp.stop();
+  await receiver.stop();
+});
+
+const api = () => stack.http();
+const newLead = async (overrides: Record<string, unknown> = {}) =>
+  (await api().post('/v1/leads').set(tenant.live).send(validLead(overrides)).expect(201)).body.data as { id: string; email: string };
+const getLead = async (id: string) => (await api().get(`/v1/leads/${id}`).set(tenant.live).expect(200)).body.data;
+const result = (campaignId: string, leadId: string) =>
+  stack.client.workflow.getHandle<typeof campaignSequenceWorkflow>(`campaign/${campaignId}/lead/${leadId}`).result();
+const leadUpdates = (leadId: string) =>
+  receiver
+    .for('/hook')
+    .filter((w) => w.body.type === 'lead.updated' && w.body.data.leadId === leadId)
+    .map((w) => w.body.data.changes);
+
+/** email -> wait a day -> email: after the first email the enrollment sleeps for a day. */
+async function enrolledAndWaiting(leadId: string): Promise<string> {
+  const workflow = await api()
+    .post('/v1/workflows')
+    .set(tenant.live)
+    .send(threeEmails({ duration: 1, durationUnit: 'days' }))
+    .expect(201);
+  const campaign = await api()
+    .post('/v1/campaigns')
+    .set(tenant.live)
+    .send({ name: 'Suppression state', workflowId: workflow.body.data.id, status: 'active' })
+    .expect(201);
+  const id = campaign.body.data.id as string;
+  await api()
+    .post(`/v1/campaigns/${id}/enrollments`)
+    .set(tenant.live)
+    .send({ leadIds: [leadId] })
+    .expect(200);
+  await waitUntil(async () => {
+    const list = await api().get(`/v1/campaigns/${id}/enrollments`).set(tenant.live).expect(200);
+    return list.body.data[0]?.progress?.currentNodeId === 'wait-1';
+  }, 'the enrollment sleeping in its one-day wait');
+  return id;
+}
+
+describe('suppression is state the API shows', () => {
+  it('a one-click unsubscribe marks the lead, fires lead.updated, ends its sleeping enrollment at once, and can be undone', async () => {
+    const lead = await newLead();
+    const campaign = await enrolledAndWaiting(lead.id);
+    const [mail] = smtp.to(lead.email);
+    expect(header(mail, 'List-Unsubscribe')).toMatch(/^<https:\/\/suppression\.test\/v1\/t\/u\//);
+
+    await api().post(trackingPaths(mail, 'u')[0]).type('form').send('List-Unsubscribe=One-Click').expect(200);
+
+    // Not at its next step a day from now: the stop signal ends it while it sleeps.
+    expect(await result(campaign, lead.id)).toMatchObject({ status: 'exited', exitReason: 'unsubscribed' });
+    const enrollment = (await api().get(`/v1/campaigns/${campaign}/enrollments`).set(tenant.live).expect(200)).body.data[0];
+    expect(enrollment).toMatchObject({ status: 'exited', exitReason: 'unsubscribed' });
+    const unsubscribedAt = (await getLead(lead.id)).unsubscribedAt;
+    expect(Date.parse(unsubscribedAt)).toBeGreaterThan(Date.now() - 60_000);
+    await waitUntil(async () => leadUpdates(lead.id).length > 0, 'lead.updated at the receiver');
+    expect(leadUpdates(lead.id)).toEqual([{ unsubscribedAt }]);
+    expect(smtp.to(lead.email)).toHaveLength(1);
+
+    const listed = await api().get('/v1/suppressions').query({ email: lead.email.toUpperCase(), reason: 'unsubscribed' }).set(tenant.live);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual([expect.objectContaining({ email: lead.email, reason: 'unsubscribed' })]);
+    expect(listed.body.pagination).toMatchObject({ total: 1 });
+    const none = await api().get('/v1/suppressions').query({ email: lead.email, reason: 'bounced' }).set(tenant.live).expect(200);
+    expect(none.body.data).toEqual([]);
+
+    // Re-subscribing is the tenant's decision: audited, and the lead is clear again.
+    const suppressionId = listed.body.data[0].id;
+    await api().delete(`/v1/suppressions/${suppressionId}`).set(tenant.live).expect(200);
+    expect(await getLead(lead.id)).toMatchObject({ unsubscribedAt: null, bouncedAt: null });
+    expect((await api().get('/v1/suppressions').query({ email: lead.email }).set(tenant.live)).body.data).toEqual([]);
+    await waitUntil(async () => leadUpdates(lead.id).length > 1, 'the second lead.updated');
+    expect(leadUpdates(lead.id)[1]).toEqual({ unsubscribedAt: null, bouncedAt: null });
+    const audit = await api().get('/v1/audit-logs').query({ resourceType: 'suppressions' }).set(tenant.live).expect(200);
+    expect(audit.body.data).toEqual([expect.objectContaining({ action: 'DELETE /v1/suppressions/:id', resourceId: suppressionId })]);
+    await api().delete(`/v1/suppressions/${suppressionId}`).set(tenant.live).expect(404);
+  });
+
+  it('a hard bounce marks every lead with the address and ends their enrollments at once with exit reason bounced', async () => {
+    const lead = await newLead();
+    const twin = await newLead({ email: lead.email.toUpperCase() });
+    const campaign = await enrolledAndWaiting(lead.id);
+    const twinCampaign = await enrolledAndWaiting(twin.id);
+
+    await api().post('/v1/communications/inbound/bounce').set(tenant.live).send({ email: lead.email }).expect(201);
+
+    expect(await result(campaign, lead.id)).toMatchObject({ status: 'exited', exitReason: 'bounced' });
+    expect(await result(twinCampaign, twin.id)).toMatchObject({ status: 'exited', exitReason: 'bounced' });
+    expect((await getLead(lead.id)).bouncedAt).not.toBeNull();
+    expect((await getLead(twin.id)).bouncedAt).not.toBeNull();
+    await waitUntil(async () => leadUpdates(twin.id).length > 0, 'lead.updated for the other lead with the address');
+    expect(leadUpdates(twin.id)[0]).toEqual({ bouncedAt: expect.any(String) });
+  });
+
+  it('a marketing send to a suppressed address is a 422 naming the suppression; a transactional one still goes', async () => {
+    const lead = await newLead();
+    await api().post('/v1/communications/inbound/bounce').set(tenant.live).send({ email: lead.email }).expect(201);
+    const [suppression] = (await api().get('/v1/suppressions').query({ email: lead.email }).set(tenant.live).expect(200)).body.data;
+
+    const refused = await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: lead.email, subject: 'Spring offer', body: 'Hello', leadId: lead.id });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([{ field: 'to', message: expect.stringContaining(`bounced (suppression ${suppression.id})`) }]);
+    const explicit = await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: lead.email, subject: 'Spring offer', body: 'Hello', category: 'marketing' });
+    expect(explicit.status).toBe(422);
+
+    const receipt = await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: lead.email, subject: 'Your receipt', body: 'Paid: 10 EUR', leadId: lead.id, category: 'transactional' })
+      .expect(200);
+    expect(receipt.body.data.status).toBe('sent');
+    const [mail] = smtp.to(lead.email);
+    expect(mail.text).toContain('Subject: Your receipt');
+    expect(header(mail, 'List-Unsubscribe')).toBeUndefined();
+  });
+
+  it('a marketing send to a lead that may be emailed carries the unsubscribe link and List-Unsubscribe', async () => {
+    const lead = await newLead();
+    await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: lead.email, subject: 'News', body: 'Hello {{firstName}}', leadId: lead.id })
+      .expect(200);
+    const [mail] = await waitUntil(async () => smtp.to(lead.email).length > 0 && smtp.to(lead.email), 'the marketing email');
+    expect(header(mail, 'List-Unsubscribe')).toMatch(/^<https:\/\/suppression\.test\/v1\/t\/u\//);
+  });
+});
