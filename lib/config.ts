@@ -151,6 +151,11 @@ const EnvSchema = z.object({
   /** statement_timeout of the worker's connections: activities may run longer statements than requests (0: none). */
   WORKER_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
   /**
+   * Connections in the API's pool. A request holds one for a statement or a short transaction, so
+   * a handful serves hundreds of requests a second; beyond PostgreSQL's cores more only queue there.
+   */
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  /**
    * An email or phone shared by more than this many leads of a tenant and environment (a company
    * switchboard, a placeholder typed into forms) is common: it suggests no duplicates and starts no
    * duplicate check for new leads.

@@ -83,6 +83,7 @@ async function main(): Promise<void> {
       migrate: true,
       applicationName: 'lead-engagement-api',
       statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+      poolSize: config.DB_POOL_SIZE,
     });
     stops.push(() => db.destroy());
     const workerDb = await initializeWorkerDatabase(database.url, config);
