@@ -3,11 +3,16 @@ import type { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createAiActivities } from './ai';
 import type { AiSettings } from './ai/settings';
 import { createCampaignActivities } from './campaigns';
+import { createCampaignTransitionActivities } from './campaigns/signal-enrollment-page';
+import { createFileActivities } from './files';
+import { createOperationActivities } from './operations';
+import type { FileStorage } from '../lib/files/file-storage';
 import { createMessagingActivities } from './messaging';
 import type { MessagingSettings } from './messaging/settings';
 import { createHousekeepingActivities } from './housekeeping';
 import { createLeadActivities } from './leads';
 import { createWebhookActivities, type WebhookActivityOptions } from './webhooks';
+import { createRecoverActivities } from './webhooks/recover-page';
 
 export interface ActivityDeps {
   db: DataSource;
@@ -18,6 +23,8 @@ export interface ActivityDeps {
   ai?: AiSettings;
   /** createWorker reads them from config when left out (capture transports unless SMTP_URL / TWILIO_* are set). */
   messaging: MessagingSettings;
+  /** Where file bytes live (createWorker reads them from config when left out); the pending-upload sweep removes them. */
+  files: FileStorage;
 }
 
 /** Activities are built from their clients; the worker is the only place that constructs them. */
@@ -28,6 +35,10 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps.db, deps.workflows, deps.webhooks),
     ...createAiActivities(deps.ai),
     ...createCampaignActivities(deps.db),
+    ...createCampaignTransitionActivities(deps.db, deps.workflows.client),
+    ...createOperationActivities(deps.db),
+    ...createRecoverActivities(deps.db, deps.workflows),
+    ...createFileActivities(deps.db, deps.files),
     ...createMessagingActivities(deps.db, deps.messaging),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkDefinitionSize, DEFINITION_MAX_BYTES } from './definition-size';
 import { EMAIL_FORMATS } from '../db/entities/message';
 import { PaginationQuery, encodedId } from './common';
 import { DEFAULT_CONDITION_WINDOW } from '../workflows/campaign-graph';
@@ -88,7 +89,11 @@ const WorkflowEdge = z
 const fields = {
   name: z.string().trim().min(1).max(200),
   description: z.string().max(2000).default(''),
-  nodes: z.array(WorkflowNode).min(1).max(200),
+  nodes: z
+    .array(WorkflowNode)
+    .min(1)
+    .max(200)
+    .describe(`Nodes and edges together at most ${DEFINITION_MAX_BYTES} bytes as JSON (each enrollment's workflow carries them)`),
   edges: z.array(WorkflowEdge).max(400),
 };
 
@@ -100,6 +105,7 @@ export const SequenceDefinition = z
   .object(fields)
   .strict()
   .superRefine(checkSequenceGraph)
+  .superRefine(checkDefinitionSize)
   .meta({
     id: 'WorkflowDefinition',
     // What JSON Schema cannot say about a graph, said in words (checked by checkSequenceGraph, 422 naming the node or edge).

@@ -20,7 +20,10 @@ export const WebhookCreate = z
     status: z.enum(WEBHOOK_STATUSES).optional(),
   })
   .strict()
-  .meta({ id: 'WebhookCreate' });
+  .meta({
+    id: 'WebhookCreate',
+    description: 'At most WEBHOOK_ENDPOINTS_MAX (default 20) endpoints per tenant and environment; one more is a 422 naming url',
+  });
 export type WebhookCreate = z.output<typeof WebhookCreate>;
 
 export const WebhookUpdate = z
@@ -113,7 +116,17 @@ export const WebhookDeliveryDetail = WebhookDelivery.extend({
   attempts: z.array(WebhookDeliveryAttempt),
 }).meta({ id: 'WebhookDeliveryDetail' });
 
-export const RecoverBody = z.object({ since: isoDateTime }).strict().meta({ id: 'WebhookRecover' });
+/** How far back `recover` reaches: a bounded fan-out, and older failures are the receiver's own outage to replay. */
+export const RECOVER_WINDOW_DAYS = 30;
+const RECOVER_WINDOW_MS = RECOVER_WINDOW_DAYS * 24 * 3600_000;
+export const RecoverBody = z
+  .object({
+    since: isoDateTime
+      .refine((v) => Date.parse(v) >= Date.now() - RECOVER_WINDOW_MS, `Must be within the last ${RECOVER_WINDOW_DAYS} days`)
+      .describe(`At most ${RECOVER_WINDOW_DAYS} days ago; every failed delivery created since then is re-sent`),
+  })
+  .strict()
+  .meta({ id: 'WebhookRecover' });
 
 const CatalogGroup = z.array(z.object({ event: z.string(), description: z.string(), examplePayload: Envelope }));
 

@@ -169,6 +169,22 @@ const EnvSchema = z.object({
   WORKER_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** Requests of one tenant and environment an API process runs at once; the rest queue (api/middleware/tenant-fair-share.ts). */
   TENANT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(10),
+
+  // Per-IP limits on the unauthenticated routes, per route class and minute (docs/security.md).
+  /** Open pixel, click redirect, unsubscribe: generous, a busy corporate NAT opens a lot of mail from one address. */
+  PUBLIC_TRACKING_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
+  /** Hosted landing pages. */
+  PUBLIC_PAGES_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Public form submissions: each one can create a lead. */
+  PUBLIC_FORMS_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** POST /v1/auth/login attempts, successful or not (failures have their own AUTH_FAILURE_LIMIT_PER_MINUTE). */
+  PUBLIC_LOGIN_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** The local driver's signed upload and download URLs. */
+  PUBLIC_FILE_URLS_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Opens and clicks one tenant may have waiting in an API process's buffer; past it that tenant's new hits are dropped. */
+  TRACKING_BUFFER_PER_TENANT: z.coerce.number().int().min(1).default(10_000),
+  /** Webhook endpoints one tenant may have per environment; one more is a 422. */
+  WEBHOOK_ENDPOINTS_MAX: z.coerce.number().int().min(1).default(20),
 });
 
 /**
@@ -248,4 +264,13 @@ export const config: Config = loadConfigOrExit();
 /** TEMPORAL_UI_URL, else the local dev server's UI (http://127.0.0.1:8233 with the default port). */
 export function temporalUiUrl(c: Config = config): string {
   return c.TEMPORAL_UI_URL ?? `http://127.0.0.1:${c.TEMPORAL_UI_PORT}`;
+}
+
+/**
+ * Behind a load balancer with TRUST_PROXY=0 every request seems to come from the balancer, so all
+ * clients share one per-IP budget: logged at startup in production.
+ */
+export function trustProxyWarning(c: Pick<Config, 'NODE_ENV' | 'TRUST_PROXY'> = config): string | null {
+  if (c.NODE_ENV !== 'production' || c.TRUST_PROXY !== 0) return null;
+  return "TRUST_PROXY is 0: per-IP limits count the address that connects to the API. Behind a load balancer or reverse proxy, set TRUST_PROXY to the number of proxy hops, or every client shares the proxy's limits.";
 }

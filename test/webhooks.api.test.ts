@@ -299,7 +299,7 @@ describe('tenant isolation', () => {
       ['post', `${BASE}/${w.id}/rotate-secret`],
       ['post', `${BASE}/${w.id}/test`],
       ['get', `${BASE}/${w.id}/deliveries`],
-      ['post', `${BASE}/${w.id}/recover`, { since: new Date(0).toISOString() }],
+      ['post', `${BASE}/${w.id}/recover`, { since: new Date(Date.now() - 86_400_000).toISOString() }],
       ['get', `${BASE}/deliveries/${d}`],
       ['post', `${BASE}/deliveries/${d}/retry`],
     ];

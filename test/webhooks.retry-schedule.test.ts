@@ -18,6 +18,7 @@ import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_RETRY_JITTER, webhookDeliveryWorkflow 
 import { historyToObject } from './support/history';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { startTimeSkipping } from './support/time-skipping';
+import { createFileStorage } from '../lib/files/create-storage';
 
 /**
  * The whole ~28 h retry schedule in seconds of test time: the time-skipping test server jumps over
@@ -62,6 +63,7 @@ describe('webhook retry schedule (time-skipping)', () => {
       activities: createActivities({
         db,
         workflows: new WorkflowStarter(env.client, taskQueue),
+        files: createFileStorage(config),
         webhooks: { allowPrivateTargets: true, autoDisableAfter: 2 },
         messaging: messagingSettingsFromConfig(config),
       }),

@@ -1,6 +1,7 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { messagingSettingsFromConfig } from '../activities/messaging/settings';
+import { createFileStorage } from '../lib/files/create-storage';
 import { config } from '../lib/config';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 
@@ -8,7 +9,7 @@ export interface WorkerSetup {
   connection: NativeConnection;
   namespace: string;
   /** Messaging settings left out are read from config here, once. */
-  deps: Omit<ActivityDeps, 'messaging'> & Partial<Pick<ActivityDeps, 'messaging'>>;
+  deps: Omit<ActivityDeps, 'messaging' | 'files'> & Partial<Pick<ActivityDeps, 'messaging' | 'files'>>;
   taskQueue?: string;
   /** A prebuilt bundle (tests build it once); otherwise workflows/ is bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
@@ -28,7 +29,11 @@ export function createWorker(setup: WorkerSetup): Promise<Worker> {
     namespace: setup.namespace,
     taskQueue: setup.taskQueue ?? TASK_QUEUE,
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
-    activities: createActivities({ ...setup.deps, messaging: setup.deps.messaging ?? messagingSettingsFromConfig(config) }),
+    activities: createActivities({
+      ...setup.deps,
+      messaging: setup.deps.messaging ?? messagingSettingsFromConfig(config),
+      files: setup.deps.files ?? createFileStorage(config),
+    }),
     ...(setup.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: setup.maxConcurrentActivities } : {}),
     shutdownGraceTime: setup.shutdownGraceTimeMs ?? config.WORKER_SHUTDOWN_GRACE_MS,
   });

@@ -1,21 +1,44 @@
 import { z } from 'zod';
 import { createCampaign, deleteCampaign, getCampaign, listCampaigns, updateCampaign } from '../../domain/campaigns/campaigns';
 import { campaignStats } from '../../domain/campaigns/stats';
-import { activateCampaign, completeCampaign, pauseCampaign, resumeCampaign } from '../../domain/campaigns/transitions';
+import {
+  activateCampaign,
+  completeCampaign,
+  pauseCampaign,
+  resumeCampaign,
+  type CampaignTransition,
+} from '../../domain/campaigns/transitions';
 import type { DomainContext } from '../../domain/context';
-import type { Campaign as CampaignEntity } from '../../db/entities';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeCampaign } from '../serializers/campaign';
+import { serializeOperation } from '../serializers/operation';
+import { CampaignTransitionResult } from '../../contracts/operation';
 import { Campaign, CampaignCreate, CampaignIdParams, CampaignListQuery, CampaignStats, CampaignUpdate } from '../../contracts/campaign';
 
 const tag = 'Campaigns';
 
 const TRANSITIONS = {
-  activate: { run: activateCampaign, summary: 'Activate a draft campaign (pins its workflow version)', message: 'Campaign activated' },
-  pause: { run: pauseCampaign, summary: 'Pause an active campaign (enrollments hold their sends)', message: 'Campaign paused' },
-  resume: { run: resumeCampaign, summary: 'Resume a paused campaign', message: 'Campaign resumed' },
-  complete: { run: completeCampaign, summary: 'Complete a campaign (ends every enrollment)', message: 'Campaign completed' },
-} satisfies Record<string, { run: (ctx: DomainContext, id: string) => Promise<CampaignEntity>; summary: string; message: string }>;
+  activate: {
+    run: async (ctx: DomainContext, id: string): Promise<CampaignTransition> => ({ campaign: await activateCampaign(ctx, id) }),
+    summary: 'Activate a draft campaign (pins its workflow version)',
+    message: 'Campaign activated',
+  },
+  pause: {
+    run: pauseCampaign,
+    summary: 'Pause an active campaign: 202 with the operation that signals every enrollment (poll GET /v1/operations/{id})',
+    message: 'Campaign paused; its enrollments are being told',
+  },
+  resume: {
+    run: resumeCampaign,
+    summary: 'Resume a paused campaign: 202 with the operation that signals every enrollment (poll GET /v1/operations/{id})',
+    message: 'Campaign resumed; its enrollments are being told',
+  },
+  complete: {
+    run: completeCampaign,
+    summary: 'Complete a campaign, ending every enrollment: 202 with the operation that stops their workflows',
+    message: 'Campaign completed; its enrollments are being stopped',
+  },
+} satisfies Record<string, { run: (ctx: DomainContext, id: string) => Promise<CampaignTransition>; summary: string; message: string }>;
 
 /** Campaigns (docs/decisions.md, "Campaigns"): CRUD, status transitions and stats. Enrollments are in campaign-enrollments.ts. */
 export function campaignRoutes() {
@@ -99,12 +122,16 @@ export function campaignRoutes() {
         auth: 'tenant',
         scope: 'campaigns:write',
         params: CampaignIdParams,
-        response: Campaign,
-        status: 200,
-        handler: async ({ params, ctx }) => ({
-          data: serializeCampaign(await t.run(ctx, params.id)),
-          message: t.message,
-        }),
+        response: CampaignTransitionResult,
+        // Activation starts no fan-out (a draft has no enrollments); the others answer before it is done.
+        status: action === 'activate' ? 200 : 202,
+        handler: async ({ params, ctx }) => {
+          const { campaign, operation } = await t.run(ctx, params.id);
+          return {
+            data: { ...serializeCampaign(campaign), operation: operation ? serializeOperation(operation) : null },
+            message: t.message,
+          };
+        },
       }),
     ),
     defineRoute({

@@ -111,6 +111,8 @@ export function formRoutes(deps: AppDeps) {
       params: PublicFormParams,
       body: z.record(z.string(), z.unknown()),
       response: SubmissionReceipt,
+      // Past PUBLIC_FORMS_LIMIT_PER_MINUTE submissions from one address.
+      errors: [429],
       handler: async ({ params, body, req }) => {
         const { form, submission, lead } = await submitForm(deps, params.id, body, req.ip ?? null);
         const fromBrowser = Boolean(req.is('application/x-www-form-urlencoded'));

@@ -17,6 +17,7 @@ import { fileRoutes } from './files';
 import { formRoutes } from './forms';
 import { landingPageRoutes } from './landing-pages';
 import { leadRoutes } from './leads';
+import { operationRoutes } from './operations';
 import { opportunityRoutes } from './opportunities';
 import { partnerRoutes } from './partners';
 import { searchRoutes } from './search';
@@ -60,5 +61,6 @@ export function apiRoutes(deps: AppDeps): AnyRoute[] {
     ...communicationRoutes(),
     ...emailTemplateRoutes(),
     ...suppressionRoutes(),
+    ...operationRoutes(),
   ];
 }

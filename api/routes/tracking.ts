@@ -36,6 +36,8 @@ export function trackingRoutes(deps: AppDeps): Router {
       userAgent: req.get('user-agent'),
       at: new Date(),
       details,
+      token: String(req.params.token),
+      ip: req.ip ?? 'unknown',
     });
   const notFound = (res: Response) => res.status(404).type('text').send('Not found');
 

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { getDelivery, listDeliveries, recoverFailedDeliveries, retryDelivery } from '../../domain/webhooks/deliveries';
 import { encodeId } from '../../lib/ids';
 import { defineListRoute, defineRoute } from '../http/route';
+import { serializeOperation } from '../serializers/operation';
+import { RECOVER_WINDOW_DAYS } from '../../contracts/webhook';
 import { serializeDelivery, serializeDeliveryDetail } from '../serializers/webhook';
+import { Operation } from '../../contracts/operation';
 import {
   DeliveryIdParams,
   DeliveryListQuery,
@@ -65,19 +68,19 @@ export function webhookDeliveryRoutes() {
     defineRoute({
       method: 'post',
       path: `${BASE}/:id/recover`,
-      summary: 'Re-send every failed delivery of this endpoint created since a time',
+      summary: `Re-send every failed delivery of this endpoint created since a time (within ${RECOVER_WINDOW_DAYS} days): 202 with the operation to poll`,
       tag: TAG,
       auth: 'tenant',
       scope: 'webhooks:write',
       params: WebhookIdParams,
       body: RecoverBody,
-      response: Redelivery,
+      response: Operation,
       status: 202,
       handler: async ({ params, body, ctx }) => {
-        const runs = await recoverFailedDeliveries(ctx, params.id, body.since);
+        const operation = await recoverFailedDeliveries(ctx, params.id, body.since);
         return {
-          data: { deliveryIds: runs.map((r) => encodeId('delivery', r.delivery.id)), workflowIds: runs.map((r) => r.workflowId) },
-          message: `${runs.length} failed deliveries re-sent`,
+          data: serializeOperation(operation),
+          message: `Re-sending ${operation.total} failed deliveries; poll GET /v1/operations/${encodeId('operation', operation.id)}`,
         };
       },
     }),

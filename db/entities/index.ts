@@ -17,6 +17,7 @@ import { LeadDedupeKey } from './lead-dedupe-key';
 import { LeadIdentity } from './lead-identity';
 import { LoginFailure } from './login-failure';
 import { Message } from './message';
+import { Operation } from './operation';
 import { Opportunity } from './opportunity';
 import { OutboxEvent } from './outbox-event';
 import { Partner, PartnerReferralCode } from './partner';
@@ -40,7 +41,7 @@ export { LandingPage, StatusDefinition, SequenceDefinition, SequenceDefinitionVe
 export { Form, FormSubmission, Opportunity };
 export { Commission, Partner, PartnerReferralCode, SearchDocument, Task };
 export { Addon, AddonInstallation, AgentExecution, StoredFile, TrainingCourse };
-export { Campaign, CampaignEnrollment, EmailSuppression, EmailTemplate, EngagementEvent, Message };
+export { Campaign, CampaignEnrollment, EmailSuppression, EmailTemplate, EngagementEvent, Message, Operation };
 export * from './tenant-owned';
 
 export const entities = [
@@ -54,5 +55,5 @@ export const entities = [
   // definitions (AI generation round-trips through these)
   ...[StatusDefinition, SequenceDefinition, SequenceDefinitionVersion, LandingPage],
   // campaigns, communications and engagement
-  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EmailSuppression, EngagementEvent],
+  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EmailSuppression, EngagementEvent, Operation],
 ];
