@@ -115,6 +115,8 @@ export const LeadDuplicatesMeta = z
         'placeholder: they are still stored but suggest no duplicates, so no lead is listed for them',
     }),
   })
+  // Loose: the document joins it with the envelope's own meta (timestamp, version) through allOf.
+  .loose()
   .meta({ id: 'LeadDuplicatesMeta' });
 
 /**
