@@ -26,8 +26,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createRecordActivities(deps.db, deps.workflows),
     ...createWebhookActivities(deps.db, deps.workflows, deps.webhooks),
     ...createAiActivities(deps.ai),
-    ...createCampaignActivities(deps.db),
-    ...createMessagingActivities(deps.db, deps.messaging ?? messagingSettingsFromConfig(config)),
+    ...createCampaignActivities(deps.db, deps.workflows),
+    ...createMessagingActivities(deps.db, deps.workflows, deps.messaging ?? messagingSettingsFromConfig(config)),
   };
 }
 

@@ -68,13 +68,27 @@ export async function resumeCampaign(ctx: DomainContext, id: string): Promise<Ca
   return campaign;
 }
 
-/** Ends every enrollment: recorded as stopped at once, and each workflow is told to stop. */
+/**
+ * Ends every enrollment: recorded as stopped at once (each with its `campaign.enrollment.completed`
+ * event), and each workflow is told to stop.
+ */
 export async function completeCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
   const { campaign, workflowIds } = await move(ctx, id, 'completed', async (c, tx) => {
     c.completedAt = new Date();
-    await tx
-      .repo(CampaignEnrollment)
-      .updateWhere({ campaignId: c.id, status: 'active' }, { status: 'stopped', exitReason: 'campaign_completed', finishedAt: new Date() });
+    const stopped = await tx.sql<{ id: string; lead_id: string }>(
+      (
+        q,
+      ) => `UPDATE ${q.table(CampaignEnrollment)} SET status = 'stopped', exit_reason = 'campaign_completed', finished_at = now(), updated_at = now()
+        WHERE ${q.scope()} AND campaign_id = ${q.value(c.id)}::bigint AND status = 'active' RETURNING id::text, lead_id::text`,
+    );
+    for (const e of stopped)
+      await tx.emit('campaign.enrollment.completed', {
+        id: e.id,
+        campaignId: c.id,
+        leadId: e.lead_id,
+        status: 'stopped',
+        exitReason: 'campaign_completed',
+      });
   });
   await signalWorkflows(ctx.workflows.client, workflowIds, stopSignal, { reason: 'campaign_completed' });
   return campaign;
