@@ -185,11 +185,29 @@ function productionSecretProblems(c: Record<SecretName, string>): { name: Secret
 export const SECRET_HOW_TO = 'generate each one with `openssl rand -base64 48` and keep it in your secret store';
 
 /** Rules across variables, checked at startup rather than on first use. */
+const isHttpsUrl = (value: string | undefined) => {
+  try {
+    const url = new URL(value ?? '');
+    return url.protocol === 'https:' && url.hostname !== '';
+  } catch {
+    return false;
+  }
+};
+
 export const ConfigSchema = EnvSchema.superRefine((c, ctx) => {
   if (c.NODE_ENV === 'production') {
     for (const { name, message } of productionSecretProblems(c)) {
       ctx.addIssue({ code: 'custom', path: [name], message: `${message}; ${SECRET_HOW_TO}` });
     }
+  }
+  // Live email carries tracking and unsubscribe links to PUBLIC_BASE_URL: without it they point at
+  // http://localhost, and over http a one-click unsubscribe (RFC 8058, required by Gmail and Yahoo for bulk mail) is not honoured.
+  if (c.NODE_ENV === 'production' && c.SMTP_URL && !isHttpsUrl(c.PUBLIC_BASE_URL)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PUBLIC_BASE_URL'],
+      message: `${c.PUBLIC_BASE_URL ? `"${c.PUBLIC_BASE_URL}" is not https` : 'unset'}; live email (SMTP_URL is set) needs the https address this service is reached at from the internet (e.g. https://api.example.com), because its tracking and List-Unsubscribe links point there`,
+    });
   }
   if (c.FILES_DRIVER === 's3' && !c.S3_BUCKET)
     ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when FILES_DRIVER=s3' });
