@@ -18,6 +18,7 @@ const DEV_SECRETS = {
   TRACKING_SECRET: 'dev-tracking-secret-change-me',
   FILE_URL_SECRET: 'dev-file-url-secret-change-me',
   ID_SECRET: 'dev-id-secret-change-me',
+  DKIM_KEY_SECRET: 'dev-dkim-key-secret-change-me',
 } as const;
 type SecretName = keyof typeof DEV_SECRETS;
 /** 32 random bytes: an HMAC-SHA256 key as strong as its hash; shorter ones are guessable offline. */
@@ -117,6 +118,8 @@ const EnvSchema = z.object({
   TWILIO_API_BASE_URL: optionalString,
   /** Signs open, click and unsubscribe tokens. */
   TRACKING_SECRET: z.string().min(16).default(DEV_SECRETS.TRACKING_SECRET),
+  /** Encrypts the DKIM private keys tenants register (AES-256-GCM under a key derived from it). */
+  DKIM_KEY_SECRET: z.string().min(16).default(DEV_SECRETS.DKIM_KEY_SECRET),
   /**
    * Password hashes and verifications (argon2, on libuv's thread pool of 4) running at once per
    * process: a login flood then waits its turn instead of taking every thread other requests need.

@@ -35,6 +35,8 @@ export const ID_TYPES = {
   agentExecution: 'agx',
   emailTemplate: 'tpl',
   suppression: 'sup',
+  sender: 'snd',
+  dkimKey: 'dkm',
 } as const;
 
 export type IdType = keyof typeof ID_TYPES;

@@ -4,7 +4,7 @@ import { loadConfig } from '../lib/config';
 
 const ROOT = path.resolve(__dirname, '..');
 const REGISTER = path.join(__dirname, 'support/processes/swc-register.js');
-const SECRETS = ['JWT_SECRET', 'TRACKING_SECRET', 'FILE_URL_SECRET', 'ID_SECRET'] as const;
+const SECRETS = ['JWT_SECRET', 'TRACKING_SECRET', 'FILE_URL_SECRET', 'ID_SECRET', 'DKIM_KEY_SECRET'] as const;
 const strong = (name: string) => `${name}-`.padEnd(48, 'k');
 
 /** Runs a real entry point in production mode and returns how it ended. */
@@ -49,12 +49,14 @@ describe('production secrets', () => {
       TRACKING_SECRET: 'dev-tracking-secret-change-me',
       FILE_URL_SECRET: strong('FILE_URL_SECRET'),
       ID_SECRET: strong('ID_SECRET'),
+      DKIM_KEY_SECRET: strong('DKIM_KEY_SECRET'),
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('JWT_SECRET: 23 bytes long; production needs at least 32 random bytes');
     expect(run.stderr).toContain('TRACKING_SECRET: unset (or the built-in dev value)');
     expect(run.stderr).not.toContain('FILE_URL_SECRET');
     expect(run.stderr).not.toContain('ID_SECRET');
+    expect(run.stderr).not.toContain('DKIM_KEY_SECRET');
   });
 
   it('the worker refuses live email in production without an https PUBLIC_BASE_URL, and says what to set', async () => {

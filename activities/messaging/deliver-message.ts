@@ -8,7 +8,9 @@ import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { composeEmail } from '../../domain/communications/compose-email';
 import { encodeId } from '../../lib/ids';
 import type { ScopeRef } from '../../workflows/types';
-import { senderDomain, smtpSender, type EmailSender } from './email-transport';
+import { config } from '../../lib/config';
+import { smtpSender, type EmailSender } from './email-transport';
+import { sendingIdentity } from './sending-identity';
 import type { MessagingSettings } from './settings';
 import { twilioSender, type SmsSender } from './sms-transport';
 
@@ -61,7 +63,14 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
       await sent({ sandbox: true, providerMessageId: `capture-${encodeId('message', message.id)}` });
       return { status: 'sent' };
     }
-    const emailMessageId = `<${encodeId('message', message.id)}@${senderDomain(settings.emailFrom)}>`;
+    const identity =
+      message.channel === 'email'
+        ? await sendingIdentity(db, scope, message, {
+            emailFrom: settings.emailFrom,
+            dkimKeySecret: settings.dkimKeySecret ?? config.DKIM_KEY_SECRET,
+          })
+        : null;
+    const emailMessageId = `<${encodeId('message', message.id)}@${identity?.domain ?? 'localhost'}>`;
     const claimed = await repo.updateWhere(
       { id: message.id, status: 'queued', providerAttemptedAt: IsNull() },
       { providerAttemptedAt: new Date(), providerMessageId: message.channel === 'email' ? emailMessageId : null },
@@ -84,7 +93,14 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
           },
           settings.tracking,
         );
-        await (provider as EmailSender)({ ...composed, to: message.to, from: settings.emailFrom, messageId: emailMessageId });
+        await (provider as EmailSender)({
+          ...composed,
+          to: message.to,
+          from: identity!.from,
+          ...(identity!.replyTo ? { replyTo: identity!.replyTo } : {}),
+          messageId: emailMessageId,
+          ...(identity!.dkim ? { dkim: identity!.dkim } : {}),
+        });
       } else {
         providerMessageId = await (provider as SmsSender)({ to: message.to, body: message.body });
       }

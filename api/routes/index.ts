@@ -21,6 +21,7 @@ import { opportunityRoutes } from './opportunities';
 import { partnerRoutes } from './partners';
 import { searchRoutes } from './search';
 import { statusDefinitionRoutes } from './status-definitions';
+import { senderRoutes } from './senders';
 import { suppressionRoutes } from './suppressions';
 import { taskRoutes } from './tasks';
 import { teamRoutes } from './teams';
@@ -60,5 +61,6 @@ export function apiRoutes(deps: AppDeps): AnyRoute[] {
     ...communicationRoutes(deps),
     ...emailTemplateRoutes(deps),
     ...suppressionRoutes(deps),
+    ...senderRoutes(deps),
   ];
 }

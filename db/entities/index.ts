@@ -8,6 +8,8 @@ import { Commission } from './commission';
 import { TrainingCourse } from './course';
 import { EmailTemplate } from './email-template';
 import { EmailSuppression } from './email-suppression';
+import { EmailSender } from './email-sender';
+import { DkimKey } from './dkim-key';
 import { EngagementEvent } from './engagement-event';
 import { Form, FormSubmission } from './form';
 import { IdempotencyKey } from './idempotency-key';
@@ -40,7 +42,7 @@ export { LandingPage, StatusDefinition, WorkflowDefinition, WorkflowDefinitionVe
 export { Form, FormSubmission, Opportunity };
 export { Commission, Partner, PartnerReferralCode, SearchDocument, Task };
 export { Addon, AddonInstallation, AgentExecution, StoredFile, TrainingCourse };
-export { Campaign, CampaignEnrollment, EmailSuppression, EmailTemplate, EngagementEvent, Message };
+export { Campaign, CampaignEnrollment, DkimKey, EmailSender, EmailSuppression, EmailTemplate, EngagementEvent, Message };
 export * from './tenant-owned';
 
 export const entities = [
@@ -54,5 +56,5 @@ export const entities = [
   // definitions (AI generation round-trips through these)
   ...[StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion, LandingPage],
   // campaigns, communications and engagement
-  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EmailSuppression, EngagementEvent],
+  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EmailSuppression, EngagementEvent, EmailSender, DkimKey],
 ];

@@ -61,7 +61,15 @@ export function trackingPaths(mail: ReceivedMail, kind: 'o' | 'c' | 'u'): string
   return [...new Set([...mail.text.matchAll(new RegExp(`https?://[^/\\s"<>]+(/v1/t/${kind}/[A-Za-z0-9_.-]+)`, 'g'))].map((m) => m[1]))];
 }
 
-export const header = (mail: ReceivedMail, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(mail.text)?.[1];
+/**
+ * A header's value, unfolded, read from the raw header section: not from `text`, whose
+ * quoted-printable decoding would join a header ending in `=` (base64 padding of a DKIM-Signature) with the next.
+ */
+export function header(mail: ReceivedMail, name: string): string | undefined {
+  const raw = mail.raw.toString('utf8');
+  const head = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
+  return new RegExp(`^${name}: (.*)$`, 'mi').exec(head)?.[1];
+}
 
 /** One part of a received mail: from after its part headers up to the next MIME boundary. */
 function part(source: string, type: 'text/html' | 'text/plain'): string {

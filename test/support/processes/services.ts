@@ -35,7 +35,8 @@ function serviceEnv(targets: ServiceTargets, taskQueue: string): Record<string, 
     WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE as string,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     IP_RATE_LIMIT_PER_MINUTE: '1000000',
-    ...(targets.smtpUrl ? { SMTP_URL: targets.smtpUrl } : {}),
+    // Production refuses live email without an https public address; nothing here follows its links.
+    ...(targets.smtpUrl ? { SMTP_URL: targets.smtpUrl, PUBLIC_BASE_URL: 'https://reliability.test' } : {}),
     ...targets.env,
   };
 }
