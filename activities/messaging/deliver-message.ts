@@ -78,7 +78,7 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
     if (!claimed) throw new Error('Another attempt claimed this message; the next attempt will settle it');
     let providerMessageId = emailMessageId;
     try {
-      if (message.channel === 'email') {
+      if (identity) {
         const composed = composeEmail(
           {
             subject: message.subject ?? '',
@@ -96,10 +96,10 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
         await (provider as EmailSender)({
           ...composed,
           to: message.to,
-          from: identity!.from,
-          ...(identity!.replyTo ? { replyTo: identity!.replyTo } : {}),
+          from: identity.from,
+          replyTo: identity.replyTo,
           messageId: emailMessageId,
-          ...(identity!.dkim ? { dkim: identity!.dkim } : {}),
+          dkim: identity.dkim,
         });
       } else {
         providerMessageId = await (provider as SmsSender)({ to: message.to, body: message.body });
