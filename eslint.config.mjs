@@ -29,14 +29,43 @@ const DATABASE_MIGRATION_PENDING = [
   'lib/auth/key-revocation.ts',
   // Hot-path statement builders composed into the one-statement lead create (managerOf): to move
   // onto ScopedSqlBuilder (an insert() that adds the scope columns itself).
-  'domain/lead-dedupe-keys.ts',
-  'domain/lead-identities.ts',
+  'domain/leads/dedupe-keys.ts',
+  'domain/leads/identities.ts',
   'domain/search-index.ts',
   // team_members has no id column, so ScopedRepository (TenantRow) cannot hold it yet.
   'domain/memberships.ts',
   'domain/teams.ts',
   'domain/users.ts',
 ];
+
+/**
+ * Layers point one way: api -> domain -> db, activities -> domain, contracts (the shapes api and
+ * domain share) and lib below them all. Each folder lists the folders it may not import.
+ */
+const LAYER_FORBIDS = {
+  api: ['activities', 'workers'],
+  domain: ['api', 'activities', 'workers'],
+  activities: ['api', 'workers'],
+  contracts: ['api', 'domain', 'activities', 'workers'],
+  db: ['api', 'domain', 'activities', 'workers'],
+  lib: ['api', 'domain', 'activities', 'workers'],
+  workers: ['api'],
+};
+
+const layerRule = (folder) => ({
+  files: [`${folder}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: LAYER_FORBIDS[folder].map((below) => ({
+          regex: `^(\\.\\./)+${below}(/|$)`,
+          message: `${folder}/ may not import ${below}/: layers point one way (docs/architecture.md). Move what both need to contracts/ or lib/.`,
+        })),
+      },
+    ],
+  },
+});
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', '.tools/**', 'coverage/**', 'test-artifacts/**', 'bench/results/**'] },
@@ -63,6 +92,20 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': ['error', PROCESS_ENV, ...RAW_DATABASE_ACCESS],
       '@typescript-eslint/no-restricted-imports': ['error', RAW_DATABASE_IMPORTS],
+    },
+  },
+  ...Object.keys(LAYER_FORBIDS).map(layerRule),
+  {
+    // Type-aware rules: a promise nobody awaits loses its error (an unhandled rejection kills the
+    // process) and its ordering.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      // Express 5 awaits a handler's promise and hands a rejection to the error middleware, so an
+      // async function passed where a void callback is expected (route handlers, middleware) is
+      // fine there; every other misuse (a promise in a condition, spread or attribute) stays an error.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
     },
   },
   {

@@ -1,13 +1,18 @@
 import type { DataSource } from 'typeorm';
 import type { WorkflowStarter } from '../lib/temporal/workflow-starter';
-import { config } from '../lib/config';
 import { createAiActivities } from './ai';
 import type { AiSettings } from './ai/settings';
 import { createCampaignActivities } from './campaigns';
+import { createCampaignTransitionActivities } from './campaigns/signal-enrollment-page';
+import { createFileActivities } from './files';
+import { createOperationActivities } from './operations';
+import type { FileStorage } from '../lib/files/file-storage';
 import { createMessagingActivities } from './messaging';
-import { messagingSettingsFromConfig, type MessagingSettings } from './messaging/settings';
-import { createRecordActivities } from './records';
+import type { MessagingSettings } from './messaging/settings';
+import { createHousekeepingActivities } from './housekeeping';
+import { createLeadActivities } from './leads';
 import { createWebhookActivities, type WebhookActivityOptions } from './webhooks';
+import { createRecoverActivities } from './webhooks/recover-page';
 
 export interface ActivityDeps {
   db: DataSource;
@@ -16,18 +21,25 @@ export interface ActivityDeps {
   webhooks: WebhookActivityOptions;
   /** Unset: AI generation answers with its templates. */
   ai?: AiSettings;
-  /** Unset: the settings from config (capture transports unless SMTP_URL / TWILIO_* are set). */
-  messaging?: MessagingSettings;
+  /** createWorker reads them from config when left out (capture transports unless SMTP_URL / TWILIO_* are set). */
+  messaging: MessagingSettings;
+  /** Where file bytes live (createWorker reads them from config when left out); the pending-upload sweep removes them. */
+  files: FileStorage;
 }
 
 /** Activities are built from their clients; the worker is the only place that constructs them. */
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createRecordActivities(deps.db, deps.workflows),
+    ...createLeadActivities(deps.db, deps.workflows),
+    ...createHousekeepingActivities(deps.db),
     ...createWebhookActivities(deps.db, deps.workflows, deps.webhooks),
     ...createAiActivities(deps.ai),
     ...createCampaignActivities(deps.db, deps.workflows),
-    ...createMessagingActivities(deps.db, deps.workflows, deps.messaging ?? messagingSettingsFromConfig(config)),
+    ...createCampaignTransitionActivities(deps.db, deps.workflows.client),
+    ...createOperationActivities(deps.db),
+    ...createRecoverActivities(deps.db, deps.workflows),
+    ...createFileActivities(deps.db, deps.files),
+    ...createMessagingActivities(deps.db, deps.workflows, deps.messaging),
   };
 }
 

@@ -1,13 +1,15 @@
 import express, { type Express } from 'express';
-import { config, temporalUiUrl } from '../lib/config';
+import { config, temporalUiUrl, trustProxyWarning } from '../lib/config';
+import { logger } from '../lib/logger';
 import { fileSettingsFromConfig } from '../lib/files/create-storage';
 import { PgCounterStore, type CounterStore } from '../lib/rate-limit/counter-store';
 import { RedisCounterStore } from '../lib/rate-limit/redis-counter-store';
 import { BatchingCounterStore } from '../lib/rate-limit/batching-counter-store';
 import { ApiKeyCache } from './auth/key-cache';
-import { TrackingHits } from '../domain/engagement/tracking-hits';
-import { RateLimiter, type LimiterOptions } from '../lib/rate-limit/limiter';
-import type { AppDeps } from './http/domain-context';
+import { TrackingHits, type TrackingHitsOptions } from '../domain/engagement/tracking-hits';
+import { RateLimiter, type LimiterOptions, type PublicRouteClass } from '../lib/rate-limit/limiter';
+import { trackingSettingsFromConfig } from '../domain/communications/compose-email';
+import type { AppDeps, AppServices } from './http/domain-context';
 import { mountRoutes, underPrefix } from './http/mount';
 import { accessLog } from './middleware/access-log';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
@@ -16,6 +18,7 @@ import { methodNotAllowed } from './middleware/method-not-allowed';
 import { FILE_URL_PREFIX, fileUrlRoutes } from './routes/file-urls';
 import { MULTIPART_PATHS } from './routes/files';
 import { recordMetrics } from './middleware/metrics';
+import { publicRateLimit } from './middleware/public-rate-limit';
 import { requestId } from './middleware/request-id';
 import { dashboardRoutes } from './routes/dashboard';
 import { docsRoutes } from './routes/docs';
@@ -27,32 +30,49 @@ import { trackingRoutes } from './routes/tracking';
 export interface AppOptions {
   publicBaseUrl?: string;
   bodyLimit?: string;
-  limits?: Partial<LimiterOptions>;
+  limits?: Partial<Omit<LimiterOptions, 'publicPerMinute'>> & { publicPerMinute?: Partial<Record<PublicRouteClass, number>> };
   /** Where rate-limit and usage counters live; default Redis when REDIS_URL is set, else PostgreSQL. */
   counterStore?: CounterStore;
   trustProxy?: number;
   /** For the dashboard's links into the Temporal UI; default from config (TEMPORAL_UI_URL). */
   temporalUiUrl?: string;
+  /** The open/click buffer's bounds and flush interval (tests use small ones). */
+  trackingHits?: TrackingHitsOptions;
 }
 
-/** What createApp builds itself; the rest comes from the entry point. */
-type BuiltDeps = 'limiter' | 'keyCache' | 'trackingHits';
-
-export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions = {}): Express {
+/** The API's composition root: settings the entry point left out are read from config here, once. */
+export function createApp(services: AppServices, opts: AppOptions = {}): Express {
   const counterStore =
     opts.counterStore ??
     new BatchingCounterStore(config.REDIS_URL ? new RedisCounterStore(config.REDIS_URL) : new PgCounterStore(services.db));
   const limiter = new RateLimiter(counterStore, {
     ipPerMinute: opts.limits?.ipPerMinute ?? config.IP_RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: opts.limits?.authFailuresPerMinute ?? config.AUTH_FAILURE_LIMIT_PER_MINUTE,
+    publicPerMinute: {
+      tracking: config.PUBLIC_TRACKING_LIMIT_PER_MINUTE,
+      pages: config.PUBLIC_PAGES_LIMIT_PER_MINUTE,
+      forms: config.PUBLIC_FORMS_LIMIT_PER_MINUTE,
+      login: config.PUBLIC_LOGIN_LIMIT_PER_MINUTE,
+      fileUrls: config.PUBLIC_FILE_URLS_LIMIT_PER_MINUTE,
+      ...opts.limits?.publicPerMinute,
+    },
   });
+  const trustProxy = opts.trustProxy ?? config.TRUST_PROXY;
+  const proxyWarning = trustProxyWarning({ NODE_ENV: config.NODE_ENV, TRUST_PROXY: trustProxy });
+  if (proxyWarning) logger.warn(proxyWarning);
   const files = services.files ?? fileSettingsFromConfig(config);
   const deps: AppDeps = {
     ...services,
     files,
+    tracking: services.tracking ?? trackingSettingsFromConfig(config),
+    aiResponseTimeoutMs: services.aiResponseTimeoutMs ?? config.AI_RESPONSE_TIMEOUT_MS,
     limiter,
     keyCache: new ApiKeyCache(),
-    trackingHits: new TrackingHits(services.db, services.workflows),
+    trackingHits: new TrackingHits(services.db, services.workflows, {
+      perTenantCapacity: config.TRACKING_BUFFER_PER_TENANT,
+      replays: counterStore,
+      ...opts.trackingHits,
+    }),
   };
   const app = express();
   // Server entry points start the key cache's revocation listener (app.locals.keyCache.listen).
@@ -61,9 +81,11 @@ export function createApp(services: Omit<AppDeps, BuiltDeps>, opts: AppOptions =
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.set('trust proxy', opts.trustProxy ?? config.TRUST_PROXY);
+  app.set('trust proxy', trustProxy);
 
   app.use(requestId, accessLog, recordMetrics);
+  // Before any unauthenticated route does work (including login's password check).
+  app.use(publicRateLimit(limiter));
   // First after the global middleware: the open pixel and click redirect are the hottest public
   // routes and need no body parsing, and nothing else answers under /v1/t/.
   app.use(underPrefix('/v1/t', trackingRoutes(deps)));

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     url: config.DATABASE_URL,
     applicationName: 'lead-engagement-api',
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    poolSize: config.DB_POOL_SIZE,
   });
   const client = await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const workflows = new WorkflowStarter(client);

@@ -1,55 +1,72 @@
 /**
  * `npm run bench`: each target against a same-run baseline on loopback, interleaved B,T,B,T,B,T,
  * reporting the median ratio. Machines here are noisy; only ratios mean anything.
- * Writes bench/results/latest.json and latest.md.
+ *
+ * The service runs as it ships (bench/shipped.ts): first `npm run api` + `npm run worker` as two
+ * processes from dist/, then `npm start`'s all-in-one process, each with production settings, against
+ * the same embedded PostgreSQL and Temporal dev server as the baselines. One table per layout in
+ * bench/results/latest.json and latest.md.
+ *
+ * Usage: node dist/bench/run.js [seconds per run, default 3] [only these targets, e.g. T2,T4-open]
+ * BENCH_LAYOUTS=split or all-in-one measures one layout; BENCH_CPU_PROF=<dir> profiles the service's processes.
  */
+import './secrets'; // first: sets this run's production secrets before lib/config is read
 import { fork, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { Client, Connection } from '@temporalio/client';
 import { initializeDatabase } from '../db/data-source';
 import { startEmbeddedPostgres } from '../db/embedded';
+import { Message, Tenant } from '../db/entities';
+import { scoped } from '../db/scoped-repository';
+import { signTrackingToken } from '../domain/communications/tracking-token';
 import { createTenant } from '../domain/tenants';
+import { createWebhook } from '../domain/webhooks/endpoints';
+import { config } from '../lib/config';
 import { encodeId } from '../lib/ids';
 import { PROJECT_ROOT } from '../lib/paths';
 import { startDevServer } from '../lib/temporal/dev-server';
 import { findTemporalBinary } from '../lib/temporal/find-binary';
-import { Message, Tenant } from '../db/entities';
-import { scoped } from '../db/scoped-repository';
-import { signTrackingToken } from '../domain/communications/tracking-token';
-import { config } from '../lib/config';
-import { Client, Connection } from '@temporalio/client';
-import { createWebhook } from '../domain/webhooks/endpoints';
+import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createDomainContext } from '../domain/context';
+import { machineInfo, markdownTable, writeResults, type LayoutResult, type TargetResult } from './report';
 import { percentile, type Sample } from './sample';
+import { startAllInOne, startApi, startWorker, type ShippedContext, type ShippedProcess } from './shipped';
 import { bareSignals, bareStarts, oneActivityCompletions, pool, ONE_ACTIVITY_QUEUE, Receiver, webhookDeliveries } from './temporal-targets';
 
-const DURATION = Number(process.argv[2] ?? 8);
+const DURATION = Number(process.argv[2] ?? 3);
 /** Optional comma-separated target ids (e.g. T2,T4-open) to measure only those while profiling. */
 const ONLY = process.argv[3]?.split(',');
+const LAYOUTS = (process.env.BENCH_LAYOUTS ?? 'split,all-in-one').split(',');
 const CONNECTIONS = 50;
 const ROUNDS = 3;
 
-type Mode = 'bare-json' | 'bare-insert' | 'bare-select' | 'app';
+type BareMode = 'bare-json' | 'bare-insert' | 'bare-select';
 interface Case {
   id: string;
   /** What the two sides are, for the report. */
   what: string;
   goal: number;
-  p99Goal?: number;
+  /** At most this many times the baseline's p99 (same round's medians). */
+  p99Factor?: number;
   p95Goal?: number;
+  expected?: '2xx' | '3xx';
   baseline: (round: number) => Promise<Sample>;
   target: (round: number) => Promise<Sample>;
 }
 
+/** What to stop on Ctrl-C or a failure: PostgreSQL, Temporal and the child processes would otherwise outlive the run. */
+const cleanups: (() => Promise<unknown>)[] = [];
+const stopAll = () => Promise.allSettled(cleanups.reverse().map((f) => f()));
+
 const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
-async function startServer(mode: Mode, ctx: { dbUrl: string; temporalAddress: string }): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(path.join(__dirname, 'servers.js'), [JSON.stringify({ mode, ...ctx, taskQueue: 'bench' })], {
-    env: { ...process.env, LOG_LEVEL: 'silent' },
-  });
+/** A bare baseline server in its own process (bench/servers.ts), started once and reused by every round. */
+async function startBare(mode: BareMode, dbUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = fork(path.join(__dirname, 'servers.js'), [JSON.stringify({ mode, dbUrl })]);
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { port: number }) => resolve(m.port));
     child.once('exit', (code) => reject(new Error(`server ${mode} exited with ${code}`)));
@@ -57,33 +74,41 @@ async function startServer(mode: Mode, ctx: { dbUrl: string; temporalAddress: st
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
-/** A worker process for T6 (see bench/worker.ts); resolves once it polls. */
-async function startWorker(
-  mode: 'baseline' | 'real',
-  ctx: { dbUrl: string; temporalAddress: string },
-  taskQueue: string,
-): Promise<ChildProcess> {
-  const child = fork(path.join(__dirname, 'worker.js'), [JSON.stringify({ mode, ...ctx, taskQueue })], {
-    env: { ...process.env, LOG_LEVEL: 'warn' },
+/** SIGTERM, resolved once the child has exited (the baseline worker must leave before Temporal stops, or it retries forever). */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
   });
+}
+
+/** T6's baseline worker (bench/worker.ts); resolves once it polls. */
+async function startBaselineWorker(temporalAddress: string): Promise<ChildProcess> {
+  const child = fork(path.join(__dirname, 'worker.js'), [JSON.stringify({ temporalAddress, taskQueue: ONE_ACTIVITY_QUEUE })]);
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
-    child.once('exit', (code) => reject(new Error(`worker ${mode} exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`baseline worker exited with ${code}`)));
   });
   return child;
 }
 
-async function measure(mode: Mode, request: Record<string, unknown>, ctx: { dbUrl: string; temporalAddress: string }): Promise<Sample> {
-  const { url: base, child } = await startServer(mode, ctx);
+/** One autocannon run after a one-second warm-up; counts answers outside `expected` (and connection errors) as errors. */
+async function measure(base: string, request: Record<string, unknown>, expected: '2xx' | '3xx' = '2xx'): Promise<Sample> {
   const { path: requestPath = '/', ...rest } = request as { path?: string };
   const url = base + requestPath;
-  try {
-    await autocannon({ url, connections: 10, duration: 1, ...rest } as autocannon.Options); // warm-up
-    const r = await autocannon({ url, connections: CONNECTIONS, pipelining: 1, duration: DURATION, ...rest } as autocannon.Options);
-    return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r['4xx'] + r['5xx'] };
-  } finally {
-    child.kill();
-  }
+  await autocannon({ url, connections: 10, duration: 1, ...rest } as autocannon.Options);
+  const r = await autocannon({ url, connections: CONNECTIONS, pipelining: 1, duration: DURATION, ...rest } as autocannon.Options);
+  const counts = Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [Number(code), (s as { count: number }).count] as const);
+  const ok = expected === '2xx' ? (c: number) => c >= 200 && c < 300 : (c: number) => c >= 300 && c < 400;
+  const unexpected = counts.filter(([c]) => !ok(c)).reduce((a, [, n]) => a + n, 0);
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: unexpected + r.errors + r.timeouts,
+    serverErrors: r['5xx'],
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -93,6 +118,7 @@ const summarize = (s: Sample[]): Sample => ({
   p99: median(s.map((x) => x.p99)),
   ...(s.some((x) => x.p95 !== undefined) ? { p95: median(s.map((x) => x.p95 ?? 0)) } : {}),
   errors: s.reduce((a, x) => a + x.errors, 0),
+  serverErrors: s.reduce((a, x) => a + x.serverErrors, 0),
 });
 
 /** Inserts `count` fresh leads for the tenant and returns their public IDs. */
@@ -106,15 +132,55 @@ async function freshLeads(db: Awaited<ReturnType<typeof initializeDatabase>>, te
   return rows.map((r) => encodeId('lead', r.id));
 }
 
+async function runCases(cases: Case[], service: ShippedProcess[]): Promise<Record<string, TargetResult>> {
+  const targets: Record<string, TargetResult> = {};
+  for (const c of cases.filter((x) => !ONLY || ONLY.includes(x.id))) {
+    for (const p of service) p.assertRunning();
+    const b: Sample[] = [];
+    const t: Sample[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      log(`${c.id} round ${round}/${ROUNDS}: baseline ...`);
+      b.push(await c.baseline(round));
+      log(`${c.id} round ${round}/${ROUNDS}: target ...`);
+      t.push(await c.target(round));
+    }
+    const ratio = Math.round(median(t.map((x, i) => x.rps / b[i].rps)) * 100) / 100;
+    const target = summarize(t);
+    const baseline = summarize(b);
+    const met =
+      ratio >= c.goal &&
+      (c.p99Factor === undefined || target.p99 <= c.p99Factor * baseline.p99) &&
+      (c.p95Goal === undefined || (target.p95 ?? Infinity) <= c.p95Goal) &&
+      target.errors === 0 &&
+      baseline.errors === 0;
+    targets[c.id] = {
+      what: c.what,
+      baseline,
+      target,
+      ratio,
+      goal: c.goal,
+      ...(c.p99Factor ? { p99Goal: `<= ${c.p99Factor}x baseline` } : {}),
+      ...(c.p95Goal ? { p95Goal: c.p95Goal } : {}),
+      expected: c.expected ?? '2xx',
+      met,
+    };
+    log(`${c.id}: ratio ${ratio} (goal ${c.goal}), errors ${baseline.errors} / ${target.errors} -> ${met ? 'met' : 'MISSED'}`);
+  }
+  return targets;
+}
+
 async function main(): Promise<void> {
+  const startedAt = Date.now();
   const work = mkdtempSync(path.join(os.tmpdir(), 'lead-bench-'));
   chmodSync(work, 0o755);
+  log(`work directory (service logs): ${work}`);
   log('starting embedded PostgreSQL and the Temporal dev server ...');
   const pg = await startEmbeddedPostgres({
     dataDir: path.join(work, 'pg'),
     port: 54400 + Math.floor(Math.random() * 500),
     database: 'bench',
   });
+  cleanups.push(() => pg.stop());
   const temporal = await startDevServer({
     binary: findTemporalBinary('cli', undefined, log),
     dataDir: work,
@@ -123,6 +189,7 @@ async function main(): Promise<void> {
     namespace: 'default',
     headless: true,
   });
+  cleanups.push(() => temporal.stop());
   const db = await initializeDatabase({ url: pg.url, migrate: true });
   const created = await createTenant(db, { name: 'Bench', plan: 'enterprise' });
   await db.getRepository(Tenant).update({ id: created.tenant.id }, { customLimits: { monthlyCalls: 1e9, perMinute: 1e9, burst: 1e9 } });
@@ -146,7 +213,7 @@ async function main(): Promise<void> {
   const claims = { t: encodeId('tenant', created.tenant.id), e: 'live' as const, m: encodeId('message', message.id) };
   const pixel = `/v1/t/o/${signTrackingToken(config.TRACKING_SECRET, { k: 'o', ...claims })}`;
   const click = `/v1/t/c/${signTrackingToken(config.TRACKING_SECRET, { k: 'c', ...claims, u: 'https://example.com/pricing' })}`;
-  const ctx = { dbUrl: pg.url, temporalAddress: temporal.address };
+  const shippedCtx: ShippedContext = { dbUrl: pg.url, temporalAddress: temporal.address, workDir: work };
   const key = { 'x-api-key': created.liveKey, 'content-type': 'application/json' };
   const tenantScope = { tenantId: created.tenant.id, environment: 'live' as const };
   let n = 0;
@@ -154,7 +221,17 @@ async function main(): Promise<void> {
     (extra: Record<string, unknown> = {}) =>
     () =>
       JSON.stringify({ email: `bench-${process.pid}-${++n}@example.com`, firstName: 'Bench', lastName: 'Mark', ...extra });
-  const http = (c: Mode, request: Record<string, unknown>) => () => measure(c, request, ctx);
+
+  log('starting the baselines (bare Express servers, a one-activity worker) ...');
+  const bare = {
+    'bare-json': await startBare('bare-json', pg.url),
+    'bare-insert': await startBare('bare-insert', pg.url),
+    'bare-select': await startBare('bare-select', pg.url),
+  };
+  const baselineWorker = await startBaselineWorker(temporal.address);
+  const stopBaselines = () => Promise.all([...Object.values(bare).map((b) => b.child), baselineWorker].map(stopChild));
+  cleanups.push(stopBaselines);
+  const bareHttp = (mode: BareMode, request: Record<string, unknown>) => () => measure(bare[mode].url, request);
   const bareInsert = {
     method: 'POST',
     path: '/leads',
@@ -162,127 +239,133 @@ async function main(): Promise<void> {
     requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, body: leadBody({ tenantId: created.tenant.id })() }) }],
   };
 
-  // T5 and T6 talk to Temporal from this process; their workers run in processes of their own.
+  // T5 and T6 talk to Temporal from this process; the service's worker (shipped) delivers T6's webhooks.
   const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: 'default' });
-  const campaignId = await activeCampaign(ctx, key);
   const bareStarted: string[] = [];
-  const enrolled: string[] = [];
   const receiver = new Receiver();
   const hookUrl = await receiver.start();
-  const webhookQueue = 'bench-webhooks';
-  const webhookStarter = new WorkflowStarter(client, webhookQueue);
-  const domainCtx = createDomainContext({
-    db,
-    workflows: webhookStarter,
-    scope: tenantScope,
-    actorUserId: created.user.id,
-    webhooks: { allowPrivateTargets: true },
-  });
-  await createWebhook(domainCtx, { url: hookUrl, events: ['lead.updated'] });
-  const workers: ChildProcess[] = [];
+  const webhookStarter = new WorkflowStarter(client, TASK_QUEUE);
+  await createWebhook(
+    createDomainContext({
+      db,
+      workflows: webhookStarter,
+      scope: tenantScope,
+      actorUserId: created.user.id,
+      webhooks: { allowPrivateTargets: true },
+    }),
+    { url: hookUrl, events: ['lead.updated'] },
+  );
   const ENROLL_N = 300;
-  const T6_N = 200;
+  const T6_N = 120;
   let t6BaselineRps = 10;
+  let campaignId: string | undefined;
 
-  const cases: Case[] = [
-    {
-      id: 'T1',
-      what: 'bare Express GET JSON vs GET /healthz through the global middleware',
-      goal: 0.7,
-      baseline: http('bare-json', { path: '/json' }),
-      target: http('app', { path: '/healthz' }),
-    },
-    {
-      id: 'T2',
-      what: 'bare Express + pg prepared INSERT vs POST /v1/leads',
-      goal: 0.5,
-      p99Goal: 50,
-      baseline: http('bare-insert', bareInsert),
-      target: http('app', {
-        method: 'POST',
-        path: '/v1/leads',
-        headers: key,
-        requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, body: leadBody()() }) }],
-      }),
-    },
-    {
-      id: 'T2-dup',
-      what: 'POST /v1/leads with distinct phones (T2) vs POST /v1/leads where every lead shares one phone (issue 16)',
-      goal: 0.8,
-      baseline: http('app', {
-        method: 'POST',
-        path: '/v1/leads',
-        headers: key,
-        requests: [
-          { setupRequest: (r: Record<string, unknown>) => ({ ...r, body: leadBody({ phone: `+1 212 ${String(n).padStart(7, '0')}` })() }) },
-        ],
-      }),
-      target: http('app', {
-        method: 'POST',
-        path: '/v1/leads',
-        headers: key,
-        requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, body: leadBody({ phone: '+1 415 555 0123' })() }) }],
-      }),
-    },
-    {
-      id: 'T7',
-      what: 'the T2 baseline (bare single-row INSERTs/s) vs leads/s through POST /v1/leads/batch, 100 per request (latencies per request)',
-      goal: 5,
-      baseline: http('bare-insert', bareInsert),
-      target: async () => {
-        const batchBody = () => JSON.stringify({ leads: Array.from({ length: 100 }, () => JSON.parse(leadBody()())) });
-        const s = await measure(
-          'app',
-          {
+  /** The targets against one running layout (its name keeps workflow IDs apart); `app` is its API's base URL. */
+  const cases = (layout: string, app: string): Case[] => {
+    const enrolled: string[] = [];
+    return [
+      {
+        id: 'T1',
+        what: 'bare Express GET JSON vs GET /healthz through the global middleware',
+        goal: 0.7,
+        baseline: bareHttp('bare-json', { path: '/json' }),
+        target: () => measure(app, { path: '/healthz' }),
+      },
+      {
+        id: 'T2',
+        what: 'bare Express + pg prepared INSERT vs POST /v1/leads',
+        goal: 0.5,
+        p99Factor: 2,
+        baseline: bareHttp('bare-insert', bareInsert),
+        target: () =>
+          measure(app, {
+            method: 'POST',
+            path: '/v1/leads',
+            headers: key,
+            requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, body: leadBody()() }) }],
+          }),
+      },
+      {
+        id: 'T2-dup',
+        what: 'POST /v1/leads with distinct phones (T2) vs POST /v1/leads where every lead shares one phone (issue 16)',
+        goal: 0.8,
+        baseline: () =>
+          measure(app, {
+            method: 'POST',
+            path: '/v1/leads',
+            headers: key,
+            requests: [
+              {
+                setupRequest: (r: Record<string, unknown>) => ({
+                  ...r,
+                  body: leadBody({ phone: `+1 212 ${String(n).padStart(7, '0')}` })(),
+                }),
+              },
+            ],
+          }),
+        target: () =>
+          measure(app, {
+            method: 'POST',
+            path: '/v1/leads',
+            headers: key,
+            requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, body: leadBody({ phone: '+1 415 555 0123' })() }) }],
+          }),
+      },
+      {
+        id: 'T7',
+        what: 'the T2 baseline (bare single-row INSERTs/s) vs leads/s through POST /v1/leads/batch, 100 per request (latencies per request)',
+        goal: 5,
+        baseline: bareHttp('bare-insert', bareInsert),
+        target: async () => {
+          const batchBody = () => JSON.stringify({ leads: Array.from({ length: 100 }, () => JSON.parse(leadBody()()) as unknown) });
+          const s = await measure(app, {
             method: 'POST',
             path: '/v1/leads/batch',
             headers: key,
             requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, body: batchBody() }) }],
-          },
-          ctx,
-        );
-        return { ...s, rps: s.rps * 100 };
+          });
+          return { ...s, rps: s.rps * 100 };
+        },
       },
-    },
-    {
-      id: 'T3',
-      what: 'bare Express + pg SELECT by key vs GET /v1/leads/:id',
-      goal: 0.6,
-      baseline: http('bare-select', { path: `/leads/${lead[0].id}` }),
-      target: http('app', { path: `/v1/leads/${encodeId('lead', lead[0].id)}`, headers: key }),
-    },
-    {
-      id: 'T4-open',
-      what: 'bare Express GET vs the open pixel',
-      goal: 0.6,
-      baseline: http('bare-json', { path: '/json' }),
-      target: http('app', { path: pixel }),
-    },
-    {
-      id: 'T4-click',
-      what: 'the T2 baseline vs the click redirect',
-      goal: 0.5,
-      baseline: http('bare-insert', bareInsert),
-      target: http('app', { path: click }),
-    },
-    {
-      id: 'T5-enroll',
-      what: `bare client starts/s (${CONNECTIONS} in flight) vs leads enrolled/s by POST /v1/campaigns/:id/enrollments (25 per request, 3 at once)`,
-      goal: 0.8,
-      baseline: async (round) => {
-        const { sample, ids } = await bareStarts(client, round, ENROLL_N, CONNECTIONS);
-        bareStarted.push(...ids);
-        return sample;
+      {
+        id: 'T3',
+        what: 'bare Express + pg SELECT by key vs GET /v1/leads/:id',
+        goal: 0.6,
+        baseline: bareHttp('bare-select', { path: `/leads/${lead[0].id}` }),
+        target: () => measure(app, { path: `/v1/leads/${encodeId('lead', lead[0].id)}`, headers: key }),
       },
-      target: async () => {
-        const leadIds = await freshLeads(db, created.tenant.id, ENROLL_N);
-        const { url, child } = await startServer('app', ctx);
-        try {
+      {
+        id: 'T4-open',
+        what: 'bare Express GET vs the open pixel',
+        goal: 0.6,
+        baseline: bareHttp('bare-json', { path: '/json' }),
+        target: () => measure(app, { path: pixel }),
+      },
+      {
+        id: 'T4-click',
+        what: 'the T2 baseline vs the click redirect (a 3xx is its correct answer)',
+        goal: 0.5,
+        expected: '3xx',
+        baseline: bareHttp('bare-insert', bareInsert),
+        target: () => measure(app, { path: click }, '3xx'),
+      },
+      {
+        id: 'T5-enroll',
+        what: `bare client starts/s (${CONNECTIONS} in flight) vs leads enrolled/s by POST /v1/campaigns/:id/enrollments (25 per request, 3 at once)`,
+        goal: 0.8,
+        baseline: async (round) => {
+          const { sample, ids } = await bareStarts(client, `${layout}/${round}`, ENROLL_N, CONNECTIONS);
+          bareStarted.push(...ids);
+          return sample;
+        },
+        target: async () => {
+          const leadIds = await freshLeads(db, created.tenant.id, ENROLL_N);
           const batches = Array.from({ length: Math.ceil(ENROLL_N / 25) }, (_, i) => leadIds.slice(i * 25, i * 25 + 25));
           let errors = 0;
+          let serverErrors = 0;
           const t0 = performance.now();
           const latencies = await pool(batches.length, 3, async (i) => {
-            const res = await fetch(`${url}/v1/campaigns/${campaignId}/enrollments`, {
+            const res = await fetch(`${app}/v1/campaigns/${campaignId}/enrollments`, {
               method: 'POST',
               headers: key,
               body: JSON.stringify({ leadIds: batches[i] }),
@@ -290,6 +373,7 @@ async function main(): Promise<void> {
             const body = (await res.json()) as { data?: { status: string }[] };
             const ok = body.data?.filter((r) => r.status === 'enrolled').length ?? 0;
             errors += res.ok ? batches[i].length - ok : batches[i].length;
+            if (res.status >= 500) serverErrors++;
           });
           enrolled.push(...leadIds);
           return {
@@ -297,167 +381,129 @@ async function main(): Promise<void> {
             p50: percentile(latencies, 0.5),
             p99: percentile(latencies, 0.99),
             errors,
+            serverErrors,
           };
-        } finally {
-          child.kill();
-        }
+        },
       },
-    },
-    {
-      id: 'T5-signal',
-      what: `bare client signals/s to running workflows vs POST /v1/analytics/events signalling the lead's enrollment`,
-      goal: 0.8,
-      baseline: () => bareSignals(client, bareStarted, DURATION, CONNECTIONS),
-      target: http('app', {
-        method: 'POST',
-        path: '/v1/analytics/events',
-        headers: key,
-        requests: [
-          {
-            setupRequest: (r: Record<string, unknown>) => ({
-              ...r,
-              body: JSON.stringify({ eventType: 'email_open', leadId: enrolled[++n % enrolled.length] }),
-            }),
-          },
-        ],
-      }),
-    },
-    {
-      id: 'T6',
-      what: 'one-activity workflow completions/s vs webhook deliveries/s to a local receiver (p95: commit to 2xx at half the baseline rate)',
-      goal: 0.7,
-      p95Goal: 2000,
-      baseline: async (round) => {
-        if (!workers.length) {
-          log('T6: starting the baseline and the real worker (bundling workflows) ...');
-          workers.push(await startWorker('baseline', ctx, ONE_ACTIVITY_QUEUE), await startWorker('real', ctx, webhookQueue));
-        }
-        const sample = await oneActivityCompletions(client, round, T6_N, CONNECTIONS);
-        t6BaselineRps = sample.rps;
-        return sample;
+      {
+        id: 'T5-signal',
+        what: `bare client signals/s to running workflows vs POST /v1/analytics/events signalling the lead's enrollment`,
+        goal: 0.8,
+        baseline: () => bareSignals(client, bareStarted, DURATION, CONNECTIONS),
+        target: () =>
+          measure(app, {
+            method: 'POST',
+            path: '/v1/analytics/events',
+            headers: key,
+            requests: [
+              {
+                setupRequest: (r: Record<string, unknown>) => ({
+                  ...r,
+                  body: JSON.stringify({ eventType: 'email_open', leadId: enrolled[++n % enrolled.length] }),
+                }),
+              },
+            ],
+          }),
       },
-      // The latency goal holds at a steady rate the system can carry: half this round's baseline.
-      target: () =>
-        webhookDeliveries(
-          { db, workflows: webhookStarter, scope: tenantScope, leadId: lead[0].id, receiver },
-          T6_N,
-          CONNECTIONS,
-          Math.max(1, t6BaselineRps / 2),
-        ),
-    },
-  ];
+      {
+        id: 'T6',
+        what: "one-activity workflow completions/s vs webhook deliveries/s by the service's worker to a local receiver (p95: commit to 2xx at half the baseline rate)",
+        goal: 0.7,
+        p95Goal: 2000,
+        baseline: async (round) => {
+          const sample = await oneActivityCompletions(client, `${layout}/${round}`, T6_N, CONNECTIONS);
+          t6BaselineRps = sample.rps;
+          return sample;
+        },
+        // The latency goal holds at a steady rate the system can carry: half this round's baseline.
+        target: () =>
+          webhookDeliveries(
+            { db, workflows: webhookStarter, scope: tenantScope, leadId: lead[0].id, receiver },
+            T6_N,
+            CONNECTIONS,
+            Math.max(1, t6BaselineRps / 2),
+          ),
+      },
+    ];
+  };
 
-  const targets: Record<string, unknown> = {};
-  for (const c of cases.filter((x) => !ONLY || ONLY.includes(x.id))) {
-    const b: Sample[] = [];
-    const t: Sample[] = [];
-    for (let round = 1; round <= ROUNDS; round++) {
-      log(`${c.id} round ${round}/${ROUNDS}: baseline ...`);
-      b.push(await c.baseline(round));
-      log(`${c.id} round ${round}/${ROUNDS}: target ...`);
-      t.push(await c.target(round));
+  const layouts: Record<string, LayoutResult> = {};
+  const describe: Record<string, { title: string; how: string; start: () => Promise<ShippedProcess[]> }> = {
+    split: {
+      title: '`npm run api` + `npm run worker` (two processes)',
+      how: '`node dist/api/server.js` and `node dist/workers/main.js`, NODE_ENV=production, LOG_LEVEL=info (access log on, written to a file), random 48-byte secrets, per-IP and auth-failure limits raised, an enterprise tenant with unlimited limits.',
+      start: async () => [await startApi(shippedCtx), await startWorker(shippedCtx)],
+    },
+    'all-in-one': {
+      title: '`npm start` (API and worker in one process)',
+      how: '`node dist/scripts/start.js` with the same settings, pointed at the same PostgreSQL and Temporal through DATABASE_URL and TEMPORAL_ADDRESS (so only the process layout differs; its own embedded servers would add nothing but their start-up).',
+      start: async () => [await startAllInOne(shippedCtx)],
+    },
+  };
+  for (const layout of LAYOUTS) {
+    const d = describe[layout];
+    if (!d) throw new Error(`BENCH_LAYOUTS: unknown layout ${layout} (split, all-in-one)`);
+    log(`${layout}: starting ${d.title} (the worker bundles its workflows first) ...`);
+    const procs = await d.start();
+    const stopService = () => Promise.all(procs.map((p) => p.stop()));
+    cleanups.push(stopService);
+    try {
+      campaignId ??= await activeCampaign(procs[0].url, key);
+      layouts[layout] = { title: d.title, how: d.how, targets: await runCases(cases(layout, procs[0].url), procs) };
+    } finally {
+      log(`${layout}: stopping (logs in ${work}) ...`);
+      for (const p of [...procs].reverse()) await p.stop();
+      cleanups.splice(cleanups.indexOf(stopService), 1);
     }
-    const ratio = Math.round(median(t.map((x, i) => x.rps / b[i].rps)) * 100) / 100;
-    const target = summarize(t);
-    const met =
-      ratio >= c.goal &&
-      (c.p99Goal === undefined || target.p99 <= c.p99Goal) &&
-      (c.p95Goal === undefined || (target.p95 ?? Infinity) <= c.p95Goal) &&
-      target.errors === 0 &&
-      summarize(b).errors === 0;
-    targets[c.id] = {
-      what: c.what,
-      baseline: summarize(b),
-      target,
-      ratio,
-      goal: c.goal,
-      ...(c.p99Goal ? { p99Goal: c.p99Goal } : {}),
-      ...(c.p95Goal ? { p95Goal: c.p95Goal } : {}),
-      met,
-    };
-    log(`${c.id}: ratio ${ratio} (goal ${c.goal}) -> ${met ? 'met' : 'MISSED'}`);
+    console.log(`\n${d.title}\n\n${markdownTable(layouts[layout].targets)}\n`);
   }
-  for (const w of workers) w.kill();
+
+  await stopBaselines();
   await receiver.stop();
   await client.connection.close();
   await db.destroy();
-
-  const machine = {
-    cpus: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model,
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    node: process.version,
-    date: new Date().toISOString(),
-    durationSeconds: DURATION,
-    connections: CONNECTIONS,
-    rounds: ROUNDS,
-  };
-  const rows = Object.entries(
-    targets as Record<string, { baseline: Sample; target: Sample; ratio: number; goal: number; met: boolean }>,
-  ).map(
-    ([id, r]) =>
-      `| ${id} | ${r.baseline.rps} | ${r.baseline.p50} / ${r.baseline.p99} | ${r.target.rps} | ${r.target.p50} / ${r.target.p99}${r.target.p95 !== undefined ? ` (p95 paced ${r.target.p95})` : ''} | ${r.baseline.errors} / ${r.target.errors} | ${r.ratio} | ${r.goal} | ${r.met ? 'met' : 'missed'} |`,
-  );
-  const table = [
-    '| id | baseline rps | baseline p50 / p99 ms | target rps | target p50 / p99 ms | errors (B / T) | ratio | goal | result |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...rows,
-  ].join('\n');
-  console.log('\n' + table + '\n');
-  if (ONLY) {
+  const machine = machineInfo({ durationSeconds: DURATION, connections: CONNECTIONS, rounds: ROUNDS });
+  if (ONLY || LAYOUTS.length < Object.keys(describe).length) {
     log('a subset was measured: bench/results/latest.* left as they were');
   } else {
-    const dir = path.join(PROJECT_ROOT, 'bench', 'results');
-    writeFileSync(path.join(dir, 'latest.json'), JSON.stringify({ machine, targets }, null, 2) + '\n');
-    writeFileSync(
-      path.join(dir, 'latest.md'),
-      [
-        `# Benchmark results (${machine.date})`,
-        '',
-        `${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}; autocannon ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds, medians.`,
-        '',
-        table,
-        '',
-        ...Object.entries(targets as Record<string, { what: string }>).map(([id, r]) => `- ${id}: ${r.what}`),
-        '',
-      ].join('\n'),
-    );
+    writeResults(path.join(PROJECT_ROOT, 'bench', 'results'), machine, layouts);
     log(`wrote bench/results/latest.json and latest.md`);
   }
   await temporal.stop();
   await pg.stop();
-  rmSync(work, { recursive: true, force: true });
+  if (!process.env.BENCH_KEEP_LOGS) rmSync(work, { recursive: true, force: true });
+  log(`done in ${Math.round((Date.now() - startedAt) / 1000)} s`);
 }
 
-/** An active campaign (trigger -> wait a day -> end) created through the API of a short-lived app. */
-async function activeCampaign(ctx: { dbUrl: string; temporalAddress: string }, key: Record<string, string>): Promise<string> {
-  const { url, child } = await startServer('app', ctx);
-  try {
-    const post = async (p: string, body: unknown) => {
-      const res = await fetch(url + p, { method: 'POST', headers: key, body: JSON.stringify(body) });
-      const json = (await res.json()) as { data: { id: string } };
-      if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(json)}`);
-      return json.data.id;
-    };
-    const workflowId = await post('/v1/workflows', {
-      name: 'Bench wait',
-      nodes: [
-        { nodeId: 'start', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'manual' } },
-        { nodeId: 'wait', type: 'wait', position: { x: 0, y: 100 }, data: { duration: 1, durationUnit: 'days' } },
-        { nodeId: 'done', type: 'end', position: { x: 0, y: 200 }, data: {} },
-      ],
-      edges: [
-        { edgeId: 'e1', source: 'start', target: 'wait' },
-        { edgeId: 'e2', source: 'wait', target: 'done' },
-      ],
-    });
-    return await post('/v1/campaigns', { name: 'Bench campaign', workflowId, status: 'active' });
-  } finally {
-    child.kill();
-  }
+/** An active campaign (trigger -> wait a day -> end) created through the running API. */
+async function activeCampaign(url: string, key: Record<string, string>): Promise<string> {
+  const post = async (p: string, body: unknown) => {
+    const res = await fetch(url + p, { method: 'POST', headers: key, body: JSON.stringify(body) });
+    const json = (await res.json()) as { data: { id: string } };
+    if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json.data.id;
+  };
+  const workflowId = await post('/v1/workflows', {
+    name: 'Bench wait',
+    nodes: [
+      { nodeId: 'start', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'manual' } },
+      { nodeId: 'wait', type: 'wait', position: { x: 0, y: 100 }, data: { duration: 1, durationUnit: 'days' } },
+      { nodeId: 'done', type: 'end', position: { x: 0, y: 200 }, data: {} },
+    ],
+    edges: [
+      { edgeId: 'e1', source: 'start', target: 'wait' },
+      { edgeId: 'e2', source: 'wait', target: 'done' },
+    ],
+  });
+  return await post('/v1/campaigns', { name: 'Bench campaign', workflowId, status: 'active' });
 }
 
-main().catch((err) => {
+process.once('SIGINT', () => {
+  log('interrupted: stopping ...');
+  void stopAll().then(() => process.exit(130));
+});
+main().catch(async (err) => {
   console.error(err);
+  await stopAll();
   process.exit(1);
 });

@@ -5,8 +5,10 @@ export interface Sample {
   p99: number;
   /** Only where a target has a p95 goal (T6: commit to receiver 2xx at a steady rate). */
   p95?: number;
-  /** 4xx and 5xx answers or failed operations: a run with errors measures the wrong thing, so it cannot meet its goal. */
+  /** Answers outside the expected status class (2xx; 3xx for a redirect), connection errors and failed operations: a run with any measures the wrong thing, so it cannot meet its goal. */
   errors: number;
+  /** 5xx answers among them. */
+  serverErrors: number;
 }
 
 export function percentile(values: number[], p: number): number {
@@ -16,5 +18,5 @@ export function percentile(values: number[], p: number): number {
 }
 
 export function sampleOf(latencies: number[], seconds: number): Sample {
-  return { rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors: 0 };
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors: 0, serverErrors: 0 };
 }

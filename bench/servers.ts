@@ -1,38 +1,23 @@
 /**
- * One server per child process, so the load generator (the parent) and the server under test do
- * not share an event loop. Modes: the bare Express baselines of issue 8, or the real app.
+ * The bare Express baselines of issue 8, one per child process, so the load generator (the parent)
+ * and the server under test do not share an event loop. The service itself runs as shipped (bench/shipped.ts).
  */
 import express from 'express';
 import { Pool } from 'pg';
-import { createApp } from '../api/app';
-import { initializeDatabase } from '../db/data-source';
-import { connectTemporalClient } from '../lib/temporal/client';
-import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 
 interface Args {
-  mode: 'bare-json' | 'bare-insert' | 'bare-select' | 'app';
+  mode: 'bare-json' | 'bare-insert' | 'bare-select';
   dbUrl: string;
-  temporalAddress: string;
-  taskQueue: string;
 }
 
-async function main(): Promise<void> {
+function main(): void {
   // Exit normally on the parent's kill, so `node --cpu-prof dist/bench/run.js` writes this process's profile.
   process.once('SIGTERM', () => process.exit(0));
   const args = JSON.parse(process.argv[2]) as Args;
-  const app = args.mode === 'app' ? await realApp(args) : bareApp(args);
+  const app = bareApp(args);
   const server = app.listen(0, '127.0.0.1', () => {
     process.send?.({ port: (server.address() as { port: number }).port });
   });
-}
-
-async function realApp(args: Args) {
-  const db = await initializeDatabase({ url: args.dbUrl, poolSize: 20 });
-  const client = await connectTemporalClient(args.temporalAddress, 'default');
-  return createApp(
-    { db, workflows: new WorkflowStarter(client, args.taskQueue) },
-    { limits: { ipPerMinute: 1e9, authFailuresPerMinute: 1e9 } },
-  );
 }
 
 function bareApp(args: Args) {
@@ -58,7 +43,4 @@ function bareApp(args: Args) {
   return app;
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+main();

@@ -10,7 +10,7 @@ import type { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import type { TenantScope } from '../db/scoped-repository';
 import { emitEvent } from '../domain/webhooks/emit-event';
 import { relayAfterCommit } from '../domain/webhooks/relay';
-import { eventPayloads } from '../domain/webhooks/webhook-events';
+import { eventPayloads } from '../contracts/webhook-events';
 import type { Sample } from './sample';
 import { percentile, sampleOf } from './sample';
 
@@ -54,7 +54,7 @@ export async function forDuration(seconds: number, concurrency: number, task: (i
 }
 
 /** T5 baseline: starts/s of a workflow that no worker runs. Returns the sample and the started IDs. */
-export async function bareStarts(client: Client, round: number, count: number, concurrency: number) {
+export async function bareStarts(client: Client, round: string, count: number, concurrency: number) {
   const ids = Array.from({ length: count }, (_, i) => `bench-noop/${process.pid}/${round}/${i}`);
   const t0 = performance.now();
   const latencies = await pool(count, concurrency, (i) =>
@@ -73,7 +73,7 @@ export function bareSignals(client: Client, workflowIds: string[], seconds: numb
 }
 
 /** T6 baseline: completions/s of a workflow with one no-op activity, started and awaited. */
-export async function oneActivityCompletions(client: Client, round: number, count: number, concurrency: number): Promise<Sample> {
+export async function oneActivityCompletions(client: Client, round: string, count: number, concurrency: number): Promise<Sample> {
   const t0 = performance.now();
   const latencies = await pool(count, concurrency, (i) =>
     client.workflow.execute('benchOneActivity', {

@@ -38,7 +38,7 @@ export interface RunningPostgres {
  * The server that holds dataDir, read from its postmaster.pid (line 1: pid, line 4: port, line 8:
  * status), or null when none runs there. A leftover file from a crash names a dead pid: null.
  */
-export function findRunningPostgres(dataDir: string): RunningPostgres | null {
+function findRunningPostgres(dataDir: string): RunningPostgres | null {
   let lines: string[];
   try {
     lines = readFileSync(path.join(path.resolve(dataDir), 'postmaster.pid'), 'utf8').split('\n');

@@ -179,10 +179,17 @@ export class ScopedRepository<T extends TenantRow> {
 
 const byIdStatements = new WeakMap<EntityMetadata, string[]>();
 
-function selectByIdSql(meta: EntityMetadata, partitioned: boolean, forUpdate: boolean): string {
+/**
+ * `tenant_id + 0` keeps the scope check in SQL but out of index selection: these statements are
+ * prepared, and once PostgreSQL caches a generic plan for one, a table that grew faster than its
+ * statistics (a new tenant's first import) could get a plan that walks a `(tenant_id, ...)` index
+ * and filters on id, reading every row of the tenant per lookup (23 ms at 60,000 leads instead of
+ * 0.03 ms). The primary key is then the only usable index, the right one at any size.
+ */
+export function selectByIdSql(meta: EntityMetadata, partitioned: boolean, forUpdate: boolean): string {
   let texts = byIdStatements.get(meta);
   if (!texts) {
-    const base = `SELECT ${selectList(meta, 't')} FROM ${tableOf(meta)} t WHERE t.id = $1 AND t.tenant_id = $2${partitioned ? ' AND t.environment = $3' : ''}`;
+    const base = `SELECT ${selectList(meta, 't')} FROM ${tableOf(meta)} t WHERE t.id = $1 AND t.tenant_id + 0 = $2${partitioned ? ' AND t.environment = $3' : ''}`;
     byIdStatements.set(meta, (texts = [base, `${base} FOR UPDATE`]));
   }
   return texts[forUpdate ? 1 : 0];

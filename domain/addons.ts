@@ -3,7 +3,7 @@ import { Addon, AddonInstallation } from '../db/entities';
 import type { AddonInstallStatus } from '../db/entities/addon';
 import { unscoped } from '../db/unscoped';
 import { AppError, notFound } from '../lib/errors';
-import type { AddonCatalogQuery, InstalledAddonsQuery } from '../api/schemas/addon';
+import type { AddonCatalogQuery, InstalledAddonsQuery } from '../contracts/addon';
 import type { DomainContext } from './context';
 import { pageOf } from './scoped-lookups';
 import { unitOfWork } from './unit-of-work';

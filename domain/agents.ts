@@ -1,6 +1,6 @@
 import { AgentExecution } from '../db/entities';
 import type { ApprovalStatus } from '../db/entities/agent-execution';
-import type { AgentDashboard, AgentExecutionCreate } from '../api/schemas/agent';
+import type { AgentDashboard, AgentExecutionCreate } from '../contracts/agent';
 import type { DomainContext } from './context';
 import { findForUpdate } from './scoped-lookups';
 import { nextState, type Transitions } from './transitions';

@@ -2,7 +2,7 @@ import { ApiKey } from '../db/entities';
 import { isSubset } from '../lib/auth/scopes';
 import { AppError, notFound } from '../lib/errors';
 import { keyRevocation, notifyRevocation } from '../lib/auth/key-revocation';
-import type { ApiKeyCreate } from '../api/schemas/api-key';
+import type { ApiKeyCreate } from '../contracts/api-key';
 import type { DomainContext } from './context';
 import { issueApiKey } from './tenants';
 

@@ -4,10 +4,18 @@ import { GroupCommit } from '../lib/group-commit';
 import { logger } from '../lib/logger';
 import { auditEntriesLost } from '../lib/metrics';
 import { AuditLog } from '../db/entities';
-import type { AuthContext } from '../api/http/context';
+import type { TenantScope } from '../db/scoped-repository';
+import type { DomainContext } from './context';
+
+/** Who made the request: the API's AuthContext satisfies it. */
+export interface AuditCaller extends TenantScope {
+  apiKeyId: string | null;
+  ownerUserId: string;
+  actorUserId: string;
+}
 
 export interface AuditEntry {
-  auth: AuthContext;
+  auth: AuditCaller;
   action: string;
   resourceType: string;
   resourceId: string | null;
@@ -76,4 +84,30 @@ export function resourceTypeOf(path: string): string {
   const segments = path.replace(/^\/v1\//, '').split('/');
   const end = segments.findIndex((s) => s.startsWith(':'));
   return segments.slice(0, end === -1 ? undefined : end).join('/');
+}
+
+export interface AuditLogFilters {
+  page: number;
+  limit: number;
+  resourceType?: string;
+  resourceId?: string;
+  actorId?: string;
+  apiKeyId?: string;
+  action?: string;
+  createdFrom?: string;
+  createdTo?: string;
+}
+
+/** One page of the scope's audit log, newest first. */
+export async function listAuditLog(ctx: DomainContext, q: AuditLogFilters) {
+  const qb = ctx.data.repo(AuditLog).select('a');
+  if (q.resourceType) qb.andWhere('a.resource_type = :rt', { rt: q.resourceType });
+  if (q.resourceId) qb.andWhere('a.resource_id = :rid', { rid: q.resourceId });
+  if (q.actorId) qb.andWhere('a.actor_user_id = :actor', { actor: q.actorId });
+  if (q.apiKeyId) qb.andWhere('a.api_key_id = :key', { key: q.apiKeyId });
+  if (q.action) qb.andWhere('a.action = :action', { action: q.action });
+  if (q.createdFrom) qb.andWhere('a.created_at >= :from', { from: q.createdFrom });
+  if (q.createdTo) qb.andWhere('a.created_at <= :to', { to: q.createdTo });
+  const [rows, total] = await qb.orderBy('a.created_at', 'DESC').addOrderBy('a.id', 'DESC').page(q.page, q.limit);
+  return { rows, total };
 }

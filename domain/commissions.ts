@@ -1,14 +1,14 @@
 import { Commission, Lead, Partner, type OutboxEvent } from '../db/entities';
 import type { CommissionStatus } from '../db/entities/commission';
 import type { PartnerTier } from '../db/entities/partner';
-import type { CommissionCreate, CommissionListQuery } from '../api/schemas/commission';
+import type { CommissionCreate, CommissionListQuery } from '../contracts/commission';
 import type { DomainContext } from './context';
 import { assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookups';
 import { nextState, type Transitions } from './transitions';
 import { unitOfWork, type UnitOfWork } from './unit-of-work';
 
 /** Share of a won deal's value a partner earns, by tier. */
-export const TIER_RATES: Record<PartnerTier, number> = { bronze: 0.05, silver: 0.075, gold: 0.1, platinum: 0.125 };
+const TIER_RATES: Record<PartnerTier, number> = { bronze: 0.05, silver: 0.075, gold: 0.1, platinum: 0.125 };
 
 const COMMISSION_ACTIONS = { pay: { from: ['earned'], to: 'paid' } } as const satisfies Transitions<CommissionStatus, 'pay'>;
 

@@ -1,7 +1,7 @@
 import { TrainingCourse } from '../db/entities';
 import type { CourseStatus } from '../db/entities/course';
 import { AppError } from '../lib/errors';
-import type { CourseCreate, CourseListQuery, CourseUpdate } from '../api/schemas/course';
+import type { CourseCreate, CourseListQuery, CourseUpdate } from '../contracts/course';
 import type { DomainContext } from './context';
 import { findForUpdate, findOrFail, pageOf } from './scoped-lookups';
 import { nextState, type Transitions } from './transitions';

@@ -1,4 +1,4 @@
-import type { StatusDefinition } from '../api/schemas/status-definition';
+import type { StatusDefinition } from '../contracts/status-definition';
 
 type Seed = Omit<StatusDefinition, 'description'> & { description: string };
 

@@ -1,18 +1,12 @@
 import { StoredFile } from '../db/entities';
 import { AppError } from '../lib/errors';
-import { objectKey, type FileStorage } from '../lib/files/file-storage';
-import type { DirectUploadCreate } from '../api/schemas/file';
+import type { FileSettings } from '../lib/files/create-storage';
+import { objectKey } from '../lib/files/file-storage';
+import type { DirectUploadCreate } from '../contracts/file';
 import type { DomainContext } from './context';
 import { getReadyFile, resolveOwner } from './files';
 import { findForUpdate } from './scoped-lookups';
 import { unitOfWork } from './unit-of-work';
-
-/** The app's file storage and how long its presigned URLs last. */
-export interface FileSettings {
-  storage: FileStorage;
-  /** Lifetime of the presigned URLs. */
-  urlTtlSeconds: number;
-}
 
 /** Records a pending file and presigns the PUT of its bytes; completion checks what arrived. */
 export async function startDirectUpload(ctx: DomainContext, settings: FileSettings, body: DirectUploadCreate) {

@@ -5,12 +5,20 @@ import { objectKey, type FileStorage } from '../lib/files/file-storage';
 import { removeBytes, sha256Of } from '../lib/files/local-disk';
 import { decodeId } from '../lib/ids';
 import { logger } from '../lib/logger';
-import type { FileListQuery, FileUploadFields } from '../api/schemas/file';
-import type { ReceivedUpload } from '../api/http/receive-upload';
+import type { FileListQuery, FileUploadFields } from '../contracts/file';
 import type { DomainContext } from './context';
 import { assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookups';
 import { unitOfWork } from './unit-of-work';
 import { type ScopedData } from '../db/scoped-data';
+
+/** A multipart upload the API spooled to a temporary file, its bytes checked against its type. */
+export interface ReceivedUpload {
+  tempPath: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  fields: Record<string, unknown>;
+}
 
 /** Owners stored here must exist in the scope; opportunities are not stored on this branch yet. */
 const OWNER_ENTITIES = { lead: Lead, partner: Partner, task: Task } as const;

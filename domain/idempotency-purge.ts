@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { unscoped } from '../db/unscoped';
 
-/** How long an Idempotency-Key is honoured (DESIGN 4); older records are purged. */
+/** How long an Idempotency-Key is honoured (docs/decisions.md, "Access"); older records are purged. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface PurgeIdempotencyKeysInput {

@@ -2,7 +2,7 @@ import { In } from 'typeorm';
 import { Partner, PartnerReferralCode } from '../db/entities';
 import type { PartnerStatus } from '../db/entities/partner';
 import { AppError } from '../lib/errors';
-import type { PartnerCreate, PartnerListQuery, PartnerUpdate } from '../api/schemas/partner';
+import type { PartnerCreate, PartnerListQuery, PartnerUpdate } from '../contracts/partner';
 import type { DomainContext } from './context';
 import { issueReferralCode, resolveReferralCode } from './referral-codes';
 import { findForUpdate, findOrFail, pageOf } from './scoped-lookups';

@@ -1,6 +1,6 @@
 import { Lead, Partner } from '../db/entities';
 import { decodeId } from '../lib/ids';
-import type { SearchIndexRequest } from '../api/schemas/search';
+import type { SearchIndexRequest } from '../contracts/search';
 import type { DomainContext } from './context';
 import { assertExists } from './scoped-lookups';
 import { indexDocument } from './search-index';

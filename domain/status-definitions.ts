@@ -4,8 +4,8 @@ import {
   type EntityType,
   type StatusDefinition,
   type StatusDefinitionUpdate,
-} from '../api/schemas/status-definition';
-import { toFieldErrors } from '../api/http/zod-errors';
+} from '../contracts/status-definition';
+import { toFieldErrors } from '../lib/zod-errors';
 import { StatusDefinition as StatusDefinitionEntity } from '../db/entities';
 import { AppError, notFound, validationFailed } from '../lib/errors';
 import type { DomainContext } from './context';

@@ -1,6 +1,6 @@
 import { Lead, Task, User } from '../db/entities';
 import type { TaskStatus } from '../db/entities/task';
-import type { TaskCreate, TaskListQuery, TaskUpdate } from '../api/schemas/task';
+import type { TaskCreate, TaskListQuery, TaskUpdate } from '../contracts/task';
 import type { DomainContext } from './context';
 import { assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookups';
 import { nextState, type Transitions } from './transitions';

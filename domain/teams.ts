@@ -1,6 +1,6 @@
 import { Team, TeamMember, User } from '../db/entities';
 import { notFound } from '../lib/errors';
-import type { TeamCreate, TeamUpdate } from '../api/schemas/team';
+import type { TeamCreate, TeamUpdate } from '../contracts/team';
 import type { DomainContext } from './context';
 import { addMembers, assertAllInTenant, memberIdsOfTeams } from './memberships';
 import { unitOfWork } from './unit-of-work';

@@ -6,6 +6,7 @@ import type { Environment } from '../db/entities/tenant-owned';
 import { generateApiKey } from '../lib/auth/api-key-secret';
 import { hashPassword } from '../lib/auth/password';
 import { unscoped } from '../db/unscoped';
+import type { DomainContext } from './context';
 
 export interface CreatedTenant {
   tenant: Tenant;
@@ -85,4 +86,10 @@ export async function issueApiKey(m: EntityManager, input: IssueKeyInput): Promi
     }),
   );
   return { key, fullKey };
+}
+
+/** The plan of the tenant `ctx` acts for (tenants are nobody's rows, hence the unscoped door). */
+export async function tenantPlan(ctx: Pick<DomainContext, 'db' | 'scope'>): Promise<Plan> {
+  const tenant = await unscoped(ctx.db).repo(Tenant).findOneByOrFail({ id: ctx.scope.tenantId });
+  return tenant.plan;
 }

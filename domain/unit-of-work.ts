@@ -3,7 +3,7 @@ import { ScopedData } from '../db/scoped-data';
 import type { DomainContext } from './context';
 import { emitEvent } from './webhooks/emit-event';
 import { relayAfterCommit } from './webhooks/relay';
-import { eventPayloads, type CatalogEventType, type EventType } from './webhooks/webhook-events';
+import { eventPayloads, type CatalogEventType, type EventType } from '../contracts/webhook-events';
 
 type BuilderInput<T extends CatalogEventType> = Parameters<(typeof eventPayloads)[T]>[0];
 

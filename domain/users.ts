@@ -3,7 +3,7 @@ import { notifyRevocation, ownerRevocation } from '../lib/auth/key-revocation';
 import { scopesForRole } from '../lib/auth/roles';
 import { isSubset } from '../lib/auth/scopes';
 import { AppError, notFound } from '../lib/errors';
-import type { UserCreate, UserUpdate } from '../api/schemas/user';
+import type { UserCreate, UserUpdate } from '../contracts/user';
 import type { DomainContext } from './context';
 import { addMembers, assertAllInTenant, teamIdsOfUsers } from './memberships';
 import { hashPassword } from '../lib/auth/password';

@@ -22,7 +22,7 @@ const DEV_SECRETS = {
 } as const;
 type SecretName = keyof typeof DEV_SECRETS;
 /** 32 random bytes: an HMAC-SHA256 key as strong as its hash; shorter ones are guessable offline. */
-export const MIN_PRODUCTION_SECRET_BYTES = 32;
+const MIN_PRODUCTION_SECRET_BYTES = 32;
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -89,10 +89,10 @@ const EnvSchema = z.object({
 
   /** Dev and tests only: lets webhook endpoints point at private, loopback or link-local addresses. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanString,
-  /** How often the outbox sweep runs, and how old an undispatched event must be before it takes it (DESIGN 9). */
+  /** How often the outbox sweep runs, and how old an undispatched event must be before it takes it (docs/decisions.md, "Webhooks"). */
   WEBHOOK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   WEBHOOK_SWEEP_MIN_AGE_MS: z.coerce.number().int().min(0).default(10_000),
-  /** Delays before each delivery attempt, comma-separated ms; unset: the schedule of DESIGN 9 (about 28 h). */
+  /** Delays before each delivery attempt, comma-separated ms; unset: the ~28 h schedule (docs/decisions.md, "Webhooks"). */
   WEBHOOK_RETRY_DELAYS_MS: z.preprocess(
     (v) => (v === '' || v === undefined ? undefined : String(v).split(',').map(Number)),
     z.array(z.number().int().min(0)).min(1).optional(),
@@ -102,13 +102,13 @@ const EnvSchema = z.object({
    * outbox event and starting the delivery workflows, so a test can kill it inside that window.
    */
   TEST_RELAY_DELAY_MS: z.coerce.number().int().min(0).default(0),
-  // AI generation (spec 4.2): no key means the deterministic templates answer.
+  // AI generation: no key means the deterministic templates answer.
   AI_API_KEY: optionalString,
   AI_MODEL: z.string().default('gpt-4o-mini'),
   AI_BASE_URL: optionalString,
   AI_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
   AI_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
-  // Email and SMS (DESIGN 8): without SMTP_URL / TWILIO_* (and always in sandbox) a capture transport records messages.
+  // Email and SMS: without SMTP_URL / TWILIO_* (and always in sandbox) a capture transport records messages.
   SMTP_URL: optionalString,
   EMAIL_FROM: z.string().default('Campaigns <campaigns@localhost>'),
   TWILIO_ACCOUNT_SID: optionalString,
@@ -154,6 +154,11 @@ const EnvSchema = z.object({
   /** statement_timeout of the worker's connections: activities may run longer statements than requests (0: none). */
   WORKER_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
   /**
+   * Connections in the API's pool. A request holds one for a statement or a short transaction, so
+   * a handful serves hundreds of requests a second; beyond PostgreSQL's cores more only queue there.
+   */
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  /**
    * An email or phone shared by more than this many leads of a tenant and environment (a company
    * switchboard, a placeholder typed into forms) is common: it suggests no duplicates and starts no
    * duplicate check for new leads.
@@ -167,6 +172,22 @@ const EnvSchema = z.object({
   WORKER_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** Requests of one tenant and environment an API process runs at once; the rest queue (api/middleware/tenant-fair-share.ts). */
   TENANT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(10),
+
+  // Per-IP limits on the unauthenticated routes, per route class and minute (docs/security.md).
+  /** Open pixel, click redirect, unsubscribe: generous, a busy corporate NAT opens a lot of mail from one address. */
+  PUBLIC_TRACKING_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
+  /** Hosted landing pages. */
+  PUBLIC_PAGES_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Public form submissions: each one can create a lead. */
+  PUBLIC_FORMS_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** POST /v1/auth/login attempts, successful or not (failures have their own AUTH_FAILURE_LIMIT_PER_MINUTE). */
+  PUBLIC_LOGIN_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** The local driver's signed upload and download URLs. */
+  PUBLIC_FILE_URLS_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Opens and clicks one tenant may have waiting in an API process's buffer; past it that tenant's new hits are dropped. */
+  TRACKING_BUFFER_PER_TENANT: z.coerce.number().int().min(1).default(10_000),
+  /** Webhook endpoints one tenant may have per environment; one more is a 422. */
+  WEBHOOK_ENDPOINTS_MAX: z.coerce.number().int().min(1).default(20),
 });
 
 /**
@@ -185,7 +206,7 @@ function productionSecretProblems(c: Record<SecretName, string>): { name: Secret
   return problems;
 }
 
-export const SECRET_HOW_TO = 'generate each one with `openssl rand -base64 48` and keep it in your secret store';
+const SECRET_HOW_TO = 'generate each one with `openssl rand -base64 48` and keep it in your secret store';
 
 /** Rules across variables, checked at startup rather than on first use. */
 const isHttpsUrl = (value: string | undefined) => {
@@ -264,4 +285,13 @@ export const config: Config = loadConfigOrExit();
 /** TEMPORAL_UI_URL, else the local dev server's UI (http://127.0.0.1:8233 with the default port). */
 export function temporalUiUrl(c: Config = config): string {
   return c.TEMPORAL_UI_URL ?? `http://127.0.0.1:${c.TEMPORAL_UI_PORT}`;
+}
+
+/**
+ * Behind a load balancer with TRUST_PROXY=0 every request seems to come from the balancer, so all
+ * clients share one per-IP budget: logged at startup in production.
+ */
+export function trustProxyWarning(c: Pick<Config, 'NODE_ENV' | 'TRUST_PROXY'> = config): string | null {
+  if (c.NODE_ENV !== 'production' || c.TRUST_PROXY !== 0) return null;
+  return "TRUST_PROXY is 0: per-IP limits count the address that connects to the API. Behind a load balancer or reverse proxy, set TRUST_PROXY to the number of proxy hops, or every client shares the proxy's limits.";
 }

@@ -2,7 +2,7 @@
  * Typed domain errors. Code throws these; one error middleware maps `code` to an HTTP status
  * through ERROR_STATUS, never by message text.
  */
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,

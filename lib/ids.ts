@@ -35,6 +35,7 @@ export const ID_TYPES = {
   agentExecution: 'agx',
   emailTemplate: 'tpl',
   suppression: 'sup',
+  operation: 'opr',
   sender: 'snd',
   dkimKey: 'dkm',
 } as const;

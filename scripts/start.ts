@@ -22,6 +22,7 @@ import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
 import { ensureIdempotencyPurgeSchedule } from '../lib/temporal/idempotency-purge-schedule';
+import { ensurePendingUploadSweepSchedule } from '../lib/temporal/pending-upload-sweep-schedule';
 import { SHUTDOWN_DRAIN_MS, WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { aiSettingsFromConfig } from '../activities/ai/settings';
 import { describeError } from '../lib/describe-error';
@@ -82,6 +83,7 @@ async function main(): Promise<void> {
       migrate: true,
       applicationName: 'lead-engagement-api',
       statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+      poolSize: config.DB_POOL_SIZE,
     });
     stops.push(() => db.destroy());
     const workerDb = await initializeWorkerDatabase(database.url, config);
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
     });
     await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
     await ensureIdempotencyPurgeSchedule(client, TASK_QUEUE);
+    await ensurePendingUploadSweepSchedule(client, TASK_QUEUE);
     const webhooks = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS };
     const workerConnection = await NativeConnection.connect(temporalConnectionOptions(temporalAddress));
     const worker = await createWorker({

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { GeneratedStatuses } from '../api/schemas/ai-generation';
-import { LandingPageDefinition } from '../api/schemas/landing-page';
-import { WorkflowDefinition } from '../api/schemas/workflow-definition';
+import { GeneratedStatuses } from '../contracts/ai-generation';
+import { LandingPageDefinition } from '../contracts/landing-page';
+import { SequenceDefinition } from '../contracts/sequence-definition';
 import { statusesTemplate } from '../domain/ai/templates/statuses';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai';
 import { historyToObject } from './support/history';
@@ -182,7 +182,7 @@ describe('AI generation against an OpenAI-compatible server (real openai client,
       .set(tenant.sandbox)
       .send({ prompt: injected, emailCount: '2' });
     expect(seq.body.message).toMatch(/^Generated from the built-in template/);
-    expect(WorkflowDefinition.safeParse(seq.body.data).success).toBe(true);
+    expect(SequenceDefinition.safeParse(seq.body.data).success).toBe(true);
     expect((await stack.http().post('/v1/workflows').set(tenant.sandbox).send(seq.body.data)).status).toBe(201);
   });
 

@@ -1,6 +1,6 @@
-import { GeneratedStages, GeneratedStatuses } from '../api/schemas/ai-generation';
-import { LandingPageDefinition } from '../api/schemas/landing-page';
-import { WorkflowDefinition } from '../api/schemas/workflow-definition';
+import { GeneratedStages, GeneratedStatuses } from '../contracts/ai-generation';
+import { LandingPageDefinition } from '../contracts/landing-page';
+import { SequenceDefinition } from '../contracts/sequence-definition';
 import { landingPageTemplate } from '../domain/ai/templates/landing-page';
 import { sequenceTemplate } from '../domain/ai/templates/sequence';
 import { stagesTemplate, statusesTemplate } from '../domain/ai/templates/statuses';
@@ -65,7 +65,7 @@ describe('deterministic templates', () => {
       for (const tone of ['friendly', 'formal', 'urgent', 'casual', undefined]) {
         for (const emailCount of ['1', '2', '3-5', '10', undefined]) {
           const seq = sequenceTemplate({ prompt: `${industry} ${tone}`, industry, tone, emailCount });
-          expect(WorkflowDefinition.safeParse(seq).success).toBe(true);
+          expect(SequenceDefinition.safeParse(seq).success).toBe(true);
           expect(seq.nodes.filter((n) => n.type === 'condition')).not.toHaveLength(0);
           expect(seq.nodes.filter((n) => n.type === 'wait').every((n) => n.data.duration > 0)).toBe(true);
         }
@@ -87,7 +87,7 @@ describe('deterministic templates', () => {
     expect(LandingPageDefinition.safeParse(page).success).toBe(true);
     expect(page.content).not.toMatch(/<script|onerror|<img|<b>/i);
     expect(page.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
-    expect(WorkflowDefinition.safeParse(sequenceTemplate({ prompt: nasty, emailCount: '2' })).success).toBe(true);
+    expect(SequenceDefinition.safeParse(sequenceTemplate({ prompt: nasty, emailCount: '2' })).success).toBe(true);
     expect(GeneratedStatuses.safeParse(statusesTemplate({ prompt: nasty })).success).toBe(true);
   });
 });

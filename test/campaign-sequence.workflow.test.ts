@@ -19,6 +19,8 @@ import { historyToObject } from './support/history';
 import { branchOnOpen, threeEmails } from './support/sequences';
 import { header, SmtpSink, trackingPaths } from './support/smtp-sink';
 import { startTimeSkipping } from './support/time-skipping';
+import { createFileStorage } from '../lib/files/create-storage';
+import { config } from '../lib/config';
 
 /**
  * Campaign sequences on the time-skipping server: days of waits pass in seconds. Mail goes through
@@ -55,6 +57,7 @@ async function newWorker(messaging: Partial<MessagingSettings> = {}) {
     activities: createActivities({
       db,
       workflows: new WorkflowStarter(env.client, taskQueue),
+      files: createFileStorage(config),
       webhooks: { allowPrivateTargets: true },
       messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking, ...messaging },
     }),

@@ -1,4 +1,4 @@
-import { WorkflowDefinition } from '../db/entities';
+import { SequenceDefinition } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
 import { decodeId } from '../lib/ids';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
@@ -78,11 +78,11 @@ describe('campaigns API', () => {
     expect(repin.status).toBe(200);
 
     await api().post(`/v1/campaigns/${id}/activate`).set(tenant.live).expect(409);
-    await api().post(`/v1/campaigns/${id}/pause`).set(tenant.live).expect(200);
+    await api().post(`/v1/campaigns/${id}/pause`).set(tenant.live).expect(202);
     await api().post(`/v1/campaigns/${id}/pause`).set(tenant.live).expect(409);
     await api().patch(`/v1/campaigns/${id}`).set(tenant.live).send({ status: 'active' }).expect(200);
     await api().delete(`/v1/campaigns/${id}`).set(tenant.live).expect(409);
-    const done = await api().post(`/v1/campaigns/${id}/complete`).set(tenant.live).expect(200);
+    const done = await api().post(`/v1/campaigns/${id}/complete`).set(tenant.live).expect(202);
     expect(done.body.data.completedAt).toEqual(expect.any(String));
     await api().post(`/v1/campaigns/${id}/resume`).set(tenant.live).expect(409);
     await api().patch(`/v1/campaigns/${id}`).set(tenant.live).send({ status: 'active' }).expect(409);
@@ -95,7 +95,7 @@ describe('campaigns API', () => {
     const scope = { tenantId: decodeId('tenant', tenant.id) as string, environment: 'live' as const };
     const broken = threeEmails();
     broken.edges.push({ edgeId: 'e7', source: 'done', target: 'nowhere' });
-    await scoped(stack.db.manager, WorkflowDefinition, scope).updateWhere({ id: key }, { edges: broken.edges as never });
+    await scoped(stack.db.manager, SequenceDefinition, scope).updateWhere({ id: key }, { edges: broken.edges as never });
     const campaign = await api()
       .post('/v1/campaigns')
       .set(tenant.live)
@@ -153,19 +153,19 @@ describe('campaigns API', () => {
     const definition = threeEmails(THREE_SECONDS);
     const campaign = await activeCampaign(definition);
     const lead = await newLead();
-    await api().post(`/v1/campaigns/${campaign.id}/pause`).set(tenant.live).expect(200);
+    await api().post(`/v1/campaigns/${campaign.id}/pause`).set(tenant.live).expect(202);
     await enroll(campaign.id, [lead.id]).expect(200);
     await new Promise((r) => setTimeout(r, 2_000));
     expect(smtp.to(lead.email)).toHaveLength(0);
     const progress = await handleOf(campaign.id, lead.id).query('progress');
     expect(progress).toMatchObject({ status: 'paused', currentNodeId: 'email-1' });
 
-    await api().post(`/v1/campaigns/${campaign.id}/resume`).set(tenant.live).expect(200);
+    await api().post(`/v1/campaigns/${campaign.id}/resume`).set(tenant.live).expect(202);
     await waitFor(async () => smtp.to(lead.email).length === 1, 'the first email after resume');
-    await api().post(`/v1/campaigns/${campaign.id}/pause`).set(tenant.live).expect(200);
+    await api().post(`/v1/campaigns/${campaign.id}/pause`).set(tenant.live).expect(202);
     await new Promise((r) => setTimeout(r, 4_000));
     expect(smtp.to(lead.email)).toHaveLength(1);
-    await api().post(`/v1/campaigns/${campaign.id}/resume`).set(tenant.live).expect(200);
+    await api().post(`/v1/campaigns/${campaign.id}/resume`).set(tenant.live).expect(202);
     expect(await handleOf(campaign.id, lead.id).result()).toMatchObject({ status: 'completed' });
     expect(smtp.to(lead.email)).toHaveLength(3);
   });
@@ -178,7 +178,7 @@ describe('campaigns API', () => {
       leads.map((l) => l.id),
     ).expect(200);
     await waitFor(async () => leads.every((l) => smtp.to(l.email).length === 1), 'the first emails');
-    await api().post(`/v1/campaigns/${campaign.id}/complete`).set(tenant.live).expect(200);
+    await api().post(`/v1/campaigns/${campaign.id}/complete`).set(tenant.live).expect(202);
     for (const lead of leads) {
       expect(await handleOf(campaign.id, lead.id).result()).toMatchObject({ status: 'stopped', exitReason: 'campaign_completed' });
     }
@@ -194,7 +194,7 @@ describe('campaigns API', () => {
     expect(header(mail, 'Subject')).toBe('Welcome, Ada');
     const list = await api().get(`/v1/campaigns/${campaign.id}/enrollments`).set(tenant.live).expect(200);
     expect(list.body.data.map((e: { leadId: string }) => e.leadId)).toEqual([lead.id]);
-    await api().post(`/v1/campaigns/${campaign.id}/complete`).set(tenant.live).expect(200);
+    await api().post(`/v1/campaigns/${campaign.id}/complete`).set(tenant.live).expect(202);
   });
 
   it('signals engagement events into the enrollment, which takes the true branch, and counts them in the stats', async () => {

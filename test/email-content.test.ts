@@ -163,7 +163,7 @@ describe('email content', () => {
       .expect(200);
     const [mail] = await waitUntil(async () => smtp.to(lead.email).length > 0 && smtp.to(lead.email), 'the email');
     const text = textPart(mail);
-    // Issue 18 saw "Welcome AdaThanks for signing up. See our pricing.": blocks run together, URLs gone.
+    // The former tag stripping sent "Welcome AdaThanks for signing up. See our pricing.": blocks run together, URLs gone.
     expect(text).toContain('WELCOME ADA\n\nThanks for signing up.\n\n');
     expect(text).toContain(' * Import your leads\n * Start a campaign');
     expect(text).toContain('See our pricing [https://example.com/pricing] or https://example.com/docs.');

@@ -6,7 +6,7 @@ import { waitUntil } from './support/wait-until';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 /**
- * Engagement events for integrations (issue 18, item 5), through the outbox to a real webhook
+ * Engagement events for integrations (docs/decisions.md, "Tracking and engagement events"), through the outbox to a real webhook
  * receiver, from a campaign run by real Temporal and mailed to a real SMTP server: enrollment
  * start and end, the send, a person's open and click, and an unsubscribe each arrive as their
  * event; a machine's hit is recorded but never sent.

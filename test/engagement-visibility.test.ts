@@ -17,6 +17,9 @@ beforeAll(async () => {
   stack = await startStack({
     activityDeps: { messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking } },
     appDeps: { tracking },
+    // Each kind of client below comes from its own address: the same token from one address within
+    // a minute is recorded once (replay protection), which would fold the scanner into the prefetch.
+    app: { trustProxy: 1 },
   });
   tenant = await newTenant(stack.db);
 });
@@ -50,7 +53,7 @@ describe('engagement visibility', () => {
     await flush();
     const settings = await api().patch('/v1/analytics/settings').set(tenant.live).send({ prefetchWindowSeconds: 0 }).expect(200);
     expect(settings.body.data).toEqual({ prefetchWindowSeconds: 0, countAppleMailPrivacyOpens: true });
-    await api().get(open).set('User-Agent', 'curl/8.5.0').expect(200);
+    await api().get(open).set('User-Agent', 'curl/8.5.0').set('X-Forwarded-For', '203.0.113.9').expect(200);
     await api().head(click).set('User-Agent', BROWSER).expect(302);
     await api().get(open).set('User-Agent', BROWSER).expect(200);
     await api().get(click).set('User-Agent', BROWSER).expect(302);

@@ -71,7 +71,7 @@ describe('POST /v1/leads/batch', () => {
 
     const enrolled = await stack.http().get(`/v1/campaigns/${campaign.body.data.id}/enrollments`).set(tenant.live).expect(200);
     expect(enrolled.body.data.map((e: { leadId: string }) => e.leadId)).toEqual(expect.arrayContaining([twin, fresh]));
-    await stack.http().post(`/v1/campaigns/${campaign.body.data.id}/complete`).set(tenant.live).expect(200);
+    await stack.http().post(`/v1/campaigns/${campaign.body.data.id}/complete`).set(tenant.live).expect(202);
   });
 
   it('replays the same results for the same Idempotency-Key without creating the leads twice', async () => {

@@ -42,6 +42,8 @@ describe('leads', () => {
         'assignedTo',
         'customFields',
         'partnerId',
+        'unsubscribedAt',
+        'bouncedAt',
         'createdAt',
         'updatedAt',
       ].sort(),

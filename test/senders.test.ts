@@ -6,7 +6,7 @@ import { newTenant, startStack, validLead, type TestStack, type TestTenant } fro
 import { waitUntil } from './support/wait-until';
 
 /**
- * Sender identities and DKIM (issue 18, item 4), at a real SMTP server with real Temporal: a
+ * Sender identities and DKIM (docs/decisions.md, "Tracking and engagement events"), at a real SMTP server with real Temporal: a
  * campaign node and a one-off send pick a sender by senderId, and mail from a domain whose key
  * the tenant registered arrives signed, verified by mailauth against the DNS record the API gave.
  */

@@ -19,7 +19,8 @@ const FIXTURES = idFixtures(() => stack.http());
 const BODIES: Record<string, (t: TestTenant) => Promise<unknown>> = {
   'post /v1/teams/:id/members': async (t) => ({ userIds: [await FIXTURES.user!.create(t.live)] }),
   'post /v1/leads/:id/merge': async (t) => ({ duplicateId: await FIXTURES.lead!.create(t.sandbox) }),
-  'post /v1/integrations/webhooks/:id/recover': async () => ({ since: new Date(0).toISOString() }),
+  // Within recover's 30-day window, so the body passes validation.
+  'post /v1/integrations/webhooks/:id/recover': async () => ({ since: new Date(Date.now() - 86_400_000).toISOString() }),
   'put /v1/addons/:id/configuration': async () => ({ config: { a: 1 } }),
   'post /v1/campaigns/:id/enrollments': async (t) => ({ leadIds: [await FIXTURES.lead!.create(t.sandbox)] }),
 };

@@ -253,16 +253,20 @@ describe('webhook delivery (API -> outbox -> Temporal -> a real HTTP receiver)',
     expect(detail).toMatchObject({ status: 'succeeded', attemptCount: 2 });
 
     await stack.db.query("UPDATE webhook_deliveries SET status = 'failed' WHERE endpoint_id = $1", [decodeId('webhook', webhook.id)]);
+    // Recover answers 202 with an operation; its workflow re-sends the failed deliveries.
     const recovered = await stack.http().post(`/v1/integrations/webhooks/${webhook.id}/recover`).set(tenant.sandbox).send({ since });
     expect(recovered.status).toBe(202);
-    expect(recovered.body.data.deliveryIds).toEqual([deliveryId]);
+    expect(recovered.body.data).toMatchObject({ type: 'webhook.recover', status: 'running', total: 1, webhookId: webhook.id });
+    await stack.client.workflow.getHandle(recovered.body.data.workflowId).result();
+    const operation = await stack.http().get(`/v1/operations/${recovered.body.data.id}`).set(tenant.sandbox);
+    expect(operation.body.data).toMatchObject({ status: 'succeeded', total: 1, processed: 1 });
     await receiver.waitFor(p, 3);
     const future = await stack
       .http()
       .post(`/v1/integrations/webhooks/${webhook.id}/recover`)
       .set(tenant.sandbox)
       .send({ since: new Date(Date.now() + 60_000).toISOString() });
-    expect(future.body.data.deliveryIds).toEqual([]);
+    expect(future.body.data).toMatchObject({ type: 'webhook.recover', total: 0 });
 
     const filtered = await stack
       .http()

@@ -4,18 +4,21 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
 import { createActivities } from '../activities';
+import { messagingSettingsFromConfig } from '../activities/messaging/settings';
 import { initializeDatabase } from '../db/data-source';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
 import { createTenant } from '../domain/tenants';
 import { generateSecret } from '../domain/webhooks/endpoints';
 import { emitEvent } from '../domain/webhooks/emit-event';
-import { eventPayloads } from '../domain/webhooks/webhook-events';
+import { eventPayloads } from '../contracts/webhook-events';
+import { config } from '../lib/config';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_RETRY_JITTER, webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
 import { historyToObject } from './support/history';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { startTimeSkipping } from './support/time-skipping';
+import { createFileStorage } from '../lib/files/create-storage';
 
 /**
  * The whole ~28 h retry schedule in seconds of test time: the time-skipping test server jumps over
@@ -60,7 +63,9 @@ describe('webhook retry schedule (time-skipping)', () => {
       activities: createActivities({
         db,
         workflows: new WorkflowStarter(env.client, taskQueue),
+        files: createFileStorage(config),
         webhooks: { allowPrivateTargets: true, autoDisableAfter: 2 },
+        messaging: messagingSettingsFromConfig(config),
       }),
     });
     const handles = await worker.runUntil(async () => {

@@ -1,12 +1,15 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { messagingSettingsFromConfig } from '../activities/messaging/settings';
+import { createFileStorage } from '../lib/files/create-storage';
 import { config } from '../lib/config';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 
 export interface WorkerSetup {
   connection: NativeConnection;
   namespace: string;
-  deps: ActivityDeps;
+  /** Messaging settings left out are read from config here, once. */
+  deps: Omit<ActivityDeps, 'messaging' | 'files'> & Partial<Pick<ActivityDeps, 'messaging' | 'files'>>;
   taskQueue?: string;
   /** A prebuilt bundle (tests build it once); otherwise workflows/ is bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
@@ -26,7 +29,11 @@ export function createWorker(setup: WorkerSetup): Promise<Worker> {
     namespace: setup.namespace,
     taskQueue: setup.taskQueue ?? TASK_QUEUE,
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
-    activities: createActivities(setup.deps),
+    activities: createActivities({
+      ...setup.deps,
+      messaging: setup.deps.messaging ?? messagingSettingsFromConfig(config),
+      files: setup.deps.files ?? createFileStorage(config),
+    }),
     ...(setup.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: setup.maxConcurrentActivities } : {}),
     shutdownGraceTime: setup.shutdownGraceTimeMs ?? config.WORKER_SHUTDOWN_GRACE_MS,
   });

@@ -1,7 +1,7 @@
 import express from 'express';
 import type { Worker } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
-import { errorBody, successBody } from '../api/http/envelope';
+import { errorBody, successBody } from '../lib/http-envelope';
 import { listen, type RunningServer } from '../lib/http-server';
 import { metricsRegistry } from '../lib/metrics';
 import { unscoped } from '../db/unscoped';

@@ -15,6 +15,7 @@ import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
 import { ensureIdempotencyPurgeSchedule } from '../lib/temporal/idempotency-purge-schedule';
+import { ensurePendingUploadSweepSchedule } from '../lib/temporal/pending-upload-sweep-schedule';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createWorker } from './create-worker';
 import { serveWorkerEndpoints } from './http-endpoints';
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
   });
   await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
   await ensureIdempotencyPurgeSchedule(client, TASK_QUEUE);
+  await ensurePendingUploadSweepSchedule(client, TASK_QUEUE);
   const connection = await NativeConnection.connect(temporalConnectionOptions(config.TEMPORAL_ADDRESS));
   const deps = {
     db,

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { AiActivities, ModelAnswer } from '../activities/ai';
-import type { GenerationRequest } from '../domain/ai/requests';
+import type { GenerationRequest } from '../contracts/ai-requests';
 
 /**
  * One model call may take up to the worker's AI request timeout (20 s by default); three attempts

@@ -1,7 +1,7 @@
-import type { WorkflowDefinition, WorkflowNode } from '../api/schemas/workflow-definition';
+import type { SequenceDefinition, WorkflowNode } from '../contracts/sequence-definition';
 
 /** The pinned graph an enrollment runs: plain data passed in at start, never re-read. */
-export type SequenceGraph = Pick<WorkflowDefinition, 'nodes' | 'edges'>;
+export type SequenceGraph = Pick<SequenceDefinition, 'nodes' | 'edges'>;
 
 const UNIT_MS = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
 

@@ -1,5 +1,5 @@
 import { condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { WorkflowNode } from '../api/schemas/workflow-definition';
+import type { WorkflowNode } from '../contracts/sequence-definition';
 import type { CampaignActivities, EnrollmentRef } from '../activities/campaigns';
 import type { Eligibility } from '../activities/campaigns/check-lead';
 import { DEFAULT_CONDITION_WINDOW_MS, durationMs, nextNodeId, nodeById, triggerOf, type SequenceGraph } from './campaign-graph';

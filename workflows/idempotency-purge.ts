@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { RecordActivities } from '../activities/records';
+import type { HousekeepingActivities } from '../activities/housekeeping';
 
-const { purgeIdempotencyKeys } = proxyActivities<RecordActivities>({
+const { purgeIdempotencyKeys } = proxyActivities<HousekeepingActivities>({
   startToCloseTimeout: '5 minutes',
   retry: { maximumAttempts: 3 },
 });

@@ -7,5 +7,9 @@ export const workflowIds = {
   aiGeneration: (encodedTenantId: string, environment: string, kind: string, generationId: string) =>
     `ai/${encodedTenantId}/${environment}/${kind}/${generationId}`,
   campaignEnrollment: (encodedCampaignId: string, encodedLeadId: string) => `campaign/${encodedCampaignId}/lead/${encodedLeadId}`,
+  /** One per operation: pausing, resuming or completing a campaign signals its enrollments from here. */
+  campaignTransition: (encodedCampaignId: string, encodedOperationId: string) =>
+    `campaign-transition/${encodedCampaignId}/${encodedOperationId}`,
+  webhookRecover: (encodedEndpointId: string, encodedOperationId: string) => `webhook-recover/${encodedEndpointId}/${encodedOperationId}`,
   message: (channel: 'email' | 'sms', encodedMessageId: string) => `${channel}/${encodedMessageId}`,
 };

@@ -7,3 +7,6 @@ export * from './ai-generation';
 export * from './lead-conversion';
 export * from './campaign-sequence';
 export * from './send-message';
+export * from './campaign-transition';
+export * from './pending-upload-sweep';
+export * from './webhook-recover';

@@ -1,9 +1,9 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { RecordActivities } from '../activities/records';
+import type { LeadActivities } from '../activities/leads';
 import type { ConversionOutcome } from '../domain/opportunities/convert-lead';
 import type { LeadConversionInput } from './types';
 
-const { convertLead } = proxyActivities<RecordActivities>({
+const { convertLead } = proxyActivities<LeadActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 10 },
 });

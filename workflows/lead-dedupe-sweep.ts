@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { RecordActivities } from '../activities/records';
+import type { LeadActivities } from '../activities/leads';
 
-const { sweepUncheckedLeads } = proxyActivities<RecordActivities>({
+const { sweepUncheckedLeads } = proxyActivities<LeadActivities>({
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 3 },
 });

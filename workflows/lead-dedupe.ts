@@ -1,8 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { RecordActivities } from '../activities/records';
+import type { LeadActivities } from '../activities/leads';
 import type { LeadRef } from './types';
 
-const { detectLeadDuplicates } = proxyActivities<RecordActivities>({
+const { detectLeadDuplicates } = proxyActivities<LeadActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20 },
 });

@@ -16,7 +16,7 @@ const { prepareWebhookDelivery, failWebhookDelivery } = proxyActivities<WebhookA
 /**
  * The delivery row is prepared by a local activity: it runs in the worker that runs the workflow,
  * without a round trip through the task queue, and is recorded as a marker. That is most of what
- * a delivery costs the Temporal server besides the attempt itself (issue 8, T6).
+ * a delivery costs the Temporal server besides the attempt itself (`npm run bench`, T6).
  */
 const { prepareWebhookDelivery: prepareLocally } = proxyLocalActivities<WebhookActivities>(bookkeeping);
 
@@ -24,7 +24,7 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-/** Delay before each attempt (DESIGN 9): now, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+/** Delay before each attempt: now, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const WEBHOOK_RETRY_DELAYS_MS = [0, 5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
 /** ±10 %, so endpoints that fail together do not get retried in lockstep. */
 export const WEBHOOK_RETRY_JITTER = 0.1;

@@ -1,9 +1,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import OpenAI from 'openai';
-import { toFieldErrors } from '../../api/http/zod-errors';
-import { OUTPUT_SCHEMAS } from '../../api/schemas/ai-generation';
-import type { LandingPageDefinition } from '../../api/schemas/landing-page';
-import type { GenerationRequest } from '../../domain/ai/requests';
+import { toFieldErrors } from '../../lib/zod-errors';
+import { OUTPUT_SCHEMAS } from '../../contracts/ai-generation';
+import type { LandingPageDefinition } from '../../contracts/landing-page';
+import type { GenerationRequest } from '../../contracts/ai-requests';
 import { renderSections } from '../../domain/landing-pages/render';
 import type { FieldError } from '../../lib/errors';
 import { buildMessages } from './prompts';

@@ -1,4 +1,4 @@
-import type { GenerationRequest } from '../../domain/ai/requests';
+import type { GenerationRequest } from '../../contracts/ai-requests';
 import { templateFor } from '../../domain/ai/templates';
 import { askModel } from './ask-model';
 import type { AiSettings } from './settings';

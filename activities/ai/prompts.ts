@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { OUTPUT_SCHEMAS } from '../../api/schemas/ai-generation';
+import { OUTPUT_SCHEMAS } from '../../contracts/ai-generation';
 import type { FieldError } from '../../lib/errors';
-import type { GenerationKind, GenerationRequest } from '../../domain/ai/requests';
+import type { GenerationKind, GenerationRequest } from '../../contracts/ai-requests';
 
 type Message = { role: 'system' | 'user' | 'assistant'; content: string };
 

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { WorkflowNode } from '../../api/schemas/workflow-definition';
+import type { WorkflowNode } from '../../contracts/sequence-definition';
 import { EmailSender, EmailTemplate, Lead } from '../../db/entities';
 import { scoped } from '../../db/scoped-repository';
 import { leadVariables } from '../../domain/communications/lead-variables';

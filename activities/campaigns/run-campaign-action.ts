@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
-import type { WorkflowNode } from '../../api/schemas/workflow-definition';
+import type { WorkflowNode } from '../../contracts/sequence-definition';
 import { CampaignEnrollment, Lead, Task } from '../../db/entities';
 import { scoped } from '../../db/scoped-repository';
 import { emitEvent } from '../../domain/webhooks/emit-event';
-import { eventPayloads } from '../../domain/webhooks/webhook-events';
+import { eventPayloads } from '../../contracts/webhook-events';
 import type { EnrollmentRef } from '.';
 
 type ActionData = Extract<WorkflowNode, { type: 'action' }>['data'];

@@ -1,4 +1,4 @@
-import type { TrackingSettings } from '../../domain/communications/compose-email';
+import { trackingSettingsFromConfig, type TrackingSettings } from '../../domain/communications/compose-email';
 import type { Config } from '../../lib/config';
 import type { Message } from '../../db/entities';
 
@@ -21,10 +21,6 @@ export interface MessagingSettings {
   tracking: TrackingSettings;
   /** Test hook: runs after the provider accepted a message and before it is marked sent (crash injection). */
   afterProviderAccept?: (message: Message) => void | Promise<void>;
-}
-
-export function trackingSettingsFromConfig(config: Config): TrackingSettings {
-  return { secret: config.TRACKING_SECRET, baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}` };
 }
 
 export function messagingSettingsFromConfig(config: Config): MessagingSettings {

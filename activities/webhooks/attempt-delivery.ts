@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { DataSource } from 'typeorm';
 import { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../../db/entities';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
-import { buildEnvelope } from '../../domain/webhooks/envelope';
+import { buildEnvelope } from '../../contracts/webhook-envelope';
 import { disableEndpoint } from '../../domain/webhooks/disable-endpoint';
 import { postWebhook, type PostResult } from '../../lib/webhooks/post-webhook';
 import { signatureHeaders } from '../../lib/webhooks/signature';
@@ -21,7 +21,7 @@ const SNIPPET_BYTES = 1024;
 const snippet = (body: string) => Buffer.from(body, 'utf8').subarray(0, SNIPPET_BYTES).toString('utf8');
 
 /** Secrets that sign now: the current one, and the previous one during the 24 h after a rotation. */
-export function signingSecrets(endpoint: WebhookEndpoint, now = new Date()): string[] {
+function signingSecrets(endpoint: WebhookEndpoint, now = new Date()): string[] {
   const previousValid = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
   return previousValid ? [endpoint.secret, endpoint.previousSecret as string] : [endpoint.secret];
 }

@@ -11,7 +11,7 @@ export interface WebhookActivityOptions {
   /** Consecutive failed deliveries after which an endpoint is disabled. */
   autoDisableAfter?: number;
   /**
-   * Delays before each attempt, replacing the ~28 h schedule of DESIGN 9 (tests of a receiver that is
+   * Delays before each attempt, replacing the ~28 h schedule (docs/decisions.md, "Webhooks") (tests of a receiver that is
    * down for a while). The workflow receives it through an activity result, so it stays deterministic.
    */
   retryDelaysMs?: number[];

@@ -10,7 +10,7 @@ import type { ResolvedKey } from './resolve-api-key';
 import { unscoped } from '../../db/unscoped';
 
 /**
- * The platform UI's auth (spec 5.8): `Authorization: Bearer <jwt>` plus `X-Tenant-Id`, which must
+ * The platform UI's auth: `Authorization: Bearer <jwt>` plus `X-Tenant-Id`, which must
  * equal the token's tenant. The UI picks the environment with `X-Environment` (default live).
  * The user must still exist and be active; their role gives the scopes.
  */

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { TrackingSettings } from '../../domain/communications/compose-email';
 import { createDomainContext, type DomainContext, type WebhookDomainOptions } from '../../domain/context';
 import type { TrackingHits } from '../../domain/engagement/tracking-hits';
-import type { FileSettings } from '../../domain/file-direct-transfers';
+import type { FileSettings } from '../../lib/files/create-storage';
 import type { RateLimiter } from '../../lib/rate-limit/limiter';
 import type { ApiKeyCache } from '../auth/key-cache';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
@@ -17,13 +17,22 @@ export interface AppDeps {
   trackingHits: TrackingHits;
   /** Webhook settings from config (absent: private targets refused); relay hooks are for tests. */
   webhooks?: WebhookDomainOptions;
-  /** How long AI generation endpoints wait for their workflow before answering with a template (default AI_RESPONSE_TIMEOUT_MS). */
-  aiResponseTimeoutMs?: number;
-  /** Signs and checks open/click/unsubscribe tokens (default from config: TRACKING_SECRET, PUBLIC_BASE_URL). */
-  tracking?: TrackingSettings;
-  /** Where file bytes live (default from config: FILES_DRIVER, S3_*, FILE_URL_TTL_SECONDS). */
-  files?: FileSettings;
+  /** How long AI generation endpoints wait for their workflow before answering with a template. */
+  aiResponseTimeoutMs: number;
+  /** Signs and checks open/click/unsubscribe tokens. */
+  tracking: TrackingSettings;
+  /** Where file bytes live. */
+  files: FileSettings;
 }
+
+/** Settings createApp reads from config when the entry point (or a test) leaves them out. */
+type ConfigDefaulted = 'aiResponseTimeoutMs' | 'tracking' | 'files';
+
+/** What createApp builds itself. */
+type BuiltByApp = 'limiter' | 'keyCache' | 'trackingHits';
+
+/** What an entry point hands createApp: the clients, and settings that override config. */
+export type AppServices = Omit<AppDeps, BuiltByApp | ConfigDefaulted> & Partial<Pick<AppDeps, ConfigDefaulted>>;
 
 export function domainContext(deps: AppDeps, auth: AuthContext): DomainContext {
   return createDomainContext({

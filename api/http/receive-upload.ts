@@ -7,14 +7,7 @@ import { AppError } from '../../lib/errors';
 import { ALLOWED_UPLOAD_TYPES, contentMatchesType, SIGNATURE_BYTES } from '../../lib/files/allowed-types';
 import { uploadTempDir } from '../../lib/files/local-disk';
 import { safeFileName } from '../../lib/files/safe-name';
-
-export interface ReceivedUpload {
-  tempPath: string;
-  filename: string;
-  contentType: string;
-  size: number;
-  fields: Record<string, unknown>;
-}
+import type { ReceivedUpload } from '../../domain/files';
 
 /** Only the part named `file`, one of it, and a few short text fields. */
 function uploader() {

@@ -4,9 +4,9 @@
  * Whatever stores responses (idempotency replays) must not keep them. A new secret-bearing
  * response field belongs here (test/idempotency.test.ts replays each route that returns one).
  */
-export const SECRET_RESPONSE_FIELDS: ReadonlySet<string> = new Set(['fullKey', 'secret']);
+const SECRET_RESPONSE_FIELDS: ReadonlySet<string> = new Set(['fullKey', 'secret']);
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** A copy of `body` with every secret field's value replaced, and whether there was any. */
 export function redactSecrets(body: unknown): { body: unknown; redacted: boolean } {

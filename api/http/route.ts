@@ -1,10 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
+import type { DomainContext } from '../../domain/context';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from './context';
-import { bareBody, successBody, type Pagination } from './envelope';
+import { bareBody, paginate, successBody, type Pagination } from '../../lib/http-envelope';
 import { findNulCharacter, NUL_MESSAGE } from './nul-characters';
-import { toFieldErrors } from './zod-errors';
+import { toFieldErrors } from '../../lib/zod-errors';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 export type AuthMode = 'tenant' | 'public';
@@ -17,6 +18,8 @@ export interface HandlerInput<P, Q, B> {
   query: Q;
   body: B;
   auth: AuthContext;
+  /** The domain context of the caller's tenant, environment and actor (tenant routes only). */
+  ctx: DomainContext;
   req: Request;
   res: Response;
 }
@@ -55,7 +58,7 @@ export interface RouteSpec<
   /** Fields the route adds to the envelope's `meta` (facts about the whole response, not one item). */
   meta?: AnySchema;
   status?: number;
-  /** `bare`: the body is exactly {success, data, message} (the AI endpoints, spec 2.1); errors keep the full envelope. */
+  /** `bare`: the body is exactly {success, data, message} (the AI endpoints); errors keep the full envelope. */
   envelope?: 'standard' | 'bare';
   /** Error statuses beyond those the route's shape implies (e.g. 401 from a public login). */
   errors?: number[];
@@ -64,6 +67,30 @@ export interface RouteSpec<
   /** Routes that answer bytes instead of the envelope send the handler's `data` themselves. */
   send?: (res: Response, data: z.output<R>) => Promise<void>;
   handler: (input: HandlerInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<HandlerResult<z.output<R>>>;
+}
+
+/** What a list handler returns: one page of rows and the total the pagination reports. */
+export interface ListResult<Row> {
+  rows: Row[];
+  total: number;
+}
+
+/** A paged query: every list schema carries these. */
+type PagedQuery = z.ZodType<{ page: number; limit: number }>;
+type Item<R> = R extends z.ZodArray<infer I> ? z.output<I> : never;
+
+/**
+ * A list route: the handler returns one page of domain rows and their total; the runner
+ * serialises each row and adds the pagination fields.
+ */
+export interface ListRouteSpec<P extends AnySchema | undefined, Q extends PagedQuery, R extends z.ZodArray, Row> extends Omit<
+  RouteSpec<P, Q, undefined, R>,
+  'handler' | 'list' | 'body'
+> {
+  /** The envelope's message, e.g. "Leads retrieved". */
+  message: string;
+  serialize: (row: NoInfer<Row>) => Item<R>;
+  handler: (input: HandlerInput<Infer<P>, z.output<Q>, undefined>) => Promise<ListResult<Row>>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -76,6 +103,24 @@ export function defineRoute<
   R extends AnySchema = AnySchema,
 >(spec: RouteSpec<P, Q, B, R>): RouteSpec<P, Q, B, R> {
   return spec;
+}
+
+export function defineListRoute<
+  P extends AnySchema | undefined = undefined,
+  Q extends PagedQuery = PagedQuery,
+  R extends z.ZodArray = z.ZodArray,
+  Row = never,
+>(spec: ListRouteSpec<P, Q, R, Row>): RouteSpec<P, Q, undefined, R> {
+  const { message, serialize, handler, ...route } = spec;
+  return {
+    ...route,
+    list: true,
+    handler: async (input) => {
+      const { rows, total } = await handler(input as HandlerInput<Infer<P>, z.output<Q>, undefined>);
+      const { page, limit } = input.query as { page: number; limit: number };
+      return { data: rows.map(serialize) as z.output<R>, pagination: paginate(page, limit, total), message };
+    },
+  };
 }
 
 /** Path params carry IDs: anything that does not decode is "not found", never a validation error. */
@@ -121,13 +166,40 @@ function parseBody(route: AnyRoute, raw: unknown) {
 /** Runs after a handler succeeded and before the response is sent (the audit log). */
 export type SuccessHook = (req: Request, route: AnyRoute, status: number, data: unknown) => Promise<void>;
 
-/** The Express handler for a route: parse, call, wrap in the envelope. Errors go to the error middleware. */
-export function toHandler(route: AnyRoute, onSuccess?: SuccessHook): RequestHandler {
+/** Builds the domain context for an authenticated caller (mountRoutes binds it to the app's dependencies). */
+export type ContextFor = (auth: AuthContext) => DomainContext;
+
+/** A public route has no caller to scope to: reading `ctx` there is a programming error. */
+const noContext =
+  (route: AnyRoute): ContextFor =>
+  () => {
+    throw new Error(`${route.method.toUpperCase()} ${route.path} is public: it has no tenant context`);
+  };
+
+/**
+ * The Express handler for a route: parse, build the caller's domain context, call, wrap in the
+ * envelope. Errors go to the error middleware.
+ */
+export function toHandler(route: AnyRoute, contextFor: ContextFor = noContext(route), onSuccess?: SuccessHook): RequestHandler {
   return async (req, res) => {
     const params = parseParams(route.params, req.params);
     const query = parseQuery(route.query, req.query);
     const body = parseBody(route, req.body);
-    const result = await route.handler({ params, query, body, auth: req.ctx.auth as AuthContext, req, res });
+    const auth = req.ctx.auth as AuthContext;
+    let ctx: DomainContext | undefined;
+    const input = {
+      params,
+      query,
+      body,
+      auth,
+      req,
+      res,
+      // Built on first use: handlers that answer without the domain pay nothing.
+      get ctx() {
+        return (ctx ??= auth ? contextFor(auth) : noContext(route)(auth));
+      },
+    };
+    const result = await route.handler(input);
     const status = result.status ?? route.status ?? (route.method === 'post' ? 201 : 200);
     await onSuccess?.(req, route, status, result.data);
     const message = result.message ?? 'OK';

@@ -7,7 +7,7 @@ import type { ApiKeyCache } from '../auth/key-cache';
 import { resolveApiKey } from '../auth/resolve-api-key';
 import { resolveBearer } from '../auth/resolve-bearer';
 
-export const INVALID_KEY_MESSAGE = 'Invalid or missing API key';
+const INVALID_KEY_MESSAGE = 'Invalid or missing API key';
 
 /**
  * X-API-Key (integrations) or Bearer JWT + X-Tenant-Id (platform UI). Missing, malformed, unknown,

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { constraintViolationOf } from '../../db/constraint-errors';
 import { AppError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
-import { errorBody } from '../http/envelope';
+import { errorBody } from '../../lib/http-envelope';
 import { routeTemplate } from '../http/route-template';
 
 /** Errors raised by body-parser carry a `type`; map them to the spec's statuses. */

@@ -17,7 +17,7 @@ export const SECRET_REPLAY_MESSAGE = 'response contains a secret; retry with a n
 const principalOf = (auth: AuthContext) => (auth.apiKeyId ? `key:${auth.apiKeyId}` : `user:${auth.ownerUserId}`);
 
 /**
- * Idempotency-Key on POST (DESIGN 4): the same key with the same request from the same caller
+ * Idempotency-Key on POST (docs/decisions.md, "Access"): the same key with the same request from the same caller
  * within 24 h replays the first response (with `Idempotent-Replayed: true`); with a different
  * request it is a 422; while the first is still running, 409. Only successful responses are
  * stored, so a request that failed validation can be corrected and retried under the same key.

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /** Deeper than any request shape of the API; deeper bodies would only feed recursive walkers (zod, the NUL check). */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /**
  * JSON bodies only (multipart routes opt out by path). A body with another content type is a
@@ -37,7 +37,7 @@ export function jsonBody(limit: string, skip: (path: string) => boolean = () => 
  * Whether a parsed JSON value nests objects or arrays deeper than `max`. An explicit stack, not
  * recursion: a 10,000-level body must not overflow the call stack here either. Linear in the body.
  */
-export function depthExceeds(value: unknown, max: number): boolean {
+function depthExceeds(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
     const [item, depth] = stack.pop()!;

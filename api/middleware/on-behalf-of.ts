@@ -5,10 +5,10 @@ import { AppError } from '../../lib/errors';
 import { decodeId } from '../../lib/ids';
 import { unscoped } from '../../db/unscoped';
 
-export const TARGET_USER_MESSAGE = 'Target user not found or not in the same tenant';
+const TARGET_USER_MESSAGE = 'Target user not found or not in the same tenant';
 
 /**
- * X-On-Behalf-Of (spec 5.5-5.6): the named user, active and in the key's tenant, becomes the actor.
+ * X-On-Behalf-Of: the named user, active and in the key's tenant, becomes the actor.
  * The key owner stays in the audit log.
  */
 export function onBehalfOf(db: DataSource): RequestHandler {

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { AppError } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limit/limiter';
 
-export const LIMIT_EXCEEDED_MESSAGE = 'API call limit exceeded; upgrade the plan';
+const LIMIT_EXCEEDED_MESSAGE = 'API call limit exceeded; upgrade the plan';
 
 /** Sets the five limit headers on every authenticated response; 429 with Retry-After when over. */
 export function rateLimit(limiter: RateLimiter): RequestHandler {

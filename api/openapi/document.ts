@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bodyRequired, type AnyRoute } from '../http/route';
-import { PaginationSchema } from '../schemas/common';
+import { PaginationSchema } from '../../contracts/common';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { AuditLog, Tenant } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
+import type { AuditLog } from '../../db/entities';
+import { listAuditLog } from '../../domain/audit';
+import { tenantPlan } from '../../domain/tenants';
 import { encodeId } from '../../lib/ids';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
-import { AuditLogEntry, AuditLogQuery } from '../schemas/audit-log';
-import { Usage } from '../schemas/usage';
-import { unscoped } from '../../db/unscoped';
+import type { AppDeps } from '../http/domain-context';
+import { defineListRoute, defineRoute } from '../http/route';
+import { AuditLogEntry, AuditLogQuery } from '../../contracts/audit-log';
+import { Usage } from '../../contracts/usage';
 
 function serializeAudit(a: AuditLog): AuditLogEntry {
   return {
@@ -36,13 +35,13 @@ export function accountRoutes(deps: AppDeps) {
       auth: 'tenant',
       scope: 'usage:read',
       response: Usage,
-      handler: async ({ auth }) => {
-        const tenant = await unscoped(deps.db).repo(Tenant).findOneByOrFail({ id: auth.tenantId });
+      handler: async ({ auth, ctx }) => {
+        const plan = await tenantPlan(ctx);
         const month = await deps.limiter.monthlyUsage(auth.tenantId);
         const { monthlyCalls, perMinute, burst } = auth.limits;
         return {
           data: {
-            plan: tenant.plan,
+            plan,
             period: { start: month.start.toISOString(), end: month.end.toISOString() },
             calls: { current: month.current, limit: monthlyCalls, remaining: Math.max(0, monthlyCalls - month.current) },
             rateLimit: { perMinute, burstPerSecond: burst },
@@ -51,7 +50,7 @@ export function accountRoutes(deps: AppDeps) {
         };
       },
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/audit-logs',
       summary: 'The audit log of mutating requests (newest first)',
@@ -60,19 +59,9 @@ export function accountRoutes(deps: AppDeps) {
       scope: 'audit_logs:read',
       query: AuditLogQuery,
       response: z.array(AuditLogEntry),
-      list: true,
-      handler: async ({ query: q, auth }) => {
-        const qb = scoped(deps.db.manager, AuditLog, domainContext(deps, auth).scope).select('a');
-        if (q.resourceType) qb.andWhere('a.resource_type = :rt', { rt: q.resourceType });
-        if (q.resourceId) qb.andWhere('a.resource_id = :rid', { rid: q.resourceId });
-        if (q.actorId) qb.andWhere('a.actor_user_id = :actor', { actor: q.actorId });
-        if (q.apiKeyId) qb.andWhere('a.api_key_id = :key', { key: q.apiKeyId });
-        if (q.action) qb.andWhere('a.action = :action', { action: q.action });
-        if (q.createdFrom) qb.andWhere('a.created_at >= :from', { from: q.createdFrom });
-        if (q.createdTo) qb.andWhere('a.created_at <= :to', { to: q.createdTo });
-        const [rows, total] = await qb.orderBy('a.created_at', 'DESC').addOrderBy('a.id', 'DESC').page(q.page, q.limit);
-        return { data: rows.map(serializeAudit), pagination: paginate(q.page, q.limit, total), message: 'Audit log retrieved' };
-      },
+      message: 'Audit log retrieved',
+      serialize: serializeAudit,
+      handler: ({ query, ctx }) => listAuditLog(ctx, query),
     }),
   ];
 }

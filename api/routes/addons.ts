@@ -8,9 +8,7 @@ import {
   transitionAddon,
   type AddonAction,
 } from '../../domain/addons';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeAddon, serializeInstallation } from '../serializers/addon';
 import {
   AddonCatalogItem,
@@ -19,7 +17,7 @@ import {
   AddonIdParams,
   AddonInstallation,
   InstalledAddonsQuery,
-} from '../schemas/addon';
+} from '../../contracts/addon';
 
 const ACTION_SUMMARIES: Record<AddonAction, string> = {
   activate: 'Activate an installed or suspended addon',
@@ -27,39 +25,31 @@ const ACTION_SUMMARIES: Record<AddonAction, string> = {
   uninstall: 'Uninstall an addon (from any state but uninstalled)',
 };
 
-export function addonRoutes(deps: AppDeps) {
+export function addonRoutes() {
   const base = { tag: 'Addons', auth: 'tenant', scope: 'addons:write' } as const;
   const read = { ...base, scope: 'addons:read' } as const;
   return [
-    defineRoute({
+    defineListRoute({
       ...read,
       method: 'get',
       path: '/v1/addons/catalog',
       summary: 'List the addon catalog (shared by every tenant)',
       query: AddonCatalogQuery,
       response: z.array(AddonCatalogItem),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listCatalog(domainContext(deps, auth), query);
-        return { data: rows.map(serializeAddon), pagination: paginate(query.page, query.limit, total), message: 'Addon catalog retrieved' };
-      },
+      message: 'Addon catalog retrieved',
+      serialize: serializeAddon,
+      handler: ({ query, ctx }) => listCatalog(ctx, query),
     }),
-    defineRoute({
+    defineListRoute({
       ...read,
       method: 'get',
       path: '/v1/addons/installed',
       summary: 'List the addons installed in this environment',
       query: InstalledAddonsQuery,
       response: z.array(AddonInstallation),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listInstalled(domainContext(deps, auth), query);
-        return {
-          data: rows.map(serializeInstallation),
-          pagination: paginate(query.page, query.limit, total),
-          message: 'Installed addons retrieved',
-        };
-      },
+      message: 'Installed addons retrieved',
+      serialize: serializeInstallation,
+      handler: ({ query, ctx }) => listInstalled(ctx, query),
     }),
     defineRoute({
       ...base,
@@ -68,8 +58,8 @@ export function addonRoutes(deps: AppDeps) {
       summary: 'Install a catalog addon (status installed; 409 unless not installed or uninstalled)',
       params: AddonIdParams,
       response: AddonInstallation,
-      handler: async ({ params, auth }) => ({
-        data: serializeInstallation(await installAddon(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeInstallation(await installAddon(ctx, params.id)),
         message: 'Addon installed',
       }),
     }),
@@ -82,8 +72,8 @@ export function addonRoutes(deps: AppDeps) {
         params: AddonIdParams,
         response: AddonInstallation,
         status: 200,
-        handler: async ({ params, auth }) => ({
-          data: serializeInstallation(await transitionAddon(domainContext(deps, auth), params.id, action)),
+        handler: async ({ params, ctx }) => ({
+          data: serializeInstallation(await transitionAddon(ctx, params.id, action)),
           message: `Addon ${ADDON_ACTIONS[action].to}`,
         }),
       }),
@@ -96,8 +86,8 @@ export function addonRoutes(deps: AppDeps) {
       params: AddonIdParams,
       body: AddonConfiguration,
       response: AddonInstallation,
-      handler: async ({ params, body, auth }) => ({
-        data: serializeInstallation(await configureAddon(domainContext(deps, auth), params.id, body.config)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializeInstallation(await configureAddon(ctx, params.id, body.config)),
         message: 'Addon configured',
       }),
     }),

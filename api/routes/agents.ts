@@ -1,10 +1,9 @@
 import { agentDashboard, approveExecution, recordExecution } from '../../domain/agents';
-import { domainContext, type AppDeps } from '../http/domain-context';
 import { defineRoute } from '../http/route';
 import { serializeExecution } from '../serializers/agent';
-import { AgentDashboard, AgentDashboardQuery, AgentExecution, AgentExecutionCreate, AgentExecutionIdParams } from '../schemas/agent';
+import { AgentDashboard, AgentDashboardQuery, AgentExecution, AgentExecutionCreate, AgentExecutionIdParams } from '../../contracts/agent';
 
-export function agentRoutes(deps: AppDeps) {
+export function agentRoutes() {
   const base = { tag: 'Agents', auth: 'tenant', scope: 'agents:write' } as const;
   return [
     defineRoute({
@@ -14,8 +13,8 @@ export function agentRoutes(deps: AppDeps) {
       summary: 'Record an AI agent execution',
       body: AgentExecutionCreate,
       response: AgentExecution,
-      handler: async ({ body, auth }) => ({
-        data: serializeExecution(await recordExecution(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeExecution(await recordExecution(ctx, body)),
         message: 'Execution recorded',
       }),
     }),
@@ -27,8 +26,8 @@ export function agentRoutes(deps: AppDeps) {
       params: AgentExecutionIdParams,
       response: AgentExecution,
       status: 200,
-      handler: async ({ params, auth }) => ({
-        data: serializeExecution(await approveExecution(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeExecution(await approveExecution(ctx, params.id)),
         message: 'Execution approved',
       }),
     }),
@@ -40,8 +39,8 @@ export function agentRoutes(deps: AppDeps) {
       scope: 'agents:read',
       query: AgentDashboardQuery,
       response: AgentDashboard,
-      handler: async ({ query, auth }) => ({
-        data: await agentDashboard(domainContext(deps, auth), query),
+      handler: async ({ query, ctx }) => ({
+        data: await agentDashboard(ctx, query),
         message: 'Agent dashboard retrieved',
       }),
     }),

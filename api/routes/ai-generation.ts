@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { generate } from '../../domain/ai/generate';
-import type { GenerationRequest } from '../../domain/ai/requests';
-import { domainContext, type AppDeps } from '../http/domain-context';
+import type { GenerationRequest } from '../../contracts/ai-requests';
+import type { AppDeps } from '../http/domain-context';
 import { defineRoute } from '../http/route';
 import {
   GeneratedStages,
@@ -9,12 +9,12 @@ import {
   GenerateLandingPageRequest,
   GeneratePromptRequest,
   GenerateSequenceRequest,
-} from '../schemas/ai-generation';
-import { LandingPageDefinition } from '../schemas/landing-page';
-import { WorkflowDefinition } from '../schemas/workflow-definition';
+} from '../../contracts/ai-generation';
+import { LandingPageDefinition } from '../../contracts/landing-page';
+import { SequenceDefinition } from '../../contracts/sequence-definition';
 
 /**
- * The four generation endpoints of spec 4.2: 200 with exactly {success, data, message}. `message`
+ * The four generation endpoints: 200 with exactly {success, data, message}. `message`
  * says whether the model or the built-in template produced `data`, and why.
  */
 export function aiGenerationRoutes(deps: AppDeps) {
@@ -38,9 +38,9 @@ export function aiGenerationRoutes(deps: AppDeps) {
       response: spec.response,
       status: 200,
       envelope: 'bare',
-      handler: async ({ body, auth }) => {
+      handler: async ({ body, ctx }) => {
         const request = { kind: spec.kind, input: body } as GenerationRequest;
-        const out = await generate(domainContext(deps, auth), request, deps.aiResponseTimeoutMs);
+        const out = await generate(ctx, request, deps.aiResponseTimeoutMs);
         return { data: out.data as z.output<R>, message: out.message };
       },
     });
@@ -52,7 +52,7 @@ export function aiGenerationRoutes(deps: AppDeps) {
       tag: 'AI generation',
       scope: 'workflows:write',
       body: GenerateSequenceRequest,
-      response: WorkflowDefinition,
+      response: SequenceDefinition,
       kind: 'sequence',
     }),
     route({

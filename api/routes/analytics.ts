@@ -2,20 +2,18 @@ import { z } from 'zod';
 import { getEngagementSettings, updateEngagementSettings } from '../../domain/engagement/engagement-settings';
 import { ingestEngagementEvent } from '../../domain/engagement/ingest-event';
 import { listEngagementEvents } from '../../domain/engagement/list-events';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import {
   EngagementEventCreate,
   EngagementEventListQuery,
   EngagementEventRecord,
   EngagementSettings,
   EngagementSettingsUpdate,
-} from '../schemas/engagement-event';
+} from '../../contracts/engagement-event';
 import { serializeEngagementEvent } from '../serializers/engagement-event';
 
-/** Engagement events (spec 4.3): stored, then signalled into the enrollments they concern. */
-export function analyticsRoutes(deps: AppDeps) {
+/** Engagement events: stored, then signalled into the enrollments they concern. */
+export function analyticsRoutes() {
   return [
     defineRoute({
       method: 'post',
@@ -26,12 +24,12 @@ export function analyticsRoutes(deps: AppDeps) {
       scope: 'analytics:write',
       body: EngagementEventCreate,
       response: EngagementEventRecord,
-      handler: async ({ body, auth }) => ({
-        data: serializeEngagementEvent(await ingestEngagementEvent(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeEngagementEvent(await ingestEngagementEvent(ctx, body)),
         message: 'Event recorded',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/analytics/events',
       summary: 'List recorded engagement events, including hits classed as machine traffic (with the reason)',
@@ -40,15 +38,9 @@ export function analyticsRoutes(deps: AppDeps) {
       scope: 'analytics:read',
       query: EngagementEventListQuery,
       response: z.array(EngagementEventRecord),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listEngagementEvents(domainContext(deps, auth), query);
-        return {
-          data: rows.map(serializeEngagementEvent),
-          pagination: paginate(query.page, query.limit, total),
-          message: 'Events retrieved',
-        };
-      },
+      message: 'Events retrieved',
+      serialize: serializeEngagementEvent,
+      handler: ({ query, ctx }) => listEngagementEvents(ctx, query),
     }),
     defineRoute({
       method: 'get',
@@ -58,7 +50,7 @@ export function analyticsRoutes(deps: AppDeps) {
       auth: 'tenant',
       scope: 'analytics:read',
       response: EngagementSettings,
-      handler: async ({ auth }) => ({ data: await getEngagementSettings(domainContext(deps, auth)), message: 'Settings retrieved' }),
+      handler: async ({ ctx }) => ({ data: await getEngagementSettings(ctx), message: 'Settings retrieved' }),
     }),
     defineRoute({
       method: 'patch',
@@ -69,8 +61,8 @@ export function analyticsRoutes(deps: AppDeps) {
       scope: 'analytics:write',
       body: EngagementSettingsUpdate,
       response: EngagementSettings,
-      handler: async ({ body, auth }) => ({
-        data: await updateEngagementSettings(domainContext(deps, auth), body),
+      handler: async ({ body, ctx }) => ({
+        data: await updateEngagementSettings(ctx, body),
         message: 'Settings updated',
       }),
     }),

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
-import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyIdParams, ApiKeyListQuery } from '../schemas/api-key';
+import type { AppDeps } from '../http/domain-context';
+import { defineListRoute, defineRoute } from '../http/route';
+import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyIdParams, ApiKeyListQuery } from '../../contracts/api-key';
 import { serializeApiKey } from '../serializers/api-key';
 
 export function apiKeyRoutes(deps: AppDeps) {
@@ -17,12 +16,12 @@ export function apiKeyRoutes(deps: AppDeps) {
       scope: 'api_keys:write',
       body: ApiKeyCreate,
       response: ApiKeyCreated,
-      handler: async ({ body, auth }) => {
-        const { key, fullKey } = await createApiKey(domainContext(deps, auth), auth.scopes, body);
+      handler: async ({ body, auth, ctx }) => {
+        const { key, fullKey } = await createApiKey(ctx, auth.scopes, body);
         return { data: { ...serializeApiKey(key), fullKey }, message: 'API key generated; store it now, it cannot be retrieved later' };
       },
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/api-keys',
       summary: "List the environment's API keys (never the full key)",
@@ -31,11 +30,9 @@ export function apiKeyRoutes(deps: AppDeps) {
       scope: 'api_keys:read',
       query: ApiKeyListQuery,
       response: z.array(ApiKey),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listApiKeys(domainContext(deps, auth), query);
-        return { data: rows.map(serializeApiKey), pagination: paginate(query.page, query.limit, total), message: 'API keys retrieved' };
-      },
+      message: 'API keys retrieved',
+      serialize: serializeApiKey,
+      handler: ({ query, ctx }) => listApiKeys(ctx, query),
     }),
     defineRoute({
       method: 'get',
@@ -46,8 +43,8 @@ export function apiKeyRoutes(deps: AppDeps) {
       scope: 'api_keys:read',
       params: ApiKeyIdParams,
       response: ApiKey,
-      handler: async ({ params, auth }) => ({
-        data: serializeApiKey(await getApiKey(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeApiKey(await getApiKey(ctx, params.id)),
         message: 'API key retrieved',
       }),
     }),
@@ -60,8 +57,8 @@ export function apiKeyRoutes(deps: AppDeps) {
       scope: 'api_keys:write',
       params: ApiKeyIdParams,
       response: ApiKey,
-      handler: async ({ params, auth }) => {
-        const key = await revokeApiKey(domainContext(deps, auth), params.id);
+      handler: async ({ params, ctx }) => {
+        const key = await revokeApiKey(ctx, params.id);
         deps.keyCache.evict(key.keyHash);
         return { data: serializeApiKey(key), message: 'API key revoked' };
       },

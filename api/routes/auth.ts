@@ -4,7 +4,7 @@ import { teamIdsOfUsers } from '../../domain/memberships';
 import { AppError } from '../../lib/errors';
 import type { AppDeps } from '../http/domain-context';
 import { defineRoute } from '../http/route';
-import { LoginRequest, LoginResponse } from '../schemas/auth';
+import { LoginRequest, LoginResponse } from '../../contracts/auth';
 import { serializeUser } from '../serializers/user';
 
 export function authRoutes(deps: AppDeps) {

@@ -1,16 +1,21 @@
 import { z } from 'zod';
 import { enrollLeads, unenrollLead } from '../../domain/campaigns/enroll';
 import { listEnrollments } from '../../domain/campaigns/enrollments';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeEnrollment } from '../serializers/campaign';
-import { CampaignIdParams, CampaignLeadParams, EnrollRequest, EnrollResult, Enrollment, EnrollmentListQuery } from '../schemas/campaign';
+import {
+  CampaignIdParams,
+  CampaignLeadParams,
+  EnrollRequest,
+  EnrollResult,
+  Enrollment,
+  EnrollmentListQuery,
+} from '../../contracts/campaign';
 
 const tag = 'Campaigns';
 
 /** One workflow per campaign and lead (`campaign/<campaignId>/lead/<leadId>`). */
-export function campaignEnrollmentRoutes(deps: AppDeps) {
+export function campaignEnrollmentRoutes() {
   return [
     defineRoute({
       method: 'post',
@@ -23,13 +28,13 @@ export function campaignEnrollmentRoutes(deps: AppDeps) {
       body: EnrollRequest,
       response: z.array(EnrollResult),
       status: 200,
-      handler: async ({ params, body, auth }) => {
-        const results = await enrollLeads(domainContext(deps, auth), params.id, body.leadIds);
+      handler: async ({ params, body, ctx }) => {
+        const results = await enrollLeads(ctx, params.id, body.leadIds);
         const enrolled = results.filter((r) => r.status === 'enrolled').length;
         return { data: results, message: `${enrolled} of ${results.length} lead(s) enrolled` };
       },
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/campaigns/:id/enrollments',
       summary: "List enrollments with each lead's progress (current node, path taken, next wake-up)",
@@ -39,15 +44,9 @@ export function campaignEnrollmentRoutes(deps: AppDeps) {
       params: CampaignIdParams,
       query: EnrollmentListQuery,
       response: z.array(Enrollment),
-      list: true,
-      handler: async ({ params, query, auth }) => {
-        const { rows, total } = await listEnrollments(domainContext(deps, auth), params.id, query);
-        return {
-          data: rows.map(serializeEnrollment),
-          pagination: paginate(query.page, query.limit, total),
-          message: 'Enrollments retrieved',
-        };
-      },
+      message: 'Enrollments retrieved',
+      serialize: serializeEnrollment,
+      handler: ({ params, query, ctx }) => listEnrollments(ctx, params.id, query),
     }),
     defineRoute({
       method: 'delete',
@@ -58,8 +57,8 @@ export function campaignEnrollmentRoutes(deps: AppDeps) {
       scope: 'campaigns:write',
       params: CampaignLeadParams,
       response: Enrollment,
-      handler: async ({ params, auth }) => ({
-        data: serializeEnrollment({ enrollment: await unenrollLead(domainContext(deps, auth), params.id, params.leadId), progress: null }),
+      handler: async ({ params, ctx }) => ({
+        data: serializeEnrollment({ enrollment: await unenrollLead(ctx, params.id, params.leadId), progress: null }),
         message: 'Lead unenrolled',
       }),
     }),

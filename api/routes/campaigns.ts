@@ -1,26 +1,47 @@
 import { z } from 'zod';
 import { createCampaign, deleteCampaign, getCampaign, listCampaigns, updateCampaign } from '../../domain/campaigns/campaigns';
 import { campaignStats } from '../../domain/campaigns/stats';
-import { activateCampaign, completeCampaign, pauseCampaign, resumeCampaign } from '../../domain/campaigns/transitions';
+import {
+  activateCampaign,
+  completeCampaign,
+  pauseCampaign,
+  resumeCampaign,
+  type CampaignTransition,
+} from '../../domain/campaigns/transitions';
 import type { DomainContext } from '../../domain/context';
-import type { Campaign as CampaignEntity } from '../../db/entities';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeCampaign } from '../serializers/campaign';
-import { Campaign, CampaignCreate, CampaignIdParams, CampaignListQuery, CampaignStats, CampaignUpdate } from '../schemas/campaign';
+import { serializeOperation } from '../serializers/operation';
+import { CampaignTransitionResult } from '../../contracts/operation';
+import { Campaign, CampaignCreate, CampaignIdParams, CampaignListQuery, CampaignStats, CampaignUpdate } from '../../contracts/campaign';
 
 const tag = 'Campaigns';
 
 const TRANSITIONS = {
-  activate: { run: activateCampaign, summary: 'Activate a draft campaign (pins its workflow version)', message: 'Campaign activated' },
-  pause: { run: pauseCampaign, summary: 'Pause an active campaign (enrollments hold their sends)', message: 'Campaign paused' },
-  resume: { run: resumeCampaign, summary: 'Resume a paused campaign', message: 'Campaign resumed' },
-  complete: { run: completeCampaign, summary: 'Complete a campaign (ends every enrollment)', message: 'Campaign completed' },
-} satisfies Record<string, { run: (ctx: DomainContext, id: string) => Promise<CampaignEntity>; summary: string; message: string }>;
+  activate: {
+    run: async (ctx: DomainContext, id: string): Promise<CampaignTransition> => ({ campaign: await activateCampaign(ctx, id) }),
+    summary: 'Activate a draft campaign (pins its workflow version)',
+    message: 'Campaign activated',
+  },
+  pause: {
+    run: pauseCampaign,
+    summary: 'Pause an active campaign: 202 with the operation that signals every enrollment (poll GET /v1/operations/{id})',
+    message: 'Campaign paused; its enrollments are being told',
+  },
+  resume: {
+    run: resumeCampaign,
+    summary: 'Resume a paused campaign: 202 with the operation that signals every enrollment (poll GET /v1/operations/{id})',
+    message: 'Campaign resumed; its enrollments are being told',
+  },
+  complete: {
+    run: completeCampaign,
+    summary: 'Complete a campaign, ending every enrollment: 202 with the operation that stops their workflows',
+    message: 'Campaign completed; its enrollments are being stopped',
+  },
+} satisfies Record<string, { run: (ctx: DomainContext, id: string) => Promise<CampaignTransition>; summary: string; message: string }>;
 
-/** Campaigns (spec 2.12, 4.7): CRUD, status transitions and stats. Enrollments are in campaign-enrollments.ts. */
-export function campaignRoutes(deps: AppDeps) {
+/** Campaigns (docs/decisions.md, "Campaigns"): CRUD, status transitions and stats. Enrollments are in campaign-enrollments.ts. */
+export function campaignRoutes() {
   return [
     defineRoute({
       method: 'post',
@@ -31,12 +52,12 @@ export function campaignRoutes(deps: AppDeps) {
       scope: 'campaigns:write',
       body: CampaignCreate,
       response: Campaign,
-      handler: async ({ body, auth }) => ({
-        data: serializeCampaign(await createCampaign(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeCampaign(await createCampaign(ctx, body)),
         message: 'Campaign created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/campaigns',
       summary: 'List campaigns',
@@ -45,11 +66,9 @@ export function campaignRoutes(deps: AppDeps) {
       scope: 'campaigns:read',
       query: CampaignListQuery,
       response: z.array(Campaign),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listCampaigns(domainContext(deps, auth), query);
-        return { data: rows.map(serializeCampaign), pagination: paginate(query.page, query.limit, total), message: 'Campaigns retrieved' };
-      },
+      message: 'Campaigns retrieved',
+      serialize: serializeCampaign,
+      handler: ({ query, ctx }) => listCampaigns(ctx, query),
     }),
     defineRoute({
       method: 'get',
@@ -60,8 +79,8 @@ export function campaignRoutes(deps: AppDeps) {
       scope: 'campaigns:read',
       params: CampaignIdParams,
       response: Campaign,
-      handler: async ({ params, auth }) => ({
-        data: serializeCampaign(await getCampaign(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeCampaign(await getCampaign(ctx, params.id)),
         message: 'Campaign retrieved',
       }),
     }),
@@ -75,8 +94,8 @@ export function campaignRoutes(deps: AppDeps) {
       params: CampaignIdParams,
       body: CampaignUpdate,
       response: Campaign,
-      handler: async ({ params, body, auth }) => ({
-        data: serializeCampaign(await updateCampaign(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializeCampaign(await updateCampaign(ctx, params.id, body)),
         message: 'Campaign updated',
       }),
     }),
@@ -89,8 +108,8 @@ export function campaignRoutes(deps: AppDeps) {
       scope: 'campaigns:write',
       params: CampaignIdParams,
       response: Campaign,
-      handler: async ({ params, auth }) => ({
-        data: serializeCampaign(await deleteCampaign(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeCampaign(await deleteCampaign(ctx, params.id)),
         message: 'Campaign deleted',
       }),
     }),
@@ -103,12 +122,16 @@ export function campaignRoutes(deps: AppDeps) {
         auth: 'tenant',
         scope: 'campaigns:write',
         params: CampaignIdParams,
-        response: Campaign,
-        status: 200,
-        handler: async ({ params, auth }) => ({
-          data: serializeCampaign(await t.run(domainContext(deps, auth), params.id)),
-          message: t.message,
-        }),
+        response: CampaignTransitionResult,
+        // Activation starts no fan-out (a draft has no enrollments); the others answer before it is done.
+        status: action === 'activate' ? 200 : 202,
+        handler: async ({ params, ctx }) => {
+          const { campaign, operation } = await t.run(ctx, params.id);
+          return {
+            data: { ...serializeCampaign(campaign), operation: operation ? serializeOperation(operation) : null },
+            message: t.message,
+          };
+        },
       }),
     ),
     defineRoute({
@@ -120,8 +143,8 @@ export function campaignRoutes(deps: AppDeps) {
       scope: 'campaigns:read',
       params: CampaignIdParams,
       response: CampaignStats,
-      handler: async ({ params, auth }) => ({
-        data: await campaignStats(domainContext(deps, auth), params.id),
+      handler: async ({ params, ctx }) => ({
+        data: await campaignStats(ctx, params.id),
         message: 'Campaign statistics retrieved',
       }),
     }),

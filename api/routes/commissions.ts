@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import { createCommission, getCommission, listCommissions, payCommission } from '../../domain/commissions';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeCommission } from '../serializers/commission';
-import { Commission, CommissionCreate, CommissionIdParams, CommissionListQuery } from '../schemas/commission';
+import { Commission, CommissionCreate, CommissionIdParams, CommissionListQuery } from '../../contracts/commission';
 
-export function commissionRoutes(deps: AppDeps) {
+export function commissionRoutes() {
   const base = { tag: 'Commissions', auth: 'tenant', scope: 'commissions:write' } as const;
   return [
     defineRoute({
@@ -16,12 +14,12 @@ export function commissionRoutes(deps: AppDeps) {
       summary: 'Record a commission manually (status earned; emits commission.earned)',
       body: CommissionCreate,
       response: Commission,
-      handler: async ({ body, auth }) => ({
-        data: serializeCommission(await createCommission(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeCommission(await createCommission(ctx, body)),
         message: 'Commission recorded',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       ...base,
       method: 'get',
       path: '/v1/commissions',
@@ -29,15 +27,9 @@ export function commissionRoutes(deps: AppDeps) {
       scope: 'commissions:read',
       query: CommissionListQuery,
       response: z.array(Commission),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listCommissions(domainContext(deps, auth), query);
-        return {
-          data: rows.map(serializeCommission),
-          pagination: paginate(query.page, query.limit, total),
-          message: 'Commissions retrieved',
-        };
-      },
+      message: 'Commissions retrieved',
+      serialize: serializeCommission,
+      handler: ({ query, ctx }) => listCommissions(ctx, query),
     }),
     defineRoute({
       ...base,
@@ -47,8 +39,8 @@ export function commissionRoutes(deps: AppDeps) {
       scope: 'commissions:read',
       params: CommissionIdParams,
       response: Commission,
-      handler: async ({ params, auth }) => ({
-        data: serializeCommission(await getCommission(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeCommission(await getCommission(ctx, params.id)),
         message: 'Commission retrieved',
       }),
     }),
@@ -60,8 +52,8 @@ export function commissionRoutes(deps: AppDeps) {
       params: CommissionIdParams,
       response: Commission,
       status: 200,
-      handler: async ({ params, auth }) => ({
-        data: serializeCommission(await payCommission(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeCommission(await payCommission(ctx, params.id)),
         message: 'Commission paid',
       }),
     }),

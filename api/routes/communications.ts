@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { getMessage, listMessages, sendEmail, sendSms } from '../../domain/communications/send-message';
 import { recordInbound } from '../../domain/engagement/inbound';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
-import { InboundEvent, MessageIdParams, MessageListQuery, MessageRecord, SendEmail, SendSms, SentMessage } from '../schemas/communication';
-import { EngagementEventRecord } from '../schemas/engagement-event';
+import { defineListRoute, defineRoute } from '../http/route';
+import {
+  InboundEvent,
+  MessageIdParams,
+  MessageListQuery,
+  MessageRecord,
+  SendEmail,
+  SendSms,
+  SentMessage,
+} from '../../contracts/communication';
+import { EngagementEventRecord } from '../../contracts/engagement-event';
 import { serializeEngagementEvent } from '../serializers/engagement-event';
 import { serializeMessage, serializeSentMessage } from '../serializers/message';
 
@@ -21,8 +27,8 @@ const INBOUND = {
   },
 } as const;
 
-/** Email and SMS (spec 4.9): sends run as workflows; inbound reply/bounce/delivery notifications become engagement events. */
-export function communicationRoutes(deps: AppDeps) {
+/** Email and SMS sends run as workflows; inbound reply/bounce/delivery notifications become engagement events. */
+export function communicationRoutes() {
   const inbound = (kind: keyof typeof INBOUND) =>
     defineRoute({
       method: 'post',
@@ -33,8 +39,8 @@ export function communicationRoutes(deps: AppDeps) {
       scope: 'communications:write',
       body: InboundEvent,
       response: EngagementEventRecord,
-      handler: async ({ body, auth }) => ({
-        data: serializeEngagementEvent(await recordInbound(domainContext(deps, auth), INBOUND[kind].type, body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeEngagementEvent(await recordInbound(ctx, INBOUND[kind].type, body)),
         message: 'Event recorded',
       }),
     });
@@ -49,8 +55,8 @@ export function communicationRoutes(deps: AppDeps) {
       body: SendEmail,
       response: SentMessage,
       status: 200,
-      handler: async ({ body, auth }) => ({
-        data: serializeSentMessage(await sendEmail(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeSentMessage(await sendEmail(ctx, body)),
         message: 'Email accepted',
       }),
     }),
@@ -64,12 +70,12 @@ export function communicationRoutes(deps: AppDeps) {
       body: SendSms,
       response: SentMessage,
       status: 200,
-      handler: async ({ body, auth }) => ({
-        data: serializeSentMessage(await sendSms(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeSentMessage(await sendSms(ctx, body)),
         message: 'SMS accepted',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/communications/messages',
       summary: 'List sent and queued messages',
@@ -78,11 +84,9 @@ export function communicationRoutes(deps: AppDeps) {
       scope: 'communications:read',
       query: MessageListQuery,
       response: z.array(MessageRecord),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listMessages(domainContext(deps, auth), query);
-        return { data: rows.map(serializeMessage), pagination: paginate(query.page, query.limit, total), message: 'Messages retrieved' };
-      },
+      message: 'Messages retrieved',
+      serialize: serializeMessage,
+      handler: ({ query, ctx }) => listMessages(ctx, query),
     }),
     defineRoute({
       method: 'get',
@@ -93,8 +97,8 @@ export function communicationRoutes(deps: AppDeps) {
       scope: 'communications:read',
       params: MessageIdParams,
       response: MessageRecord,
-      handler: async ({ params, auth }) => ({
-        data: serializeMessage(await getMessage(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeMessage(await getMessage(ctx, params.id)),
         message: 'Message retrieved',
       }),
     }),

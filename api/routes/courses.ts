@@ -9,18 +9,16 @@ import {
   updateCourse,
   type CourseAction,
 } from '../../domain/courses';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeCourse } from '../serializers/course';
-import { Course, CourseCreate, CourseIdParams, CourseListQuery, CourseUpdate } from '../schemas/course';
+import { Course, CourseCreate, CourseIdParams, CourseListQuery, CourseUpdate } from '../../contracts/course';
 
 const ACTION_SUMMARIES: Record<CourseAction, string> = {
   publish: 'Publish a draft course (409 otherwise)',
   archive: 'Archive a draft or published course (409 when already archived)',
 };
 
-export function courseRoutes(deps: AppDeps) {
+export function courseRoutes() {
   const base = { tag: 'Training', auth: 'tenant', scope: 'training:write' } as const;
   const read = { ...base, scope: 'training:read' } as const;
   return [
@@ -31,23 +29,21 @@ export function courseRoutes(deps: AppDeps) {
       summary: 'Create a training course (status draft)',
       body: CourseCreate,
       response: Course,
-      handler: async ({ body, auth }) => ({
-        data: serializeCourse(await createCourse(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeCourse(await createCourse(ctx, body)),
         message: 'Course created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       ...read,
       method: 'get',
       path: '/v1/training/courses',
       summary: 'List training courses',
       query: CourseListQuery,
       response: z.array(Course),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listCourses(domainContext(deps, auth), query);
-        return { data: rows.map(serializeCourse), pagination: paginate(query.page, query.limit, total), message: 'Courses retrieved' };
-      },
+      message: 'Courses retrieved',
+      serialize: serializeCourse,
+      handler: ({ query, ctx }) => listCourses(ctx, query),
     }),
     defineRoute({
       ...read,
@@ -56,8 +52,8 @@ export function courseRoutes(deps: AppDeps) {
       summary: 'Get a training course',
       params: CourseIdParams,
       response: Course,
-      handler: async ({ params, auth }) => ({
-        data: serializeCourse(await getCourse(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeCourse(await getCourse(ctx, params.id)),
         message: 'Course retrieved',
       }),
     }),
@@ -69,8 +65,8 @@ export function courseRoutes(deps: AppDeps) {
       params: CourseIdParams,
       body: CourseUpdate,
       response: Course,
-      handler: async ({ params, body, auth }) => ({
-        data: serializeCourse(await updateCourse(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializeCourse(await updateCourse(ctx, params.id, body)),
         message: 'Course updated',
       }),
     }),
@@ -81,8 +77,8 @@ export function courseRoutes(deps: AppDeps) {
       summary: 'Delete a draft course (published or archived courses: 409, archive instead)',
       params: CourseIdParams,
       response: Course,
-      handler: async ({ params, auth }) => ({
-        data: serializeCourse(await deleteCourse(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeCourse(await deleteCourse(ctx, params.id)),
         message: 'Course deleted',
       }),
     }),
@@ -95,8 +91,8 @@ export function courseRoutes(deps: AppDeps) {
         params: CourseIdParams,
         response: Course,
         status: 200,
-        handler: async ({ params, auth }) => ({
-          data: serializeCourse(await transitionCourse(domainContext(deps, auth), params.id, action)),
+        handler: async ({ params, ctx }) => ({
+          data: serializeCourse(await transitionCourse(ctx, params.id, action)),
           message: `Course ${COURSE_ACTIONS[action].to}`,
         }),
       }),

@@ -8,7 +8,7 @@ export interface DashboardOptions {
   temporalNamespace: string;
 }
 
-export const DASHBOARD_DIR = path.join(PROJECT_ROOT, 'dashboard');
+const DASHBOARD_DIR = path.join(PROJECT_ROOT, 'dashboard');
 
 /**
  * The pages load only their own scripts and styles and talk only to this origin; they may not be
@@ -35,7 +35,7 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
 };
 
 /**
- * The dashboard (issue 9): static files under dashboard/ (no build step) that call only the public
+ * The dashboard: static files under dashboard/ (no build step) that call only the public
  * /v1 API, plus one public, secret-free config document. `no-cache` revalidates on every load, so
  * a deploy is picked up at once; the files are small.
  */

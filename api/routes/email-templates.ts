@@ -6,18 +6,16 @@ import {
   listEmailTemplates,
   updateEmailTemplate,
 } from '../../domain/communications/email-templates';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
-import { PaginationQuery } from '../schemas/common';
-import { EmailTemplateCreate, EmailTemplateIdParams, EmailTemplateRecord, EmailTemplateUpdate } from '../schemas/communication';
+import { defineListRoute, defineRoute } from '../http/route';
+import { PaginationQuery } from '../../contracts/common';
+import { EmailTemplateCreate, EmailTemplateIdParams, EmailTemplateRecord, EmailTemplateUpdate } from '../../contracts/communication';
 import { serializeEmailTemplate as serialize } from '../serializers/message';
 
 const tag = 'Communications';
 const base = '/v1/communications/templates';
 
 /** Email templates: subject and body with {{variable}} placeholders (HTML-escaped when rendered). */
-export function emailTemplateRoutes(deps: AppDeps) {
+export function emailTemplateRoutes() {
   const common = { tag, auth: 'tenant' as const };
   return [
     defineRoute({
@@ -28,12 +26,12 @@ export function emailTemplateRoutes(deps: AppDeps) {
       scope: 'communications:write',
       body: EmailTemplateCreate,
       response: EmailTemplateRecord,
-      handler: async ({ body, auth }) => ({
-        data: serialize(await createEmailTemplate(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serialize(await createEmailTemplate(ctx, body)),
         message: 'Template created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       ...common,
       method: 'get',
       path: base,
@@ -41,11 +39,9 @@ export function emailTemplateRoutes(deps: AppDeps) {
       scope: 'communications:read',
       query: PaginationQuery,
       response: z.array(EmailTemplateRecord),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listEmailTemplates(domainContext(deps, auth), query);
-        return { data: rows.map(serialize), pagination: paginate(query.page, query.limit, total), message: 'Templates retrieved' };
-      },
+      message: 'Templates retrieved',
+      serialize: serialize,
+      handler: ({ query, ctx }) => listEmailTemplates(ctx, query),
     }),
     defineRoute({
       ...common,
@@ -55,8 +51,8 @@ export function emailTemplateRoutes(deps: AppDeps) {
       scope: 'communications:read',
       params: EmailTemplateIdParams,
       response: EmailTemplateRecord,
-      handler: async ({ params, auth }) => ({
-        data: serialize(await getEmailTemplate(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serialize(await getEmailTemplate(ctx, params.id)),
         message: 'Template retrieved',
       }),
     }),
@@ -69,8 +65,8 @@ export function emailTemplateRoutes(deps: AppDeps) {
       params: EmailTemplateIdParams,
       body: EmailTemplateUpdate,
       response: EmailTemplateRecord,
-      handler: async ({ params, body, auth }) => ({
-        data: serialize(await updateEmailTemplate(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serialize(await updateEmailTemplate(ctx, params.id, body)),
         message: 'Template updated',
       }),
     }),
@@ -82,8 +78,8 @@ export function emailTemplateRoutes(deps: AppDeps) {
       scope: 'communications:write',
       params: EmailTemplateIdParams,
       response: EmailTemplateRecord,
-      handler: async ({ params, auth }) => ({
-        data: serialize(await deleteEmailTemplate(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serialize(await deleteEmailTemplate(ctx, params.id)),
         message: 'Template deleted',
       }),
     }),

@@ -1,11 +1,11 @@
-import { completeDirectUpload, presignDownload, startDirectUpload, type FileSettings } from '../../domain/file-direct-transfers';
-import { domainContext, type AppDeps } from '../http/domain-context';
+import { completeDirectUpload, presignDownload, startDirectUpload } from '../../domain/file-direct-transfers';
+import type { FileSettings } from '../../lib/files/create-storage';
 import { defineRoute } from '../http/route';
 import { serializeFile, serializePresigned } from '../serializers/file';
-import { DirectUploadCreate, DirectUploadSchema, FileIdParams, PresignedRequestSchema, StoredFileSchema } from '../schemas/file';
+import { DirectUploadCreate, DirectUploadSchema, FileIdParams, PresignedRequestSchema, StoredFileSchema } from '../../contracts/file';
 
 /** Presigned uploads and downloads: with S3 the bytes go straight between the client and the bucket. */
-export function directTransferRoutes(deps: AppDeps, files: FileSettings) {
+export function directTransferRoutes(files: FileSettings) {
   const base = { tag: 'Files', auth: 'tenant', scope: 'files:write' } as const;
   return [
     defineRoute({
@@ -15,8 +15,8 @@ export function directTransferRoutes(deps: AppDeps, files: FileSettings) {
       summary: 'Start a direct upload: records a pending file and returns a presigned PUT URL for its bytes',
       body: DirectUploadCreate,
       response: DirectUploadSchema,
-      handler: async ({ body, auth }) => {
-        const { file, upload } = await startDirectUpload(domainContext(deps, auth), files, body);
+      handler: async ({ body, ctx }) => {
+        const { file, upload } = await startDirectUpload(ctx, files, body);
         return { data: { ...serializeFile(file), upload: serializePresigned(upload) }, message: 'Upload URL issued' };
       },
     }),
@@ -28,8 +28,8 @@ export function directTransferRoutes(deps: AppDeps, files: FileSettings) {
       params: FileIdParams,
       response: StoredFileSchema,
       status: 200,
-      handler: async ({ params, auth }) => ({
-        data: serializeFile(await completeDirectUpload(domainContext(deps, auth), files, params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeFile(await completeDirectUpload(ctx, files, params.id)),
         message: 'File uploaded',
       }),
     }),
@@ -42,8 +42,8 @@ export function directTransferRoutes(deps: AppDeps, files: FileSettings) {
       params: FileIdParams,
       response: PresignedRequestSchema,
       errors: [409],
-      handler: async ({ params, auth }) => ({
-        data: serializePresigned(await presignDownload(domainContext(deps, auth), files, params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializePresigned(await presignDownload(ctx, files, params.id)),
         message: 'Download URL issued',
       }),
     }),

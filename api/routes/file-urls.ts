@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
-import type { FileSettings } from '../../domain/file-direct-transfers';
+import type { FileSettings } from '../../lib/files/create-storage';
 import { AppError, notFound } from '../../lib/errors';
 import { ApiSignedUrls } from '../../lib/files/api-signed-urls';
 import { attachmentDisposition } from '../../lib/files/content-disposition';

@@ -2,19 +2,16 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { deleteFile, getFile, listFiles, openContent, storeUpload } from '../../domain/files';
-import { config } from '../../lib/config';
 import { validationFailed } from '../../lib/errors';
 import { attachmentDisposition } from '../../lib/files/content-disposition';
-import { fileSettingsFromConfig } from '../../lib/files/create-storage';
 import { removeBytes } from '../../lib/files/local-disk';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
+import type { AppDeps } from '../http/domain-context';
 import { receiveUpload } from '../http/receive-upload';
-import { defineRoute } from '../http/route';
-import { toFieldErrors } from '../http/zod-errors';
+import { defineListRoute, defineRoute } from '../http/route';
+import { toFieldErrors } from '../../lib/zod-errors';
 import { serializeFile } from '../serializers/file';
 import { directTransferRoutes } from './file-direct-transfers';
-import { FileIdParams, FileListQuery, FileUploadFields, FileUploadForm, StoredFileSchema } from '../schemas/file';
+import { FileIdParams, FileListQuery, FileUploadFields, FileUploadForm, StoredFileSchema } from '../../contracts/file';
 
 /** Paths whose bodies are multipart: the JSON body parser leaves them to the upload handler. */
 export const MULTIPART_PATHS = new Set(['/v1/files/upload']);
@@ -22,7 +19,7 @@ export const MULTIPART_PATHS = new Set(['/v1/files/upload']);
 export function fileRoutes(deps: AppDeps) {
   const base = { tag: 'Files', auth: 'tenant', scope: 'files:write' } as const;
   const read = { ...base, scope: 'files:read' } as const;
-  const files = deps.files ?? fileSettingsFromConfig(config);
+  const { files } = deps;
   return [
     defineRoute({
       ...base,
@@ -31,7 +28,7 @@ export function fileRoutes(deps: AppDeps) {
       summary: 'Upload one file (multipart/form-data: file, entityType, entityId); 413 over the size limit, 415 for refused types',
       multipart: FileUploadForm,
       response: StoredFileSchema,
-      handler: async ({ req, res, auth }) => {
+      handler: async ({ req, res, ctx }) => {
         const upload = await receiveUpload(req, res);
         const fields = FileUploadFields.safeParse(upload.fields);
         if (!fields.success) {
@@ -39,23 +36,21 @@ export function fileRoutes(deps: AppDeps) {
           throw validationFailed(toFieldErrors(fields.error));
         }
         return {
-          data: serializeFile(await storeUpload(domainContext(deps, auth), files.storage, upload, fields.data)),
+          data: serializeFile(await storeUpload(ctx, files.storage, upload, fields.data)),
           message: 'File uploaded',
         };
       },
     }),
-    defineRoute({
+    defineListRoute({
       ...read,
       method: 'get',
       path: '/v1/files',
       summary: 'List files, optionally of one owning record (entityType and entityId)',
       query: FileListQuery,
       response: z.array(StoredFileSchema),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listFiles(domainContext(deps, auth), query);
-        return { data: rows.map(serializeFile), pagination: paginate(query.page, query.limit, total), message: 'Files retrieved' };
-      },
+      message: 'Files retrieved',
+      serialize: serializeFile,
+      handler: ({ query, ctx }) => listFiles(ctx, query),
     }),
     defineRoute({
       ...read,
@@ -64,8 +59,8 @@ export function fileRoutes(deps: AppDeps) {
       summary: "Get a file's metadata",
       params: FileIdParams,
       response: StoredFileSchema,
-      handler: async ({ params, auth }) => ({
-        data: serializeFile(await getFile(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeFile(await getFile(ctx, params.id)),
         message: 'File retrieved',
       }),
     }),
@@ -77,8 +72,8 @@ export function fileRoutes(deps: AppDeps) {
       params: FileIdParams,
       response: z.object({ file: StoredFileSchema, stream: z.custom<Readable>() }),
       errors: [409],
-      handler: async ({ params, auth }) => {
-        const { file, stream } = await openContent(domainContext(deps, auth), files.storage, params.id);
+      handler: async ({ params, ctx }) => {
+        const { file, stream } = await openContent(ctx, files.storage, params.id);
         return { data: { file: serializeFile(file), stream } };
       },
       send: async (res, { file, stream }) => {
@@ -96,11 +91,11 @@ export function fileRoutes(deps: AppDeps) {
       summary: 'Delete a file and its bytes',
       params: FileIdParams,
       response: StoredFileSchema,
-      handler: async ({ params, auth }) => ({
-        data: serializeFile(await deleteFile(domainContext(deps, auth), files.storage, params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeFile(await deleteFile(ctx, files.storage, params.id)),
         message: 'File deleted',
       }),
     }),
-    ...directTransferRoutes(deps, files),
+    ...directTransferRoutes(files),
   ];
 }

@@ -1,15 +1,11 @@
 import { z } from 'zod';
-import { FormSubmission } from '../../db/entities';
-import { createForm, deleteForm, getForm, listForms, updateForm } from '../../domain/forms/forms';
-import { resolvePublicForm } from '../../domain/forms/public-form';
+import { createForm, deleteForm, getForm, listForms, listSubmissions, updateForm } from '../../domain/forms/forms';
 import { submitForm } from '../../domain/forms/submit';
 import { escapeHtml } from '../../domain/landing-pages/escape-html';
-import { notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
-import { PaginationQuery } from '../schemas/common';
+import type { AppDeps } from '../http/domain-context';
+import { defineListRoute, defineRoute } from '../http/route';
+import { PaginationQuery } from '../../contracts/common';
 import {
   Form,
   FormCreate,
@@ -19,7 +15,7 @@ import {
   FormUpdate,
   PublicFormParams,
   SubmissionReceipt,
-} from '../schemas/form';
+} from '../../contracts/form';
 import { serializeForm, serializeSubmission } from '../serializers/form';
 
 const thankYouPage = (message: string) =>
@@ -36,12 +32,12 @@ export function formRoutes(deps: AppDeps) {
       scope: 'forms:write',
       body: FormCreate,
       response: Form,
-      handler: async ({ body, auth }) => ({
-        data: serializeForm(await createForm(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeForm(await createForm(ctx, body)),
         message: 'Form created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       ...base,
       method: 'get',
       path: '/v1/forms',
@@ -49,11 +45,9 @@ export function formRoutes(deps: AppDeps) {
       scope: 'forms:read',
       query: FormListQuery,
       response: z.array(Form),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listForms(domainContext(deps, auth), query);
-        return { data: rows.map(serializeForm), pagination: paginate(query.page, query.limit, total), message: 'Forms retrieved' };
-      },
+      message: 'Forms retrieved',
+      serialize: serializeForm,
+      handler: ({ query, ctx }) => listForms(ctx, query),
     }),
     defineRoute({
       ...base,
@@ -63,8 +57,8 @@ export function formRoutes(deps: AppDeps) {
       scope: 'forms:read',
       params: FormIdParams,
       response: Form,
-      handler: async ({ params, auth }) => ({
-        data: serializeForm(await getForm(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeForm(await getForm(ctx, params.id)),
         message: 'Form retrieved',
       }),
     }),
@@ -77,8 +71,8 @@ export function formRoutes(deps: AppDeps) {
       params: FormIdParams,
       body: FormUpdate,
       response: Form,
-      handler: async ({ params, body, auth }) => ({
-        data: serializeForm(await updateForm(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializeForm(await updateForm(ctx, params.id, body)),
         message: 'Form updated',
       }),
     }),
@@ -90,12 +84,12 @@ export function formRoutes(deps: AppDeps) {
       scope: 'forms:write',
       params: FormIdParams,
       response: Form,
-      handler: async ({ params, auth }) => ({
-        data: serializeForm(await deleteForm(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeForm(await deleteForm(ctx, params.id)),
         message: 'Form deleted',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       ...base,
       method: 'get',
       path: '/v1/forms/:id/submissions',
@@ -104,23 +98,9 @@ export function formRoutes(deps: AppDeps) {
       params: FormIdParams,
       query: PaginationQuery,
       response: z.array(FormSubmissionSchema),
-      list: true,
-      handler: async ({ params, query, auth }) => {
-        const ctx = domainContext(deps, auth);
-        await getForm(ctx, params.id);
-        const [rows, total] = await ctx.data
-          .repo(FormSubmission)
-          .select('s')
-          .andWhere('s.form_id = :formId', { formId: params.id })
-          .orderBy('s.created_at', 'DESC')
-          .addOrderBy('s.id', 'DESC')
-          .page(query.page, query.limit);
-        return {
-          data: rows.map(serializeSubmission),
-          pagination: paginate(query.page, query.limit, total),
-          message: 'Submissions retrieved',
-        };
-      },
+      message: 'Submissions retrieved',
+      serialize: serializeSubmission,
+      handler: ({ params, query, ctx }) => listSubmissions(ctx, params.id, query),
     }),
     defineRoute({
       method: 'post',
@@ -131,10 +111,10 @@ export function formRoutes(deps: AppDeps) {
       params: PublicFormParams,
       body: z.record(z.string(), z.unknown()),
       response: SubmissionReceipt,
+      // Past PUBLIC_FORMS_LIMIT_PER_MINUTE submissions from one address.
+      errors: [429],
       handler: async ({ params, body, req }) => {
-        const form = await resolvePublicForm(deps.db, params.id);
-        if (!form) throw notFound('Form');
-        const { submission, lead } = await submitForm(deps, form, body, req.ip ?? null);
+        const { form, submission, lead } = await submitForm(deps, params.id, body, req.ip ?? null);
         const fromBrowser = Boolean(req.is('application/x-www-form-urlencoded'));
         return {
           data: {

@@ -17,6 +17,7 @@ import { fileRoutes } from './files';
 import { formRoutes } from './forms';
 import { landingPageRoutes } from './landing-pages';
 import { leadRoutes } from './leads';
+import { operationRoutes } from './operations';
 import { opportunityRoutes } from './opportunities';
 import { partnerRoutes } from './partners';
 import { searchRoutes } from './search';
@@ -28,7 +29,7 @@ import { teamRoutes } from './teams';
 import { userRoutes } from './users';
 import { webhookDeliveryRoutes } from './webhook-deliveries';
 import { webhookRoutes } from './webhooks';
-import { workflowDefinitionRoutes } from './workflow-definitions';
+import { workflowDefinitionRoutes } from './sequence-definitions';
 
 /** Every /v1 route. The OpenAPI document and the tenant-isolation tests walk this same list. */
 export function apiRoutes(deps: AppDeps): AnyRoute[] {
@@ -36,31 +37,32 @@ export function apiRoutes(deps: AppDeps): AnyRoute[] {
     ...authRoutes(deps),
     ...apiKeyRoutes(deps),
     ...userRoutes(deps),
-    ...teamRoutes(deps),
+    ...teamRoutes(),
     ...accountRoutes(deps),
-    ...leadRoutes(deps),
-    ...opportunityRoutes(deps),
+    ...leadRoutes(),
+    ...opportunityRoutes(),
     ...formRoutes(deps),
-    ...webhookRoutes(deps),
-    ...webhookDeliveryRoutes(deps),
-    ...statusDefinitionRoutes(deps),
-    ...workflowDefinitionRoutes(deps),
+    ...webhookRoutes(),
+    ...webhookDeliveryRoutes(),
+    ...statusDefinitionRoutes(),
+    ...workflowDefinitionRoutes(),
     ...aiGenerationRoutes(deps),
-    ...landingPageRoutes(deps),
-    ...taskRoutes(deps),
-    ...partnerRoutes(deps),
-    ...commissionRoutes(deps),
-    ...searchRoutes(deps),
-    ...courseRoutes(deps),
-    ...addonRoutes(deps),
-    ...agentRoutes(deps),
+    ...landingPageRoutes(),
+    ...taskRoutes(),
+    ...partnerRoutes(),
+    ...commissionRoutes(),
+    ...searchRoutes(),
+    ...courseRoutes(),
+    ...addonRoutes(),
+    ...agentRoutes(),
     ...fileRoutes(deps),
-    ...campaignRoutes(deps),
-    ...campaignEnrollmentRoutes(deps),
-    ...analyticsRoutes(deps),
-    ...communicationRoutes(deps),
-    ...emailTemplateRoutes(deps),
-    ...suppressionRoutes(deps),
-    ...senderRoutes(deps),
+    ...campaignRoutes(),
+    ...campaignEnrollmentRoutes(),
+    ...analyticsRoutes(),
+    ...communicationRoutes(),
+    ...emailTemplateRoutes(),
+    ...suppressionRoutes(),
+    ...operationRoutes(),
+    ...senderRoutes(),
   ];
 }

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { createLandingPage, deleteLandingPage, getLandingPage, listLandingPages } from '../../domain/landing-pages/store';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeLandingPage as serialize } from '../serializers/landing-page';
-import { LandingPageDefinition, LandingPageIdParams, LandingPageListQuery, LandingPageRecord } from '../schemas/landing-page';
+import { LandingPageDefinition, LandingPageIdParams, LandingPageListQuery, LandingPageRecord } from '../../contracts/landing-page';
 
 const tag = 'Landing pages';
 
-/** Stored landing pages (spec 2.14); each is served publicly at its `publicPath` (api/routes/public-pages.ts). */
-export function landingPageRoutes(deps: AppDeps) {
+/** Stored landing pages; each is served publicly at its `publicPath` (api/routes/public-pages.ts). */
+export function landingPageRoutes() {
   return [
     defineRoute({
       method: 'post',
@@ -20,12 +18,12 @@ export function landingPageRoutes(deps: AppDeps) {
       scope: 'landing-pages:write',
       body: LandingPageDefinition,
       response: LandingPageRecord,
-      handler: async ({ body, auth }) => ({
-        data: serialize(await createLandingPage(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serialize(await createLandingPage(ctx, body)),
         message: 'Landing page created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/landing-pages',
       summary: 'List landing pages',
@@ -34,11 +32,9 @@ export function landingPageRoutes(deps: AppDeps) {
       scope: 'landing-pages:read',
       query: LandingPageListQuery,
       response: z.array(LandingPageRecord),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listLandingPages(domainContext(deps, auth), query);
-        return { data: rows.map(serialize), pagination: paginate(query.page, query.limit, total), message: 'Landing pages retrieved' };
-      },
+      message: 'Landing pages retrieved',
+      serialize: serialize,
+      handler: ({ query, ctx }) => listLandingPages(ctx, query),
     }),
     defineRoute({
       method: 'get',
@@ -49,8 +45,8 @@ export function landingPageRoutes(deps: AppDeps) {
       scope: 'landing-pages:read',
       params: LandingPageIdParams,
       response: LandingPageRecord,
-      handler: async ({ params, auth }) => ({
-        data: serialize(await getLandingPage(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serialize(await getLandingPage(ctx, params.id)),
         message: 'Landing page retrieved',
       }),
     }),
@@ -63,8 +59,8 @@ export function landingPageRoutes(deps: AppDeps) {
       scope: 'landing-pages:write',
       params: LandingPageIdParams,
       response: LandingPageRecord,
-      handler: async ({ params, auth }) => ({
-        data: serialize(await deleteLandingPage(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serialize(await deleteLandingPage(ctx, params.id)),
         message: 'Landing page deleted',
       }),
     }),

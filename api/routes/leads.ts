@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { mergeLeads } from '../../domain/lead-merge';
-import { createLead, deleteLead, getLead, listDuplicates, listLeads, updateLead } from '../../domain/leads';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
-import { toFieldErrors } from '../http/zod-errors';
-import { createLeadBatch, type BatchItemResult } from '../../domain/lead-batch';
+import { mergeLeads } from '../../domain/leads/merge';
+import { createLead, deleteLead, getLead, listDuplicates, listLeads, updateLead } from '../../domain/leads/leads';
+import { createLeadBatch, type BatchItemResult } from '../../domain/leads/batch';
+import { toFieldErrors } from '../../lib/zod-errors';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeLead } from '../serializers/lead';
 import {
   customFieldFilters,
@@ -19,9 +17,9 @@ import {
   LeadListQuery,
   LeadMerge,
   LeadUpdate,
-} from '../schemas/lead';
+} from '../../contracts/lead';
 
-export function leadRoutes(deps: AppDeps) {
+export function leadRoutes() {
   return [
     defineRoute({
       method: 'post',
@@ -32,8 +30,8 @@ export function leadRoutes(deps: AppDeps) {
       scope: 'leads:write',
       body: LeadCreate,
       response: Lead,
-      handler: async ({ body, auth }) => ({
-        data: serializeLead(await createLead(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeLead(await createLead(ctx, body)),
         message: 'Lead created',
       }),
     }),
@@ -47,10 +45,10 @@ export function leadRoutes(deps: AppDeps) {
       body: LeadBatchCreate,
       response: z.array(LeadBatchItemResult),
       status: 200,
-      handler: async ({ body, auth }) => {
+      handler: async ({ body, ctx }) => {
         const parsed = body.leads.map((item, index) => ({ index, result: LeadCreate.safeParse(item) }));
         const valid = parsed.flatMap(({ index, result }) => (result.success ? [{ index, input: result.data }] : []));
-        const created = new Map((await createLeadBatch(domainContext(deps, auth), valid)).map((r) => [r.index, r]));
+        const created = new Map((await createLeadBatch(ctx, valid)).map((r) => [r.index, r]));
         return {
           data: parsed.map(({ index, result }) =>
             result.success
@@ -61,7 +59,7 @@ export function leadRoutes(deps: AppDeps) {
         };
       },
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/leads',
       summary: 'List leads (also filter by custom fields: ?customFields.<key>=<value>)',
@@ -70,12 +68,10 @@ export function leadRoutes(deps: AppDeps) {
       scope: 'leads:read',
       query: LeadListQuery,
       response: z.array(Lead),
-      list: true,
-      handler: async ({ query, auth, req }) => {
-        const filters = { ...query, customFields: customFieldFilters(req.query as Record<string, unknown>) };
-        const { rows, total } = await listLeads(domainContext(deps, auth), filters);
-        return { data: rows.map(serializeLead), pagination: paginate(query.page, query.limit, total), message: 'Leads retrieved' };
-      },
+      message: 'Leads retrieved',
+      serialize: serializeLead,
+      handler: ({ query, req, ctx }) =>
+        listLeads(ctx, { ...query, customFields: customFieldFilters(req.query as Record<string, unknown>) }),
     }),
     defineRoute({
       method: 'get',
@@ -86,8 +82,8 @@ export function leadRoutes(deps: AppDeps) {
       scope: 'leads:read',
       params: LeadIdParams,
       response: Lead,
-      handler: async ({ params, auth }) => ({
-        data: serializeLead(await getLead(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeLead(await getLead(ctx, params.id)),
         message: 'Lead retrieved',
       }),
     }),
@@ -101,8 +97,8 @@ export function leadRoutes(deps: AppDeps) {
       params: LeadIdParams,
       body: LeadUpdate,
       response: Lead,
-      handler: async ({ params, body, auth }) => ({
-        data: serializeLead(await updateLead(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializeLead(await updateLead(ctx, params.id, body)),
         message: 'Lead updated',
       }),
     }),
@@ -115,8 +111,8 @@ export function leadRoutes(deps: AppDeps) {
       scope: 'leads:write',
       params: LeadIdParams,
       response: Lead,
-      handler: async ({ params, auth }) => ({
-        data: serializeLead(await deleteLead(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeLead(await deleteLead(ctx, params.id)),
         message: 'Lead deleted',
       }),
     }),
@@ -130,8 +126,8 @@ export function leadRoutes(deps: AppDeps) {
       params: LeadIdParams,
       response: z.array(LeadDuplicate),
       meta: LeadDuplicatesMeta,
-      handler: async ({ params, auth }) => {
-        const { duplicates, commonKeys } = await listDuplicates(domainContext(deps, auth), params.id);
+      handler: async ({ params, ctx }) => {
+        const { duplicates, commonKeys } = await listDuplicates(ctx, params.id);
         return {
           data: duplicates.map((d) => ({ lead: serializeLead(d.lead), reasons: d.reasons })),
           meta: { commonKeys },
@@ -150,8 +146,8 @@ export function leadRoutes(deps: AppDeps) {
       body: LeadMerge,
       response: Lead,
       status: 200,
-      handler: async ({ params, body, auth }) => ({
-        data: serializeLead(await mergeLeads(domainContext(deps, auth), params.id, body.duplicateId)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializeLead(await mergeLeads(ctx, params.id, body.duplicateId)),
         message: 'Leads merged',
       }),
     }),

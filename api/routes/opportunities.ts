@@ -7,9 +7,7 @@ import {
   updateOpportunity,
 } from '../../domain/opportunities/opportunities';
 import { requestConversion } from '../../domain/opportunities/request-conversion';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import {
   ConvertLead,
   Opportunity,
@@ -17,10 +15,10 @@ import {
   OpportunityIdParams,
   OpportunityListQuery,
   OpportunityUpdate,
-} from '../schemas/opportunity';
+} from '../../contracts/opportunity';
 import { serializeOpportunity } from '../serializers/opportunity';
 
-export function opportunityRoutes(deps: AppDeps) {
+export function opportunityRoutes() {
   const base = { tag: 'Opportunities', auth: 'tenant' as const };
   return [
     defineRoute({
@@ -31,8 +29,7 @@ export function opportunityRoutes(deps: AppDeps) {
       scope: 'opportunities:write',
       body: ConvertLead,
       response: Opportunity,
-      handler: async ({ body, auth }) => {
-        const ctx = domainContext(deps, auth);
+      handler: async ({ body, ctx }) => {
         const id = await requestConversion(ctx, body);
         return { data: serializeOpportunity(await getOpportunity(ctx, id)), message: 'Lead converted to an opportunity' };
       },
@@ -45,12 +42,12 @@ export function opportunityRoutes(deps: AppDeps) {
       scope: 'opportunities:write',
       body: OpportunityCreate,
       response: Opportunity,
-      handler: async ({ body, auth }) => ({
-        data: serializeOpportunity(await createOpportunity(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeOpportunity(await createOpportunity(ctx, body)),
         message: 'Opportunity created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       ...base,
       method: 'get',
       path: '/v1/opportunities',
@@ -58,15 +55,9 @@ export function opportunityRoutes(deps: AppDeps) {
       scope: 'opportunities:read',
       query: OpportunityListQuery,
       response: z.array(Opportunity),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listOpportunities(domainContext(deps, auth), query);
-        return {
-          data: rows.map(serializeOpportunity),
-          pagination: paginate(query.page, query.limit, total),
-          message: 'Opportunities retrieved',
-        };
-      },
+      message: 'Opportunities retrieved',
+      serialize: serializeOpportunity,
+      handler: ({ query, ctx }) => listOpportunities(ctx, query),
     }),
     defineRoute({
       ...base,
@@ -76,8 +67,8 @@ export function opportunityRoutes(deps: AppDeps) {
       scope: 'opportunities:read',
       params: OpportunityIdParams,
       response: Opportunity,
-      handler: async ({ params, auth }) => ({
-        data: serializeOpportunity(await getOpportunity(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeOpportunity(await getOpportunity(ctx, params.id)),
         message: 'Opportunity retrieved',
       }),
     }),
@@ -91,8 +82,8 @@ export function opportunityRoutes(deps: AppDeps) {
       params: OpportunityIdParams,
       body: OpportunityUpdate,
       response: Opportunity,
-      handler: async ({ params, body, auth }) => ({
-        data: serializeOpportunity(await updateOpportunity(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializeOpportunity(await updateOpportunity(ctx, params.id, body)),
         message: 'Opportunity updated',
       }),
     }),
@@ -104,8 +95,8 @@ export function opportunityRoutes(deps: AppDeps) {
       scope: 'opportunities:write',
       params: OpportunityIdParams,
       response: Opportunity,
-      handler: async ({ params, auth }) => ({
-        data: serializeOpportunity(await deleteOpportunity(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeOpportunity(await deleteOpportunity(ctx, params.id)),
         message: 'Opportunity deleted',
       }),
     }),

@@ -11,9 +11,7 @@ import {
   updatePartner,
   type PartnerAction,
 } from '../../domain/partners';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializePartner, serializeReferralCode } from '../serializers/partner';
 import {
   DownlinePartner,
@@ -23,7 +21,7 @@ import {
   PartnerListQuery,
   PartnerUpdate,
   ReferralCode,
-} from '../schemas/partner';
+} from '../../contracts/partner';
 
 const ACTION_SUMMARIES: Record<PartnerAction, string> = {
   approve: 'Approve a pending partner (emits partner.approved; issues a first referral code)',
@@ -32,7 +30,7 @@ const ACTION_SUMMARIES: Record<PartnerAction, string> = {
   reactivate: 'Reactivate a suspended partner',
 };
 
-export function partnerRoutes(deps: AppDeps) {
+export function partnerRoutes() {
   const base = { tag: 'Partners', auth: 'tenant', scope: 'partners:write' } as const;
   const read = { ...base, scope: 'partners:read' } as const;
   return [
@@ -43,23 +41,21 @@ export function partnerRoutes(deps: AppDeps) {
       summary: 'Register a partner (status pending; emits partner.registered)',
       body: PartnerCreate,
       response: Partner,
-      handler: async ({ body, auth }) => ({
-        data: serializePartner(await createPartner(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializePartner(await createPartner(ctx, body)),
         message: 'Partner registered',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       ...read,
       method: 'get',
       path: '/v1/partners',
       summary: 'List partners',
       query: PartnerListQuery,
       response: z.array(Partner),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listPartners(domainContext(deps, auth), query);
-        return { data: rows.map(serializePartner), pagination: paginate(query.page, query.limit, total), message: 'Partners retrieved' };
-      },
+      message: 'Partners retrieved',
+      serialize: serializePartner,
+      handler: ({ query, ctx }) => listPartners(ctx, query),
     }),
     defineRoute({
       ...read,
@@ -68,8 +64,8 @@ export function partnerRoutes(deps: AppDeps) {
       summary: 'Get a partner',
       params: PartnerIdParams,
       response: Partner,
-      handler: async ({ params, auth }) => ({
-        data: serializePartner(await getPartner(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializePartner(await getPartner(ctx, params.id)),
         message: 'Partner retrieved',
       }),
     }),
@@ -81,8 +77,8 @@ export function partnerRoutes(deps: AppDeps) {
       params: PartnerIdParams,
       body: PartnerUpdate,
       response: Partner,
-      handler: async ({ params, body, auth }) => ({
-        data: serializePartner(await updatePartner(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializePartner(await updatePartner(ctx, params.id, body)),
         message: 'Partner updated',
       }),
     }),
@@ -95,8 +91,8 @@ export function partnerRoutes(deps: AppDeps) {
         params: PartnerIdParams,
         response: Partner,
         status: 200,
-        handler: async ({ params, auth }) => ({
-          data: serializePartner(await transitionPartner(domainContext(deps, auth), params.id, action)),
+        handler: async ({ params, ctx }) => ({
+          data: serializePartner(await transitionPartner(ctx, params.id, action)),
           message: `Partner ${PARTNER_ACTIONS[action].to}`,
         }),
       }),
@@ -108,8 +104,8 @@ export function partnerRoutes(deps: AppDeps) {
       summary: 'Issue another referral code to an approved partner (409 otherwise)',
       params: PartnerIdParams,
       response: ReferralCode,
-      handler: async ({ params, auth }) => ({
-        data: serializeReferralCode(await createReferralCode(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeReferralCode(await createReferralCode(ctx, params.id)),
         message: 'Referral code created',
       }),
     }),
@@ -120,8 +116,8 @@ export function partnerRoutes(deps: AppDeps) {
       summary: "List a partner's referral codes",
       params: PartnerIdParams,
       response: z.array(ReferralCode),
-      handler: async ({ params, auth }) => ({
-        data: (await listReferralCodes(domainContext(deps, auth), params.id)).map(serializeReferralCode),
+      handler: async ({ params, ctx }) => ({
+        data: (await listReferralCodes(ctx, params.id)).map(serializeReferralCode),
         message: 'Referral codes retrieved',
       }),
     }),
@@ -132,8 +128,8 @@ export function partnerRoutes(deps: AppDeps) {
       summary: 'Every partner below this one in the referral tree, with depth (1 = referred directly)',
       params: PartnerIdParams,
       response: z.array(DownlinePartner),
-      handler: async ({ params, auth }) => ({
-        data: (await listDownline(domainContext(deps, auth), params.id)).map(({ partner, depth }) => ({
+      handler: async ({ params, ctx }) => ({
+        data: (await listDownline(ctx, params.id)).map(({ partner, depth }) => ({
           ...serializePartner(partner),
           depth,
         })),

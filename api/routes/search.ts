@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { indexExternalDocument } from '../../domain/search';
 import { searchDocuments } from '../../domain/search-index';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
-import { SearchHit, SearchIndexRequest, SearchIndexResult, SearchQuery } from '../schemas/search';
+import { defineListRoute, defineRoute } from '../http/route';
+import { serializeSearchHit } from '../serializers/search';
+import { SearchHit, SearchIndexRequest, SearchIndexResult, SearchQuery } from '../../contracts/search';
 
-export function searchRoutes(deps: AppDeps) {
+export function searchRoutes() {
   return [
     defineRoute({
       method: 'post',
@@ -18,12 +17,12 @@ export function searchRoutes(deps: AppDeps) {
       body: SearchIndexRequest,
       response: SearchIndexResult,
       status: 200,
-      handler: async ({ body, auth }) => {
-        const doc = await indexExternalDocument(domainContext(deps, auth), body);
+      handler: async ({ body, ctx }) => {
+        const doc = await indexExternalDocument(ctx, body);
         return { data: { type: doc.docType, id: doc.docId, indexedAt: doc.indexedAt.toISOString() }, message: 'Document indexed' };
       },
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/search',
       summary: 'Full-text search over indexed leads, opportunities and partners (prefix match, ranked)',
@@ -32,21 +31,9 @@ export function searchRoutes(deps: AppDeps) {
       scope: 'search:read',
       query: SearchQuery,
       response: z.array(SearchHit),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await searchDocuments(domainContext(deps, auth), query);
-        return {
-          data: rows.map(({ doc, rank }) => ({
-            type: doc.docType,
-            id: doc.docId,
-            data: doc.data,
-            indexedAt: doc.indexedAt.toISOString(),
-            rank,
-          })),
-          pagination: paginate(query.page, query.limit, total),
-          message: 'Search results',
-        };
-      },
+      message: 'Search results',
+      serialize: serializeSearchHit,
+      handler: ({ query, ctx }) => searchDocuments(ctx, query),
     }),
   ];
 }

@@ -2,11 +2,17 @@ import { z } from 'zod';
 import { deleteDkimKey, getDkimKey, listDkimKeys, registerDkimKey } from '../../domain/communications/dkim-keys';
 import { createSender, deleteSender, getSender, listSenders, updateSender } from '../../domain/communications/senders';
 import { config } from '../../lib/config';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
-import { PaginationQuery } from '../schemas/common';
-import { DkimKeyCreate, DkimKeyIdParams, DkimKeyRecord, SenderCreate, SenderIdParams, SenderRecord, SenderUpdate } from '../schemas/sender';
+import { defineListRoute, defineRoute } from '../http/route';
+import { PaginationQuery } from '../../contracts/common';
+import {
+  DkimKeyCreate,
+  DkimKeyIdParams,
+  DkimKeyRecord,
+  SenderCreate,
+  SenderIdParams,
+  SenderRecord,
+  SenderUpdate,
+} from '../../contracts/sender';
 import { serializeDkimKey, serializeSender } from '../serializers/sender';
 
 const tag = 'Communications';
@@ -17,7 +23,7 @@ const dkimKeys = '/v1/communications/dkim-keys';
  * Sender identities (from name, from address, reply-to) that campaign email nodes and one-off sends
  * pick by `senderId`, and the DKIM keys that sign mail from each sending domain.
  */
-export function senderRoutes(deps: AppDeps) {
+export function senderRoutes() {
   const common = { tag, auth: 'tenant' as const };
   const read = { ...common, scope: 'communications:read' as const };
   const write = { ...common, scope: 'communications:write' as const };
@@ -29,23 +35,21 @@ export function senderRoutes(deps: AppDeps) {
       summary: 'Create a sender identity (without one, email comes from EMAIL_FROM)',
       body: SenderCreate,
       response: SenderRecord,
-      handler: async ({ body, auth }) => ({
-        data: serializeSender(await createSender(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeSender(await createSender(ctx, body)),
         message: 'Sender created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       ...read,
       method: 'get',
       path: senders,
       summary: 'List sender identities',
       query: PaginationQuery,
       response: z.array(SenderRecord),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listSenders(domainContext(deps, auth), query);
-        return { data: rows.map(serializeSender), pagination: paginate(query.page, query.limit, total), message: 'Senders retrieved' };
-      },
+      message: 'Senders retrieved',
+      serialize: serializeSender,
+      handler: ({ query, ctx }) => listSenders(ctx, query),
     }),
     defineRoute({
       ...read,
@@ -54,8 +58,8 @@ export function senderRoutes(deps: AppDeps) {
       summary: 'Get a sender identity',
       params: SenderIdParams,
       response: SenderRecord,
-      handler: async ({ params, auth }) => ({
-        data: serializeSender(await getSender(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeSender(await getSender(ctx, params.id)),
         message: 'Sender retrieved',
       }),
     }),
@@ -67,8 +71,8 @@ export function senderRoutes(deps: AppDeps) {
       params: SenderIdParams,
       body: SenderUpdate,
       response: SenderRecord,
-      handler: async ({ params, body, auth }) => ({
-        data: serializeSender(await updateSender(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializeSender(await updateSender(ctx, params.id, body)),
         message: 'Sender updated',
       }),
     }),
@@ -79,8 +83,8 @@ export function senderRoutes(deps: AppDeps) {
       summary: 'Delete a sender identity (email still queued from it goes out from EMAIL_FROM)',
       params: SenderIdParams,
       response: SenderRecord,
-      handler: async ({ params, auth }) => ({
-        data: serializeSender(await deleteSender(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeSender(await deleteSender(ctx, params.id)),
         message: 'Sender deleted',
       }),
     }),
@@ -92,23 +96,21 @@ export function senderRoutes(deps: AppDeps) {
         'Register the DKIM private key of a sending domain: mail from that domain is signed with it. The key is stored encrypted and never returned; the answer holds the DNS record to publish',
       body: DkimKeyCreate,
       response: DkimKeyRecord,
-      handler: async ({ body, auth }) => ({
-        data: serializeDkimKey(await registerDkimKey(domainContext(deps, auth), body, config.DKIM_KEY_SECRET)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeDkimKey(await registerDkimKey(ctx, body, config.DKIM_KEY_SECRET)),
         message: 'DKIM key registered',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       ...read,
       method: 'get',
       path: dkimKeys,
       summary: 'List DKIM keys (public parts only)',
       query: PaginationQuery,
       response: z.array(DkimKeyRecord),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listDkimKeys(domainContext(deps, auth), query);
-        return { data: rows.map(serializeDkimKey), pagination: paginate(query.page, query.limit, total), message: 'DKIM keys retrieved' };
-      },
+      message: 'DKIM keys retrieved',
+      serialize: serializeDkimKey,
+      handler: ({ query, ctx }) => listDkimKeys(ctx, query),
     }),
     defineRoute({
       ...read,
@@ -117,8 +119,8 @@ export function senderRoutes(deps: AppDeps) {
       summary: 'Get a DKIM key (public part only)',
       params: DkimKeyIdParams,
       response: DkimKeyRecord,
-      handler: async ({ params, auth }) => ({
-        data: serializeDkimKey(await getDkimKey(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeDkimKey(await getDkimKey(ctx, params.id)),
         message: 'DKIM key retrieved',
       }),
     }),
@@ -129,8 +131,8 @@ export function senderRoutes(deps: AppDeps) {
       summary: 'Delete a DKIM key: mail from its domain goes out unsigned',
       params: DkimKeyIdParams,
       response: DkimKeyRecord,
-      handler: async ({ params, auth }) => ({
-        data: serializeDkimKey(await deleteDkimKey(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeDkimKey(await deleteDkimKey(ctx, params.id)),
         message: 'DKIM key deleted',
       }),
     }),

@@ -6,9 +6,7 @@ import {
   listStatusDefinitions,
   updateStatusDefinition,
 } from '../../domain/status-definitions';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeStatusDefinition as serialize } from '../serializers/status-definition';
 import {
   StatusDefinition,
@@ -16,12 +14,12 @@ import {
   StatusDefinitionUpdate,
   StatusIdParams,
   StatusListQuery,
-} from '../schemas/status-definition';
+} from '../../contracts/status-definition';
 
 const tag = 'Configuration';
 
-/** Lead statuses and opportunity stages (spec 2.6) under /v1/config/statuses. */
-export function statusDefinitionRoutes(deps: AppDeps) {
+/** Lead statuses and opportunity stages under /v1/config/statuses. */
+export function statusDefinitionRoutes() {
   return [
     defineRoute({
       method: 'post',
@@ -32,12 +30,12 @@ export function statusDefinitionRoutes(deps: AppDeps) {
       scope: 'config:write',
       body: StatusDefinition,
       response: StatusDefinitionRecord,
-      handler: async ({ body, auth }) => ({
-        data: serialize(await createStatusDefinition(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serialize(await createStatusDefinition(ctx, body)),
         message: 'Status definition created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/config/statuses',
       summary: 'List status and stage definitions (the defaults are created on first access)',
@@ -46,11 +44,9 @@ export function statusDefinitionRoutes(deps: AppDeps) {
       scope: 'config:read',
       query: StatusListQuery,
       response: z.array(StatusDefinitionRecord),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listStatusDefinitions(domainContext(deps, auth), query);
-        return { data: rows.map(serialize), pagination: paginate(query.page, query.limit, total), message: 'Status definitions retrieved' };
-      },
+      message: 'Status definitions retrieved',
+      serialize: serialize,
+      handler: ({ query, ctx }) => listStatusDefinitions(ctx, query),
     }),
     defineRoute({
       method: 'get',
@@ -61,8 +57,8 @@ export function statusDefinitionRoutes(deps: AppDeps) {
       scope: 'config:read',
       params: StatusIdParams,
       response: StatusDefinitionRecord,
-      handler: async ({ params, auth }) => ({
-        data: serialize(await getStatusDefinition(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serialize(await getStatusDefinition(ctx, params.id)),
         message: 'Status definition retrieved',
       }),
     }),
@@ -76,8 +72,8 @@ export function statusDefinitionRoutes(deps: AppDeps) {
       params: StatusIdParams,
       body: StatusDefinitionUpdate,
       response: StatusDefinitionRecord,
-      handler: async ({ params, body, auth }) => ({
-        data: serialize(await updateStatusDefinition(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serialize(await updateStatusDefinition(ctx, params.id, body)),
         message: 'Status definition updated',
       }),
     }),
@@ -90,8 +86,8 @@ export function statusDefinitionRoutes(deps: AppDeps) {
       scope: 'config:write',
       params: StatusIdParams,
       response: StatusDefinitionRecord,
-      handler: async ({ params, auth }) => ({
-        data: serialize(await deleteStatusDefinition(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serialize(await deleteStatusDefinition(ctx, params.id)),
         message: 'Status definition deleted',
       }),
     }),

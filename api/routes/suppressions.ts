@@ -1,17 +1,15 @@
 import { z } from 'zod';
 import { listSuppressions, resubscribe } from '../../domain/communications/suppression-list';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeSuppression } from '../serializers/suppression';
-import { Suppression, SuppressionIdParams, SuppressionListQuery } from '../schemas/suppression';
+import { Suppression, SuppressionIdParams, SuppressionListQuery } from '../../contracts/suppression';
 
 const tag = 'Communications';
 
 /** The suppression list: addresses that unsubscribed or bounced, and re-subscribing one. */
-export function suppressionRoutes(deps: AppDeps) {
+export function suppressionRoutes() {
   return [
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/suppressions',
       summary: 'List suppressed addresses (unsubscribed or bounced)',
@@ -20,15 +18,9 @@ export function suppressionRoutes(deps: AppDeps) {
       scope: 'communications:read',
       query: SuppressionListQuery,
       response: z.array(Suppression),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listSuppressions(domainContext(deps, auth), query);
-        return {
-          data: rows.map(serializeSuppression),
-          pagination: paginate(query.page, query.limit, total),
-          message: 'Suppressions retrieved',
-        };
-      },
+      message: 'Suppressions retrieved',
+      serialize: serializeSuppression,
+      handler: ({ query, ctx }) => listSuppressions(ctx, query),
     }),
     defineRoute({
       method: 'delete',
@@ -39,8 +31,8 @@ export function suppressionRoutes(deps: AppDeps) {
       scope: 'communications:write',
       params: SuppressionIdParams,
       response: Suppression,
-      handler: async ({ params, auth }) => ({
-        data: serializeSuppression(await resubscribe(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeSuppression(await resubscribe(ctx, params.id)),
         message: 'Address re-subscribed',
       }),
     }),

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { metricsRegistry } from '../../lib/metrics';
 import { AppError } from '../../lib/errors';
 import type { AppDeps } from '../http/domain-context';
-import { successBody } from '../http/envelope';
+import { successBody } from '../../lib/http-envelope';
 import { unscoped } from '../../db/unscoped';
 
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

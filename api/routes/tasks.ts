@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { TASK_ACTIONS, createTask, deleteTask, getTask, listTasks, transitionTask, updateTask, type TaskAction } from '../../domain/tasks';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeTask } from '../serializers/task';
-import { Task, TaskCreate, TaskIdParams, TaskListQuery, TaskUpdate } from '../schemas/task';
+import { Task, TaskCreate, TaskIdParams, TaskListQuery, TaskUpdate } from '../../contracts/task';
 
 const ACTION_SUMMARIES: Record<TaskAction, string> = {
   start: 'Start a task (pending -> in_progress)',
@@ -12,7 +10,7 @@ const ACTION_SUMMARIES: Record<TaskAction, string> = {
   cancel: 'Cancel a task (409 when completed or cancelled)',
 };
 
-export function taskRoutes(deps: AppDeps) {
+export function taskRoutes() {
   const base = { tag: 'Tasks', auth: 'tenant', scope: 'tasks:write' } as const;
   return [
     defineRoute({
@@ -22,12 +20,12 @@ export function taskRoutes(deps: AppDeps) {
       summary: 'Create a task (status pending; assignedTo defaults to the acting user)',
       body: TaskCreate,
       response: Task,
-      handler: async ({ body, auth }) => ({
-        data: serializeTask(await createTask(domainContext(deps, auth), body)),
+      handler: async ({ body, ctx }) => ({
+        data: serializeTask(await createTask(ctx, body)),
         message: 'Task created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       ...base,
       method: 'get',
       path: '/v1/tasks',
@@ -35,11 +33,9 @@ export function taskRoutes(deps: AppDeps) {
       scope: 'tasks:read',
       query: TaskListQuery,
       response: z.array(Task),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listTasks(domainContext(deps, auth), query);
-        return { data: rows.map(serializeTask), pagination: paginate(query.page, query.limit, total), message: 'Tasks retrieved' };
-      },
+      message: 'Tasks retrieved',
+      serialize: serializeTask,
+      handler: ({ query, ctx }) => listTasks(ctx, query),
     }),
     defineRoute({
       ...base,
@@ -49,8 +45,8 @@ export function taskRoutes(deps: AppDeps) {
       scope: 'tasks:read',
       params: TaskIdParams,
       response: Task,
-      handler: async ({ params, auth }) => ({
-        data: serializeTask(await getTask(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeTask(await getTask(ctx, params.id)),
         message: 'Task retrieved',
       }),
     }),
@@ -62,8 +58,8 @@ export function taskRoutes(deps: AppDeps) {
       params: TaskIdParams,
       body: TaskUpdate,
       response: Task,
-      handler: async ({ params, body, auth }) => ({
-        data: serializeTask(await updateTask(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializeTask(await updateTask(ctx, params.id, body)),
         message: 'Task updated',
       }),
     }),
@@ -74,8 +70,8 @@ export function taskRoutes(deps: AppDeps) {
       summary: 'Delete a task',
       params: TaskIdParams,
       response: Task,
-      handler: async ({ params, auth }) => ({
-        data: serializeTask(await deleteTask(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeTask(await deleteTask(ctx, params.id)),
         message: 'Task deleted',
       }),
     }),
@@ -88,8 +84,8 @@ export function taskRoutes(deps: AppDeps) {
         params: TaskIdParams,
         response: Task,
         status: 200,
-        handler: async ({ params, auth }) => ({
-          data: serializeTask(await transitionTask(domainContext(deps, auth), params.id, action)),
+        handler: async ({ params, ctx }) => ({
+          data: serializeTask(await transitionTask(ctx, params.id, action)),
           message: `Task ${TASK_ACTIONS[action].to.replace('_', ' ')}`,
         }),
       }),

@@ -9,15 +9,13 @@ import {
   updateTeam,
   type TeamWithMembers,
 } from '../../domain/teams';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
-import { Team, TeamCreate, TeamIdParams, TeamListQuery, TeamMemberParams, TeamMembersAdd, TeamUpdate } from '../schemas/team';
+import { defineListRoute, defineRoute } from '../http/route';
+import { Team, TeamCreate, TeamIdParams, TeamListQuery, TeamMemberParams, TeamMembersAdd, TeamUpdate } from '../../contracts/team';
 import { serializeTeam } from '../serializers/user';
 
 const out = (t: TeamWithMembers) => serializeTeam(t.team, t.memberIds);
 
-export function teamRoutes(deps: AppDeps) {
+export function teamRoutes() {
   const base = { tag: 'Teams', auth: 'tenant' as const };
   return [
     defineRoute({
@@ -28,9 +26,9 @@ export function teamRoutes(deps: AppDeps) {
       scope: 'teams:write',
       body: TeamCreate,
       response: Team,
-      handler: async ({ body, auth }) => ({ data: out(await createTeam(domainContext(deps, auth), body)), message: 'Team created' }),
+      handler: async ({ body, ctx }) => ({ data: out(await createTeam(ctx, body)), message: 'Team created' }),
     }),
-    defineRoute({
+    defineListRoute({
       ...base,
       method: 'get',
       path: '/v1/teams',
@@ -38,11 +36,9 @@ export function teamRoutes(deps: AppDeps) {
       scope: 'teams:read',
       query: TeamListQuery,
       response: z.array(Team),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listTeams(domainContext(deps, auth), query);
-        return { data: rows.map(out), pagination: paginate(query.page, query.limit, total), message: 'Teams retrieved' };
-      },
+      message: 'Teams retrieved',
+      serialize: out,
+      handler: ({ query, ctx }) => listTeams(ctx, query),
     }),
     defineRoute({
       ...base,
@@ -52,7 +48,7 @@ export function teamRoutes(deps: AppDeps) {
       scope: 'teams:read',
       params: TeamIdParams,
       response: Team,
-      handler: async ({ params, auth }) => ({ data: out(await getTeam(domainContext(deps, auth), params.id)), message: 'Team retrieved' }),
+      handler: async ({ params, ctx }) => ({ data: out(await getTeam(ctx, params.id)), message: 'Team retrieved' }),
     }),
     defineRoute({
       ...base,
@@ -63,8 +59,8 @@ export function teamRoutes(deps: AppDeps) {
       params: TeamIdParams,
       body: TeamUpdate,
       response: Team,
-      handler: async ({ params, body, auth }) => ({
-        data: out(await updateTeam(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: out(await updateTeam(ctx, params.id, body)),
         message: 'Team updated',
       }),
     }),
@@ -76,7 +72,7 @@ export function teamRoutes(deps: AppDeps) {
       scope: 'teams:write',
       params: TeamIdParams,
       response: Team,
-      handler: async ({ params, auth }) => ({ data: out(await deleteTeam(domainContext(deps, auth), params.id)), message: 'Team deleted' }),
+      handler: async ({ params, ctx }) => ({ data: out(await deleteTeam(ctx, params.id)), message: 'Team deleted' }),
     }),
     defineRoute({
       ...base,
@@ -88,8 +84,8 @@ export function teamRoutes(deps: AppDeps) {
       body: TeamMembersAdd,
       response: Team,
       status: 200,
-      handler: async ({ params, body, auth }) => ({
-        data: out(await addTeamMembers(domainContext(deps, auth), params.id, body.userIds)),
+      handler: async ({ params, body, ctx }) => ({
+        data: out(await addTeamMembers(ctx, params.id, body.userIds)),
         message: 'Members added',
       }),
     }),
@@ -101,8 +97,8 @@ export function teamRoutes(deps: AppDeps) {
       scope: 'teams:write',
       params: TeamMemberParams,
       response: Team,
-      handler: async ({ params, auth }) => ({
-        data: out(await removeTeamMember(domainContext(deps, auth), params.id, params.userId)),
+      handler: async ({ params, ctx }) => ({
+        data: out(await removeTeamMember(ctx, params.id, params.userId)),
         message: 'Member removed',
       }),
     }),

@@ -1,12 +1,8 @@
 import { Router, type Request, type Response } from 'express';
-import { trackingSettingsFromConfig } from '../../activities/messaging/settings';
-import { Message } from '../../db/entities';
-import { scoped, type TenantScope } from '../../db/scoped-repository';
+import type { TenantScope } from '../../db/scoped-repository';
 import { verifyTrackingToken, type TrackingClaims, type TrackingKind } from '../../domain/communications/tracking-token';
-import { applySuppression } from '../../domain/communications/apply-suppression';
 import type { TrackingHit } from '../../domain/engagement/tracking-hits';
-import { recordEngagement } from '../../domain/engagement/record-engagement';
-import { config } from '../../lib/config';
+import { unsubscribeByMessage } from '../../domain/engagement/unsubscribe';
 import { decodeId } from '../../lib/ids';
 import type { AppDeps } from '../http/domain-context';
 
@@ -15,13 +11,13 @@ const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 const PIXEL_HEADERS = { 'Content-Type': 'image/gif', 'Content-Length': PIXEL.length, 'Cache-Control': 'no-store, max-age=0' };
 
 /**
- * Public tracking endpoints (no auth, DESIGN 8): open pixel, click redirect and unsubscribe. Each
+ * Public tracking endpoints (no auth; docs/decisions.md, "Tracking and engagement events"): open pixel, click redirect and unsubscribe. Each
  * token is HMAC-signed: a tampered or foreign token is a 404, and a click only ever redirects to
  * the URL that was signed into its token (no open redirect).
  */
 export function trackingRoutes(deps: AppDeps): Router {
   const router = Router();
-  const secret = (deps.tracking ?? trackingSettingsFromConfig(config)).secret;
+  const { secret } = deps.tracking;
 
   const verify = (req: Request, kind: TrackingKind): { claims: TrackingClaims; scope: TenantScope; messageId: string } | null => {
     const claims = verifyTrackingToken(secret, String(req.params.token), kind);
@@ -40,6 +36,8 @@ export function trackingRoutes(deps: AppDeps): Router {
       userAgent: req.get('user-agent'),
       at: new Date(),
       details,
+      token: String(req.params.token),
+      ip: req.ip ?? 'unknown',
     });
   const notFound = (res: Response) => res.status(404).type('text').send('Not found');
 
@@ -62,30 +60,8 @@ export function trackingRoutes(deps: AppDeps): Router {
   const unsubscribe = async (req: Request, res: Response) => {
     const hit = verify(req, 'u');
     if (!hit) return notFound(res);
-    const message = await scoped(deps.db.manager, Message, hit.scope).findById(hit.messageId);
-    if (message && req.method !== 'HEAD') {
-      const now = new Date();
-      // The address is suppressed, not only this lead: a duplicate lead with it is never emailed either,
-      // and the running enrollments of every lead with it end now.
-      const marked = await applySuppression(deps, hit.scope, {
-        address: message.to,
-        reason: 'unsubscribed',
-        at: now,
-        leadId: message.leadId,
-      });
-      // Always counted, whoever clicked: the unsubscribe took effect.
-      if (message.leadId && marked.includes(message.leadId)) {
-        await recordEngagement(deps, hit.scope, {
-          type: 'unsubscribe',
-          leadId: message.leadId,
-          message,
-          workflowExecutionId: null,
-          occurredAt: now,
-          machine: false,
-          details: { userAgent: req.get('user-agent')?.slice(0, 300) ?? null },
-        });
-      }
-    }
+    // HEAD (link checkers, prefetchers) only looks.
+    if (req.method !== 'HEAD') await unsubscribeByMessage(deps, hit.scope, hit.messageId, req.get('user-agent'));
     res
       .set('Cache-Control', 'no-store')
       .type('html')

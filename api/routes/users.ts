@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { createUser, deactivateUser, getUser, listUsers, updateUser, type UserWithTeams } from '../../domain/users';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
-import { User, UserCreate, UserIdParams, UserListQuery, UserUpdate } from '../schemas/user';
+import type { AppDeps } from '../http/domain-context';
+import { defineListRoute, defineRoute } from '../http/route';
+import { User, UserCreate, UserIdParams, UserListQuery, UserUpdate } from '../../contracts/user';
 import { serializeUser } from '../serializers/user';
 
 const out = (u: UserWithTeams) => serializeUser(u.user, u.teamIds);
@@ -24,12 +23,12 @@ export function userRoutes(deps: AppDeps) {
       scope: 'users:write',
       body: UserCreate,
       response: User,
-      handler: async ({ body, auth }) => ({
-        data: out(await createUser(domainContext(deps, auth), auth.scopes, body)),
+      handler: async ({ body, auth, ctx }) => ({
+        data: out(await createUser(ctx, auth.scopes, body)),
         message: 'User created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       ...base,
       method: 'get',
       path: '/v1/users',
@@ -37,11 +36,9 @@ export function userRoutes(deps: AppDeps) {
       scope: 'users:read',
       query: UserListQuery,
       response: z.array(User),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listUsers(domainContext(deps, auth), query);
-        return { data: rows.map(out), pagination: paginate(query.page, query.limit, total), message: 'Users retrieved' };
-      },
+      message: 'Users retrieved',
+      serialize: out,
+      handler: ({ query, ctx }) => listUsers(ctx, query),
     }),
     defineRoute({
       ...base,
@@ -51,7 +48,7 @@ export function userRoutes(deps: AppDeps) {
       scope: 'users:read',
       params: UserIdParams,
       response: User,
-      handler: async ({ params, auth }) => ({ data: out(await getUser(domainContext(deps, auth), params.id)), message: 'User retrieved' }),
+      handler: async ({ params, ctx }) => ({ data: out(await getUser(ctx, params.id)), message: 'User retrieved' }),
     }),
     defineRoute({
       ...base,
@@ -62,8 +59,8 @@ export function userRoutes(deps: AppDeps) {
       params: UserIdParams,
       body: UserUpdate,
       response: User,
-      handler: async ({ params, body, auth }) => ({
-        data: out(forgetKeysIfDeactivated(await updateUser(domainContext(deps, auth), auth.scopes, params.id, body))),
+      handler: async ({ params, body, auth, ctx }) => ({
+        data: out(forgetKeysIfDeactivated(await updateUser(ctx, auth.scopes, params.id, body))),
         message: 'User updated',
       }),
     }),
@@ -75,8 +72,8 @@ export function userRoutes(deps: AppDeps) {
       scope: 'users:write',
       params: UserIdParams,
       response: User,
-      handler: async ({ params, auth }) => ({
-        data: out(forgetKeysIfDeactivated(await deactivateUser(domainContext(deps, auth), auth.scopes, params.id))),
+      handler: async ({ params, auth, ctx }) => ({
+        data: out(forgetKeysIfDeactivated(await deactivateUser(ctx, auth.scopes, params.id))),
         message: 'User deactivated',
       }),
     }),

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { getDelivery, listDeliveries, recoverFailedDeliveries, retryDelivery } from '../../domain/webhooks/deliveries';
 import { encodeId } from '../../lib/ids';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
+import { serializeOperation } from '../serializers/operation';
+import { RECOVER_WINDOW_DAYS } from '../../contracts/webhook';
 import { serializeDelivery, serializeDeliveryDetail } from '../serializers/webhook';
+import { Operation } from '../../contracts/operation';
 import {
   DeliveryIdParams,
   DeliveryListQuery,
@@ -12,16 +13,16 @@ import {
   WebhookDelivery,
   WebhookDeliveryDetail,
   WebhookIdParams,
-} from '../schemas/webhook';
+} from '../../contracts/webhook';
 
 const TAG = 'Webhooks';
 const BASE = '/v1/integrations/webhooks';
 
 const Redelivery = z.object({ deliveryIds: z.array(z.string()), workflowIds: z.array(z.string()) });
 
-export function webhookDeliveryRoutes(deps: AppDeps) {
+export function webhookDeliveryRoutes() {
   return [
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: `${BASE}/:id/deliveries`,
       summary: 'The delivery log of a webhook endpoint',
@@ -31,11 +32,9 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
       params: WebhookIdParams,
       query: DeliveryListQuery,
       response: z.array(WebhookDelivery),
-      list: true,
-      handler: async ({ params, query, auth }) => {
-        const { rows, total } = await listDeliveries(domainContext(deps, auth), params.id, query);
-        return { data: rows.map(serializeDelivery), pagination: paginate(query.page, query.limit, total), message: 'Deliveries retrieved' };
-      },
+      message: 'Deliveries retrieved',
+      serialize: serializeDelivery,
+      handler: ({ params, query, ctx }) => listDeliveries(ctx, params.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -46,8 +45,8 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
       scope: 'webhooks:read',
       params: DeliveryIdParams,
       response: WebhookDeliveryDetail,
-      handler: async ({ params, auth }) => {
-        const { delivery, event, attempts } = await getDelivery(domainContext(deps, auth), params.deliveryId);
+      handler: async ({ params, ctx }) => {
+        const { delivery, event, attempts } = await getDelivery(ctx, params.deliveryId);
         return { data: serializeDeliveryDetail(delivery, event, attempts), message: 'Delivery retrieved' };
       },
     }),
@@ -61,27 +60,27 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
       params: DeliveryIdParams,
       response: Redelivery,
       status: 202,
-      handler: async ({ params, auth }) => {
-        const { delivery, workflowId } = await retryDelivery(domainContext(deps, auth), params.deliveryId);
+      handler: async ({ params, ctx }) => {
+        const { delivery, workflowId } = await retryDelivery(ctx, params.deliveryId);
         return { data: { deliveryIds: [encodeId('delivery', delivery.id)], workflowIds: [workflowId] }, message: 'Delivery retry started' };
       },
     }),
     defineRoute({
       method: 'post',
       path: `${BASE}/:id/recover`,
-      summary: 'Re-send every failed delivery of this endpoint created since a time',
+      summary: `Re-send every failed delivery of this endpoint created since a time (within ${RECOVER_WINDOW_DAYS} days): 202 with the operation to poll`,
       tag: TAG,
       auth: 'tenant',
       scope: 'webhooks:write',
       params: WebhookIdParams,
       body: RecoverBody,
-      response: Redelivery,
+      response: Operation,
       status: 202,
-      handler: async ({ params, body, auth }) => {
-        const runs = await recoverFailedDeliveries(domainContext(deps, auth), params.id, body.since);
+      handler: async ({ params, body, ctx }) => {
+        const operation = await recoverFailedDeliveries(ctx, params.id, body.since);
         return {
-          data: { deliveryIds: runs.map((r) => encodeId('delivery', r.delivery.id)), workflowIds: runs.map((r) => r.workflowId) },
-          message: `${runs.length} failed deliveries re-sent`,
+          data: serializeOperation(operation),
+          message: `Re-sending ${operation.total} failed deliveries; poll GET /v1/operations/${encodeId('operation', operation.id)}`,
         };
       },
     }),

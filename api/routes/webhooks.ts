@@ -8,11 +8,9 @@ import {
   sendTestEvent,
   updateWebhook,
 } from '../../domain/webhooks/endpoints';
-import { eventCatalog } from '../../domain/webhooks/webhook-events';
+import { eventCatalog } from '../../contracts/webhook-events';
 import { encodeId } from '../../lib/ids';
-import { domainContext, type AppDeps } from '../http/domain-context';
-import { paginate } from '../http/envelope';
-import { defineRoute } from '../http/route';
+import { defineListRoute, defineRoute } from '../http/route';
 import { serializeWebhook } from '../serializers/webhook';
 import {
   Webhook,
@@ -23,7 +21,7 @@ import {
   WebhookSecret,
   WebhookUpdate,
   WebhookWithSecret,
-} from '../schemas/webhook';
+} from '../../contracts/webhook';
 
 const TAG = 'Webhooks';
 const BASE = '/v1/integrations/webhooks';
@@ -35,7 +33,7 @@ const secretOf = (w: { secret: string; previousSecretExpiresAt: Date | null }) =
     w.previousSecretExpiresAt && w.previousSecretExpiresAt > new Date() ? w.previousSecretExpiresAt.toISOString() : null,
 });
 
-export function webhookRoutes(deps: AppDeps) {
+export function webhookRoutes() {
   return [
     // Before `${BASE}/:id`, which would otherwise answer "catalog" with 404.
     defineRoute({
@@ -56,12 +54,12 @@ export function webhookRoutes(deps: AppDeps) {
       scope: 'webhooks:write',
       body: WebhookCreate,
       response: WebhookWithSecret,
-      handler: async ({ body, auth }) => {
-        const w = await createWebhook(domainContext(deps, auth), body);
+      handler: async ({ body, ctx }) => {
+        const w = await createWebhook(ctx, body);
         return { data: { ...serializeWebhook(w), secret: w.secret }, message: 'Webhook created' };
       },
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: BASE,
       summary: 'List webhook endpoints',
@@ -70,11 +68,9 @@ export function webhookRoutes(deps: AppDeps) {
       scope: 'webhooks:read',
       query: WebhookListQuery,
       response: z.array(Webhook),
-      list: true,
-      handler: async ({ query, auth }) => {
-        const { rows, total } = await listWebhooks(domainContext(deps, auth), query);
-        return { data: rows.map(serializeWebhook), pagination: paginate(query.page, query.limit, total), message: 'Webhooks retrieved' };
-      },
+      message: 'Webhooks retrieved',
+      serialize: serializeWebhook,
+      handler: ({ query, ctx }) => listWebhooks(ctx, query),
     }),
     defineRoute({
       method: 'get',
@@ -85,8 +81,8 @@ export function webhookRoutes(deps: AppDeps) {
       scope: 'webhooks:read',
       params: WebhookIdParams,
       response: Webhook,
-      handler: async ({ params, auth }) => ({
-        data: serializeWebhook(await getWebhook(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeWebhook(await getWebhook(ctx, params.id)),
         message: 'Webhook retrieved',
       }),
     }),
@@ -100,8 +96,8 @@ export function webhookRoutes(deps: AppDeps) {
       params: WebhookIdParams,
       body: WebhookUpdate,
       response: Webhook,
-      handler: async ({ params, body, auth }) => ({
-        data: serializeWebhook(await updateWebhook(domainContext(deps, auth), params.id, body)),
+      handler: async ({ params, body, ctx }) => ({
+        data: serializeWebhook(await updateWebhook(ctx, params.id, body)),
         message: 'Webhook updated',
       }),
     }),
@@ -114,8 +110,8 @@ export function webhookRoutes(deps: AppDeps) {
       scope: 'webhooks:write',
       params: WebhookIdParams,
       response: Webhook,
-      handler: async ({ params, auth }) => ({
-        data: serializeWebhook(await deleteWebhook(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: serializeWebhook(await deleteWebhook(ctx, params.id)),
         message: 'Webhook deleted',
       }),
     }),
@@ -128,8 +124,8 @@ export function webhookRoutes(deps: AppDeps) {
       scope: 'webhooks:write',
       params: WebhookIdParams,
       response: WebhookSecret,
-      handler: async ({ params, auth }) => ({
-        data: secretOf(await getWebhook(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: secretOf(await getWebhook(ctx, params.id)),
         message: 'Webhook secret retrieved',
       }),
     }),
@@ -143,8 +139,8 @@ export function webhookRoutes(deps: AppDeps) {
       params: WebhookIdParams,
       response: WebhookSecret,
       status: 200,
-      handler: async ({ params, auth }) => ({
-        data: secretOf(await rotateWebhookSecret(domainContext(deps, auth), params.id)),
+      handler: async ({ params, ctx }) => ({
+        data: secretOf(await rotateWebhookSecret(ctx, params.id)),
         message: 'Webhook secret rotated',
       }),
     }),
@@ -158,8 +154,8 @@ export function webhookRoutes(deps: AppDeps) {
       params: WebhookIdParams,
       response: z.object({ eventId: z.string(), type: z.string() }),
       status: 202,
-      handler: async ({ params, auth }) => {
-        const { event } = await sendTestEvent(domainContext(deps, auth), params.id);
+      handler: async ({ params, ctx }) => {
+        const { event } = await sendTestEvent(ctx, params.id);
         return { data: { eventId: encodeId('event', event.id), type: event.type }, message: 'Test event queued for delivery' };
       },
     }),

@@ -1,6 +1,6 @@
 import type { Addon, AddonInstallation as InstallationEntity } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { AddonCatalogItem, AddonInstallation } from '../schemas/addon';
+import type { AddonCatalogItem, AddonInstallation } from '../../contracts/addon';
 
 export function serializeAddon(a: Addon): AddonCatalogItem {
   return {

@@ -1,6 +1,6 @@
 import type { ApiKey as ApiKeyEntity } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { ApiKey } from '../schemas/api-key';
+import type { ApiKey } from '../../contracts/api-key';
 
 /** Never includes the hash; the full key exists only in the creation response. */
 export function serializeApiKey(k: ApiKeyEntity): ApiKey {

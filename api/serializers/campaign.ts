@@ -1,7 +1,7 @@
 import type { Campaign as CampaignEntity } from '../../db/entities';
 import type { EnrollmentWithProgress } from '../../domain/campaigns/enrollments';
 import { encodeId } from '../../lib/ids';
-import type { Campaign, Enrollment } from '../schemas/campaign';
+import type { Campaign, Enrollment } from '../../contracts/campaign';
 
 export function serializeCampaign(c: CampaignEntity): Campaign {
   return {

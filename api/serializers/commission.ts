@@ -1,6 +1,6 @@
 import type { Commission as CommissionEntity } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { Commission } from '../schemas/commission';
+import type { Commission } from '../../contracts/commission';
 import { encodeIdOrNull, isoOrNull } from './encode';
 
 export function serializeCommission(c: CommissionEntity): Commission {

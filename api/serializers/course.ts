@@ -1,6 +1,6 @@
 import type { TrainingCourse } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { Course } from '../schemas/course';
+import type { Course } from '../../contracts/course';
 
 export function serializeCourse(c: TrainingCourse): Course {
   return {

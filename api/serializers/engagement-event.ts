@@ -1,7 +1,7 @@
 import type { EngagementEvent } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
 import type { z } from 'zod';
-import type { EngagementEventRecord } from '../schemas/engagement-event';
+import type { EngagementEventRecord } from '../../contracts/engagement-event';
 
 export function serializeEngagementEvent(e: EngagementEvent): z.output<typeof EngagementEventRecord> {
   return {

@@ -1,7 +1,7 @@
 import type { StoredFile } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
 import type { PresignedRequest } from '../../lib/files/file-storage';
-import type { PresignedRequestSchema, StoredFileSchema } from '../schemas/file';
+import type { PresignedRequestSchema, StoredFileSchema } from '../../contracts/file';
 
 export function serializeFile(f: StoredFile): StoredFileSchema {
   return {

@@ -1,7 +1,7 @@
 import type { Form as FormEntity, FormSubmission as SubmissionEntity } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
 import { formSubmissionPath } from '../routes/public-pages';
-import type { Form, FormSubmission } from '../schemas/form';
+import type { Form, FormSubmission } from '../../contracts/form';
 
 export function serializeForm(f: FormEntity): Form {
   const id = encodeId('form', f.id);

@@ -1,9 +1,9 @@
 import type { LandingPage } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { LandingPageRecord } from '../schemas/landing-page';
+import type { LandingPageRecord } from '../../contracts/landing-page';
 
 /** Where the hosted page lives: live pages at /p/<tenantId>/<slug>, sandbox ones under /p/sandbox/. */
-export function publicPagePath(p: Pick<LandingPage, 'tenantId' | 'environment' | 'slug'>): string {
+function publicPagePath(p: Pick<LandingPage, 'tenantId' | 'environment' | 'slug'>): string {
   const tenant = encodeId('tenant', p.tenantId);
   return p.environment === 'live' ? `/p/${tenant}/${p.slug}` : `/p/sandbox/${tenant}/${p.slug}`;
 }

@@ -1,6 +1,6 @@
 import type { Lead as LeadEntity } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { Lead } from '../schemas/lead';
+import type { Lead } from '../../contracts/lead';
 
 export function serializeLead(l: LeadEntity): Lead {
   return {

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { EmailTemplate, Message } from '../../db/entities';
 import type { MessageWithEngagement } from '../../domain/communications/send-message';
 import { encodeId } from '../../lib/ids';
-import type { EmailTemplateRecord, MessageRecord } from '../schemas/communication';
+import type { EmailTemplateRecord, MessageRecord } from '../../contracts/communication';
 
 export function serializeMessage({ message: m, engagement: e }: MessageWithEngagement): z.output<typeof MessageRecord> {
   return {

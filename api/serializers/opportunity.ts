@@ -1,6 +1,6 @@
 import type { Opportunity as OpportunityEntity } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { Opportunity } from '../schemas/opportunity';
+import type { Opportunity } from '../../contracts/opportunity';
 
 export function serializeOpportunity(o: OpportunityEntity): Opportunity {
   return {

@@ -1,6 +1,6 @@
 import type { Partner as PartnerEntity, PartnerReferralCode } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { Partner } from '../schemas/partner';
+import type { Partner } from '../../contracts/partner';
 import { encodeIdOrNull, isoOrNull } from './encode';
 
 export function serializePartner(p: PartnerEntity): Partner {

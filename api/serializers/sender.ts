@@ -1,7 +1,7 @@
 import type { DkimKey } from '../../db/entities';
 import type { SenderWithSigning } from '../../domain/communications/senders';
 import { encodeId } from '../../lib/ids';
-import type { DkimKeyRecord, SenderRecord } from '../schemas/sender';
+import type { DkimKeyRecord, SenderRecord } from '../../contracts/sender';
 
 export const serializeSender = ({ sender, dkimSigned }: SenderWithSigning): SenderRecord => ({
   id: encodeId('sender', sender.id),

@@ -1,6 +1,6 @@
 import type { StatusDefinition } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { StatusDefinitionRecord } from '../schemas/status-definition';
+import type { StatusDefinitionRecord } from '../../contracts/status-definition';
 
 export function serializeStatusDefinition(s: StatusDefinition): StatusDefinitionRecord {
   return {

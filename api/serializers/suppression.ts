@@ -1,6 +1,6 @@
 import type { EmailSuppression } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { Suppression } from '../schemas/suppression';
+import type { Suppression } from '../../contracts/suppression';
 
 export const serializeSuppression = (s: EmailSuppression): Suppression => ({
   id: encodeId('suppression', s.id),

@@ -1,6 +1,6 @@
 import type { Task as TaskEntity } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { Task } from '../schemas/task';
+import type { Task } from '../../contracts/task';
 import { encodeIdOrNull, isoOrNull } from './encode';
 
 export function serializeTask(t: TaskEntity): Task {

@@ -1,7 +1,7 @@
 import type { Team as TeamEntity, User as UserEntity } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
-import type { Team } from '../schemas/team';
-import type { User } from '../schemas/user';
+import type { Team } from '../../contracts/team';
+import type { User } from '../../contracts/user';
 
 /** Whitelisted fields only: the password hash can never reach a response. */
 export function serializeUser(u: UserEntity, teamIds: string[]): User {

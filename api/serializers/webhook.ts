@@ -1,7 +1,7 @@
 import type { OutboxEvent, WebhookDelivery as DeliveryEntity, WebhookDeliveryAttempt, WebhookEndpoint } from '../../db/entities';
-import { buildEnvelope } from '../../domain/webhooks/envelope';
+import { buildEnvelope } from '../../contracts/webhook-envelope';
 import { encodeId } from '../../lib/ids';
-import type { Webhook, WebhookDelivery } from '../schemas/webhook';
+import type { Webhook, WebhookDelivery } from '../../contracts/webhook';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -6,7 +6,7 @@ export const CAMPAIGN_STATUSES = ['draft', 'active', 'paused', 'completed'] as c
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 /**
- * A campaign runs one workflow definition. Activation pins the definition's version
+ * A campaign runs one sequence definition. Activation pins the definition's version
  * (`workflow_version`), so later edits of the definition never change what enrolled leads go through.
  */
 @Entity({ name: 'campaigns' })

@@ -19,6 +19,7 @@ import { LeadDedupeKey } from './lead-dedupe-key';
 import { LeadIdentity } from './lead-identity';
 import { LoginFailure } from './login-failure';
 import { Message } from './message';
+import { Operation } from './operation';
 import { Opportunity } from './opportunity';
 import { OutboxEvent } from './outbox-event';
 import { Partner, PartnerReferralCode } from './partner';
@@ -33,16 +34,16 @@ import { User } from './user';
 import { WebhookDelivery } from './webhook-delivery';
 import { WebhookDeliveryAttempt } from './webhook-delivery-attempt';
 import { WebhookEndpoint } from './webhook-endpoint';
-import { WorkflowDefinition } from './workflow-definition';
-import { WorkflowDefinitionVersion } from './workflow-definition-version';
+import { SequenceDefinition } from './sequence-definition';
+import { SequenceDefinitionVersion } from './sequence-definition-version';
 
 export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadIdentity, LoginFailure, RateCounter, Team, TeamMember, Tenant, User };
 export { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint };
-export { LandingPage, StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion };
+export { LandingPage, StatusDefinition, SequenceDefinition, SequenceDefinitionVersion };
 export { Form, FormSubmission, Opportunity };
 export { Commission, Partner, PartnerReferralCode, SearchDocument, Task };
 export { Addon, AddonInstallation, AgentExecution, StoredFile, TrainingCourse };
-export { Campaign, CampaignEnrollment, DkimKey, EmailSender, EmailSuppression, EmailTemplate, EngagementEvent, Message };
+export { Campaign, CampaignEnrollment, DkimKey, EmailSender, EmailSuppression, EmailTemplate, EngagementEvent, Message, Operation };
 export * from './tenant-owned';
 
 export const entities = [
@@ -54,7 +55,7 @@ export const entities = [
   // webhooks and the events outbox
   ...[OutboxEvent, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt],
   // definitions (AI generation round-trips through these)
-  ...[StatusDefinition, WorkflowDefinition, WorkflowDefinitionVersion, LandingPage],
+  ...[StatusDefinition, SequenceDefinition, SequenceDefinitionVersion, LandingPage],
   // campaigns, communications and engagement
-  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EmailSuppression, EngagementEvent, EmailSender, DkimKey],
+  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EmailSuppression, EngagementEvent, Operation, EmailSender, DkimKey],
 ];

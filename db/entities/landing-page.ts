@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import type { LandingPageDefinition } from '../../api/schemas/landing-page';
+import type { LandingPageDefinition } from '../../contracts/landing-page';
 import { TenantOwned } from './tenant-owned';
 
 @Entity({ name: 'landing_pages' })

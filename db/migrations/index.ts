@@ -18,6 +18,7 @@ import { AddEmailFormats1795352000000 } from './1795352000000-AddEmailFormats';
 import { AddEmailSuppressions1795352100000 } from './1795352100000-AddEmailSuppressions';
 import { AddLeadIdentities1795356000000 } from './1795356000000-AddLeadIdentities';
 import { AddEngagementSettings1795357000000 } from './1795357000000-AddEngagementSettings';
+import { AddOperations1795354000000 } from './1795354000000-AddOperations';
 import { AddSendersAndDkimKeys1795358000000 } from './1795358000000-AddSendersAndDkimKeys';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
@@ -41,5 +42,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddEmailSuppressions1795352100000,
   AddLeadIdentities1795356000000,
   AddEngagementSettings1795357000000,
+  AddOperations1795354000000,
   AddSendersAndDkimKeys1795358000000,
 ];

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { OUTPUT_SCHEMAS } from '../../api/schemas/ai-generation';
-import { config } from '../../lib/config';
+import { OUTPUT_SCHEMAS } from '../../contracts/ai-generation';
 import { encodeId } from '../../lib/ids';
 import { logger } from '../../lib/logger';
 import { aiGenerationWorkflow, type GenerationResult } from '../../workflows/ai-generation';
 import { workflowIds } from '../../workflows/ids';
 import type { DomainContext } from '../context';
-import type { GenerationRequest } from './requests';
+import type { GenerationRequest } from '../../contracts/ai-requests';
 import { templateFor } from './templates';
 
 export interface Generated {
@@ -34,8 +33,7 @@ const describe = (r: GenerationResult) =>
  * a Temporal outage) gets the template here, in-process; the workflow still completes on its own.
  * Whatever comes back is checked once more with the output schema before it leaves the API.
  */
-export async function generate(ctx: DomainContext, request: GenerationRequest, waitMs?: number): Promise<Generated> {
-  const bound = waitMs ?? config.AI_RESPONSE_TIMEOUT_MS;
+export async function generate(ctx: DomainContext, request: GenerationRequest, bound: number): Promise<Generated> {
   const tenantId = encodeId('tenant', ctx.scope.tenantId);
   const generationId = randomUUID().replace(/-/g, '');
   const workflowId = workflowIds.aiGeneration(tenantId, ctx.scope.environment, request.kind, generationId);

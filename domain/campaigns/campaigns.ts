@@ -1,12 +1,12 @@
-import type { CampaignCreate, CampaignUpdate } from '../../api/schemas/campaign';
-import { Campaign, CampaignEnrollment, WorkflowDefinition } from '../../db/entities';
+import type { CampaignCreate, CampaignUpdate } from '../../contracts/campaign';
+import { Campaign, CampaignEnrollment, SequenceDefinition } from '../../db/entities';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import type { DomainContext } from '../context';
 import { activateCampaign, transitionCampaign } from './transitions';
 import { unitOfWork } from '../unit-of-work';
 
 async function assertWorkflowExists(ctx: DomainContext, workflowId: string) {
-  if (!(await ctx.data.repo(WorkflowDefinition).findById(workflowId))) {
+  if (!(await ctx.data.repo(SequenceDefinition).findById(workflowId))) {
     throw validationFailed([{ field: 'workflowId', message: 'Workflow not found' }]);
   }
 }

@@ -16,7 +16,18 @@ export async function signalWorkflows<Args extends unknown[]>(
   signal: SignalDefinition<Args>,
   ...args: Args
 ): Promise<void> {
-  await forEachConcurrently(workflowIds, CONCURRENCY, async (id) => {
+  await signalConcurrently(CONCURRENCY, client, workflowIds, signal, ...args);
+}
+
+/** signalWorkflows with `concurrency` signals in flight (a background fan-out can afford more than a request). */
+export async function signalConcurrently<Args extends unknown[]>(
+  concurrency: number,
+  client: Client,
+  workflowIds: string[],
+  signal: SignalDefinition<Args>,
+  ...args: Args
+): Promise<void> {
+  await forEachConcurrently(workflowIds, concurrency, async (id) => {
     try {
       await client.workflow.getHandle(id).signal(signal, ...args);
     } catch (err) {

@@ -1,4 +1,4 @@
-import { Campaign, CampaignEnrollment, Lead, WorkflowDefinitionVersion } from '../../db/entities';
+import { Campaign, CampaignEnrollment, Lead, SequenceDefinitionVersion } from '../../db/entities';
 import { type TenantScope } from '../../db/scoped-repository';
 import { AppError } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
@@ -15,7 +15,7 @@ export const enrollmentWorkflowId = (campaignId: string, leadId: string) =>
 export async function pinnedGraph(ctx: DomainContext, campaign: Campaign): Promise<SequenceGraph> {
   const version =
     campaign.workflowDefinitionId && campaign.workflowVersion
-      ? await ctx.data.repo(WorkflowDefinitionVersion).findOne({
+      ? await ctx.data.repo(SequenceDefinitionVersion).findOne({
           workflowDefinitionId: campaign.workflowDefinitionId,
           version: campaign.workflowVersion,
         })
@@ -24,7 +24,7 @@ export async function pinnedGraph(ctx: DomainContext, campaign: Campaign): Promi
   return { nodes: version.nodes, edges: version.edges };
 }
 
-/** One workflow per campaign and lead, with the four search attributes (DESIGN 6). */
+/** One workflow per campaign and lead, with the four search attributes (docs/decisions.md, "Sequence workflow"). */
 export async function startEnrollmentWorkflow(
   workflows: WorkflowStarter,
   scope: TenantScope,

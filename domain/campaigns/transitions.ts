@@ -1,14 +1,17 @@
-import { toFieldErrors } from '../../api/http/zod-errors';
-import { WorkflowDefinition as DefinitionSchema } from '../../api/schemas/workflow-definition';
-import { Campaign, CampaignEnrollment, WorkflowDefinition } from '../../db/entities';
+import { toFieldErrors } from '../../lib/zod-errors';
+import { SequenceDefinition as DefinitionSchema } from '../../contracts/sequence-definition';
+import { Campaign, CampaignEnrollment, type Operation, SequenceDefinition } from '../../db/entities';
 import type { CampaignStatus } from '../../db/entities/campaign';
+import type { OperationType } from '../../db/entities/operation';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
-import { pauseSignal, resumeSignal, stopSignal } from '../../workflows/campaign-signals';
+import { encodeId } from '../../lib/ids';
+import { campaignTransitionWorkflow, type EnrollmentSignal } from '../../workflows/campaign-transition';
+import { workflowIds } from '../../workflows/ids';
 import type { DomainContext } from '../context';
-import { signalWorkflows } from './signal-enrollments';
+import { createOperation, markOperationFailed } from '../operations';
 import { unitOfWork, type UnitOfWork } from '../unit-of-work';
 
-/** Legal moves (DESIGN 7): draft -> active, active <-> paused, active | paused -> completed. */
+/** Legal moves (docs/decisions.md, "Campaigns"): draft -> active, active <-> paused, active | paused -> completed. */
 const TRANSITIONS: Record<CampaignStatus, CampaignStatus[]> = {
   draft: ['active'],
   active: ['paused', 'completed'],
@@ -16,19 +19,68 @@ const TRANSITIONS: Record<CampaignStatus, CampaignStatus[]> = {
   completed: [],
 };
 
-/** Locks the campaign row, checks the move and applies `change`; signals are sent after commit. */
-async function move(ctx: DomainContext, id: string, to: CampaignStatus, change?: (c: Campaign, tx: UnitOfWork) => Promise<void>) {
-  return unitOfWork(ctx, async (tx) => {
+/** What a move hands to the enrollments: a signal each, sent by a workflow after the answer. */
+const FAN_OUT: Partial<Record<CampaignStatus, { signal: EnrollmentSignal; type: OperationType }>> = {
+  paused: { signal: 'pause', type: 'campaign.pause' },
+  completed: { signal: 'stop', type: 'campaign.complete' },
+};
+
+export interface CampaignTransition {
+  campaign: Campaign;
+  /** The fan-out to the enrollments (absent on activation: a new campaign has none). */
+  operation?: Operation;
+}
+
+/**
+ * Locks the campaign row, checks the move, applies `change` (which may return how many enrollments
+ * it changed) and, for a move the enrollments must hear about, records an operation in the same
+ * transaction; after commit a workflow signals the enrollments, so the request does a fixed amount
+ * of work however many there are (issue 14).
+ */
+async function move(
+  ctx: DomainContext,
+  id: string,
+  to: CampaignStatus,
+  change?: (c: Campaign, tx: UnitOfWork) => Promise<number | void>,
+): Promise<CampaignTransition> {
+  const { campaign, operation, signal } = await unitOfWork(ctx, async (tx) => {
     const campaign = await tx.repo(Campaign).select('c').andWhere('c.id = :id', { id }).setLock('pessimistic_write').getOne();
     if (!campaign) throw notFound('Campaign');
     const from = campaign.status;
     if (!TRANSITIONS[from].includes(to)) throw new AppError('conflict', `A ${from} campaign cannot become ${to}`);
-    const active = await tx.repo(CampaignEnrollment).find({ where: { campaignId: id, status: 'active' } });
-    await change?.(campaign, tx);
+    const changed = await change?.(campaign, tx);
     campaign.status = to;
     const saved = await tx.repo(Campaign).save(campaign);
-    return { campaign: saved, from, workflowIds: active.map((e) => e.workflowId) };
+    const fanOut = from === 'paused' && to === 'active' ? { signal: 'resume' as const, type: 'campaign.resume' as const } : FAN_OUT[to];
+    if (!fanOut) return { campaign: saved, operation: undefined, signal: undefined };
+    const total = typeof changed === 'number' ? changed : await tx.repo(CampaignEnrollment).count({ campaignId: id, status: 'active' });
+    const row = await createOperation(tx, {
+      type: fanOut.type,
+      resourceId: id,
+      total,
+      workflowIdOf: (operationId) => workflowIds.campaignTransition(encodeId('campaign', id), encodeId('operation', operationId)),
+    });
+    return { campaign: saved, operation: row, signal: fanOut.signal };
   });
+  if (!operation || !signal) return { campaign };
+  try {
+    await ctx.workflows.start(campaignTransitionWorkflow, {
+      workflowId: operation.workflowId,
+      args: [{ ...ctx.scope, operationId: operation.id, campaignId: id, signal }],
+      searchAttributes: {
+        tenantId: encodeId('tenant', ctx.scope.tenantId),
+        environment: ctx.scope.environment,
+        campaignId: encodeId('campaign', id),
+      },
+      memo: { summary: `${operation.type} of campaign "${campaign.name}" (${operation.total} enrollments)` },
+    });
+  } catch (err) {
+    // The campaign's new status holds (every enrollment re-reads it before each send); the
+    // operation says its signals were not sent.
+    await markOperationFailed(ctx, operation.id);
+    throw err;
+  }
+  return { campaign, operation };
 }
 
 /**
@@ -38,7 +90,7 @@ async function move(ctx: DomainContext, id: string, to: CampaignStatus, change?:
 export function activateCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
   return move(ctx, id, 'active', async (campaign) => {
     if (!campaign.workflowDefinitionId) throw new AppError('conflict', 'A campaign needs a workflowId before it can be activated');
-    const definition = await ctx.data.repo(WorkflowDefinition).findById(campaign.workflowDefinitionId);
+    const definition = await ctx.data.repo(SequenceDefinition).findById(campaign.workflowDefinitionId);
     if (!definition) throw new AppError('conflict', 'The campaign workflow no longer exists');
     const parsed = DefinitionSchema.safeParse({
       name: definition.name,
@@ -54,26 +106,22 @@ export function activateCampaign(ctx: DomainContext, id: string): Promise<Campai
   }).then((r) => r.campaign);
 }
 
-export async function pauseCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
-  const { campaign, workflowIds } = await move(ctx, id, 'paused');
-  await signalWorkflows(ctx.workflows.client, workflowIds, pauseSignal);
-  return campaign;
+export function pauseCampaign(ctx: DomainContext, id: string): Promise<CampaignTransition> {
+  return move(ctx, id, 'paused');
 }
 
-export async function resumeCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
-  const { campaign, workflowIds } = await move(ctx, id, 'active', async (c) => {
+export function resumeCampaign(ctx: DomainContext, id: string): Promise<CampaignTransition> {
+  return move(ctx, id, 'active', async (c) => {
     if (c.status !== 'paused') throw new AppError('conflict', `A ${c.status} campaign cannot be resumed`);
   });
-  await signalWorkflows(ctx.workflows.client, workflowIds, resumeSignal);
-  return campaign;
 }
 
 /**
- * Ends every enrollment: recorded as stopped at once (each with its `campaign.enrollment.completed`
- * event), and each workflow is told to stop.
+ * Ends every enrollment: recorded as stopped at once (one statement, each with its
+ * `campaign.enrollment.completed` event), and each workflow is told to stop.
  */
-export async function completeCampaign(ctx: DomainContext, id: string): Promise<Campaign> {
-  const { campaign, workflowIds } = await move(ctx, id, 'completed', async (c, tx) => {
+export function completeCampaign(ctx: DomainContext, id: string): Promise<CampaignTransition> {
+  return move(ctx, id, 'completed', async (c, tx) => {
     c.completedAt = new Date();
     const stopped = await tx.sql<{ id: string; lead_id: string }>(
       (
@@ -89,17 +137,16 @@ export async function completeCampaign(ctx: DomainContext, id: string): Promise<
         status: 'stopped',
         exitReason: 'campaign_completed',
       });
+    return stopped.length;
   });
-  await signalWorkflows(ctx.workflows.client, workflowIds, stopSignal, { reason: 'campaign_completed' });
-  return campaign;
 }
 
-/** PATCH {status}: the same moves as the action endpoints. */
-export function transitionCampaign(ctx: DomainContext, id: string, to: CampaignStatus): Promise<Campaign> {
-  if (to === 'paused') return pauseCampaign(ctx, id);
-  if (to === 'completed') return completeCampaign(ctx, id);
+/** PATCH {status}: the same moves as the action endpoints (the campaign is answered; its operation runs on). */
+export async function transitionCampaign(ctx: DomainContext, id: string, to: CampaignStatus): Promise<Campaign> {
+  if (to === 'paused') return (await pauseCampaign(ctx, id)).campaign;
+  if (to === 'completed') return (await completeCampaign(ctx, id)).campaign;
   if (to === 'draft') throw new AppError('conflict', 'A campaign cannot go back to draft');
-  return getStatus(ctx, id).then((s) => (s === 'paused' ? resumeCampaign(ctx, id) : activateCampaign(ctx, id)));
+  return (await getStatus(ctx, id)) === 'paused' ? (await resumeCampaign(ctx, id)).campaign : activateCampaign(ctx, id);
 }
 
 async function getStatus(ctx: DomainContext, id: string): Promise<CampaignStatus> {

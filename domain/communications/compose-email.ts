@@ -1,4 +1,5 @@
 import { convert } from 'html-to-text';
+import type { Config } from '../../lib/config';
 import type { EmailFormat } from '../../db/entities/message';
 import { escapeHtml } from '../landing-pages/escape-html';
 import { HREF, unescapeAttr, URL_IN_TEXT } from './email-links';
@@ -8,6 +9,10 @@ export interface TrackingSettings {
   secret: string;
   /** Where the public /v1/t routes are reached, e.g. https://api.example.com */
   baseUrl: string;
+}
+
+export function trackingSettingsFromConfig(config: Config): TrackingSettings {
+  return { secret: config.TRACKING_SECRET, baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}` };
 }
 
 export interface ComposeInput {

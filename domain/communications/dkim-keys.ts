@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import type { DkimKeyCreate } from '../../api/schemas/sender';
+import type { DkimKeyCreate } from '../../contracts/sender';
 import { DkimKey } from '../../db/entities';
 import type { TenantScope } from '../../db/scoped-repository';
 import { AppError, notFound, validationFailed } from '../../lib/errors';

@@ -1,4 +1,4 @@
-import type { EmailTemplateCreate } from '../../api/schemas/communication';
+import type { EmailTemplateCreate } from '../../contracts/communication';
 import { EmailTemplate } from '../../db/entities';
 import { notFound } from '../../lib/errors';
 import type { DomainContext } from '../context';

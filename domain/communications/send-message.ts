@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SendEmail, SendSms } from '../../api/schemas/communication';
+import type { SendEmail, SendSms } from '../../contracts/communication';
 import { EmailSuppression, EmailTemplate, Lead, Message } from '../../db/entities';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
@@ -21,7 +21,7 @@ export interface MessageWithEngagement {
 }
 
 /** How long the API waits for the delivery workflow before answering with the message still queued. */
-export const SEND_WAIT_MS = 5_000;
+const SEND_WAIT_MS = 5_000;
 
 async function leadOf(ctx: DomainContext, leadId: string | undefined): Promise<Lead | null> {
   if (!leadId) return null;

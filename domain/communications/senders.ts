@@ -1,6 +1,6 @@
 import { In } from 'typeorm';
 import { DkimKey, EmailSender } from '../../db/entities';
-import type { SenderCreate, SenderUpdate } from '../../api/schemas/sender';
+import type { SenderCreate, SenderUpdate } from '../../contracts/sender';
 import { notFound, validationFailed } from '../../lib/errors';
 import type { DomainContext } from '../context';
 

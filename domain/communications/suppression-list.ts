@@ -1,4 +1,4 @@
-import type { SuppressionListQuery } from '../../api/schemas/suppression';
+import type { SuppressionListQuery } from '../../contracts/suppression';
 import { EmailSuppression, Lead } from '../../db/entities';
 import { notFound } from '../../lib/errors';
 import type { DomainContext } from '../context';

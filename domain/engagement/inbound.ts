@@ -1,4 +1,4 @@
-import type { InboundEvent } from '../../api/schemas/communication';
+import type { InboundEvent } from '../../contracts/communication';
 import { EngagementEvent, Lead, Message } from '../../db/entities';
 import { validationFailed } from '../../lib/errors';
 import type { DomainContext } from '../context';

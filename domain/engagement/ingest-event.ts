@@ -1,4 +1,4 @@
-import type { EngagementEventCreate } from '../../api/schemas/engagement-event';
+import type { EngagementEventCreate } from '../../contracts/engagement-event';
 import { EngagementEvent, Lead, Message } from '../../db/entities';
 import { validationFailed, type FieldError } from '../../lib/errors';
 import type { DomainContext } from '../context';

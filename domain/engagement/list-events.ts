@@ -1,4 +1,4 @@
-import type { EngagementEventListQuery } from '../../api/schemas/engagement-event';
+import type { EngagementEventListQuery } from '../../contracts/engagement-event';
 import { EngagementEvent } from '../../db/entities';
 import type { DomainContext } from '../context';
 

@@ -72,7 +72,7 @@ export async function recordEngagements(deps: SuppressionDeps, scope: TenantScop
 }
 
 /**
- * The webhook an email engagement becomes (issue 18): people's hits only, since a scanner's or a
+ * The webhook an email engagement becomes: people's hits only, since a scanner's or a
  * prefetching proxy's open is no signal an integration should act on. Written with the stored row,
  * so the event exists exactly when the engagement does.
  */

@@ -1,6 +1,6 @@
-import { Form } from '../../db/entities';
+import { Form, FormSubmission } from '../../db/entities';
 import { notFound } from '../../lib/errors';
-import type { FormCreate, FormUpdate } from '../../api/schemas/form';
+import type { FormCreate, FormUpdate } from '../../contracts/form';
 import type { DomainContext } from '../context';
 
 export async function createForm(ctx: DomainContext, input: FormCreate): Promise<Form> {
@@ -30,4 +30,17 @@ export async function deleteForm(ctx: DomainContext, id: string): Promise<Form> 
   const form = await getForm(ctx, id);
   await ctx.data.repo(Form).deleteById(id);
   return form;
+}
+
+/** One page of a form's submissions, newest first; a form of another scope is not found. */
+export async function listSubmissions(ctx: DomainContext, formId: string, q: { page: number; limit: number }) {
+  await getForm(ctx, formId);
+  const [rows, total] = await ctx.data
+    .repo(FormSubmission)
+    .select('s')
+    .andWhere('s.form_id = :formId', { formId })
+    .orderBy('s.created_at', 'DESC')
+    .addOrderBy('s.id', 'DESC')
+    .page(q.page, q.limit);
+  return { rows, total };
 }

@@ -1,20 +1,21 @@
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { emailField, phoneField } from '../../api/schemas/common';
-import { LeadCreate } from '../../api/schemas/lead';
+import { emailField, phoneField } from '../../contracts/common';
+import { LeadCreate } from '../../contracts/lead';
 import { Form, FormSubmission, Lead, User } from '../../db/entities';
 import type { FormField } from '../../db/entities/form';
 import { ScopedData } from '../../db/scoped-data';
 import type { TenantScope } from '../../db/scoped-repository';
-import { validationFailed, type FieldError } from '../../lib/errors';
+import { notFound, validationFailed, type FieldError } from '../../lib/errors';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { createDomainContext, type DomainContext, type WebhookDomainOptions } from '../context';
 import { enrollByTrigger } from '../campaigns/auto-enroll';
 import { recordEngagement } from '../engagement/record-engagement';
-import { createLead, updateLead } from '../leads';
+import { createLead, updateLead } from '../leads/leads';
 import { encodeId } from '../../lib/ids';
 import { normalizeEmail } from '../normalize';
 import { unitOfWork } from '../unit-of-work';
+import { resolvePublicForm } from './public-form';
 
 /**
  * An input mapped to a lead field is checked by that field's schema in POST /v1/leads (lengths
@@ -85,12 +86,15 @@ export interface SubmitDeps {
 }
 
 /**
- * A public submission: validates against the form, upserts the lead by email (mapped inputs fill
+ * A public submission to the form (or landing page) `publicId`; unknown and archived forms are not
+ * found. Validates against the form, upserts the lead by email (mapped inputs fill
  * lead fields, the rest customFields; an existing lead's fields are only filled where empty), records the submission and emits form.submitted. The lead
  * upsert commits first (it starts duplicate detection like any new lead); the submission and its
  * event commit together.
  */
-export async function submitForm(deps: SubmitDeps, form: Form, raw: Record<string, unknown>, ip: string | null) {
+export async function submitForm(deps: SubmitDeps, publicId: string, raw: Record<string, unknown>, ip: string | null) {
+  const form = await resolvePublicForm(deps.db, publicId);
+  if (!form) throw notFound('Form');
   const { values, errors } = readValues(form, raw);
   if (errors.length) throw validationFailed(errors);
   const scope: TenantScope = { tenantId: form.tenantId, environment: form.environment };
@@ -137,5 +141,5 @@ export async function submitForm(deps: SubmitDeps, form: Form, raw: Record<strin
     details: { formId: encodeId('form', form.id) },
   });
   await enrollByTrigger(ctx, lead, 'form_submitted');
-  return { submission, lead };
+  return { form, submission, lead };
 }

@@ -1,4 +1,4 @@
-import type { LandingPageDefinition, LandingSection } from '../../api/schemas/landing-page';
+import type { LandingPageDefinition, LandingSection } from '../../contracts/landing-page';
 import { escapeHtml as e } from './escape-html';
 
 type Page = Omit<LandingPageDefinition, 'content'>;

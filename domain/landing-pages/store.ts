@@ -1,4 +1,4 @@
-import type { LandingPageDefinition } from '../../api/schemas/landing-page';
+import type { LandingPageDefinition } from '../../contracts/landing-page';
 import { LandingPage } from '../../db/entities';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { AppError, notFound } from '../../lib/errors';

@@ -1,6 +1,6 @@
 import { Lead, Opportunity, User } from '../../db/entities';
 import { notFound, validationFailed } from '../../lib/errors';
-import type { OpportunityCreate, OpportunityListQuery, OpportunityUpdate } from '../../api/schemas/opportunity';
+import type { OpportunityCreate, OpportunityListQuery, OpportunityUpdate } from '../../contracts/opportunity';
 import type { DomainContext } from '../context';
 import { earnCommissionForWonDeal } from '../commissions';
 import { resolveStage, stageEffects } from './stages';

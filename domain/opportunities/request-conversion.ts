@@ -3,7 +3,7 @@ import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { workflowIds } from '../../workflows/ids';
 import { leadConversionWorkflow } from '../../workflows/lead-conversion';
-import type { ConvertLead } from '../../api/schemas/opportunity';
+import type { ConvertLead } from '../../contracts/opportunity';
 import type { DomainContext } from '../context';
 
 const AWAIT_MS = 30_000;

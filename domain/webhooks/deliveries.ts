@@ -1,9 +1,12 @@
-import { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../../db/entities';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint, type Operation } from '../../db/entities';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { AppError, notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { workflowIds } from '../../workflows/ids';
+import { webhookRecoverWorkflow } from '../../workflows/webhook-recover';
 import type { DomainContext } from '../context';
+import { createOperation, markOperationFailed } from '../operations';
+import { unitOfWork } from '../unit-of-work';
 import { getWebhook } from './endpoints';
 import { startDelivery } from './relay';
 
@@ -41,10 +44,10 @@ export async function getDelivery(ctx: DomainContext, id: string) {
 }
 
 /** Whether a run of this delivery's workflow is open (a new run would just join it). */
-async function isRunning(ctx: DomainContext, d: WebhookDelivery): Promise<boolean> {
+export async function isDeliveryRunning(client: Client, d: Pick<WebhookDelivery, 'eventId' | 'endpointId'>): Promise<boolean> {
   const workflowId = workflowIds.webhookDelivery(encodeId('event', d.eventId), encodeId('webhook', d.endpointId));
   try {
-    const description = await ctx.workflows.client.workflow.getHandle(workflowId).describe();
+    const description = await client.workflow.getHandle(workflowId).describe();
     return description.status.name === 'RUNNING';
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return false;
@@ -62,27 +65,44 @@ export async function retryDelivery(ctx: DomainContext, id: string) {
   const endpoint = await ctx.data.repo(WebhookEndpoint).findById(delivery.endpointId);
   if (!endpoint) throw new AppError('conflict', 'The webhook of this delivery was deleted');
   if (endpoint.status !== 'active') throw new AppError('conflict', 'Webhook is disabled; enable it before retrying');
-  if (await isRunning(ctx, delivery)) throw new AppError('conflict', 'This delivery is still in progress');
+  if (await isDeliveryRunning(ctx.workflows.client, delivery)) throw new AppError('conflict', 'This delivery is still in progress');
   const run = await startDelivery(ctx.workflows, ctx.scope, delivery.eventId, delivery.endpointId, true);
   return { delivery, workflowId: run.workflowId };
 }
 
-/** Re-sends every failed delivery of a webhook created since `since`. */
-export async function recoverFailedDeliveries(ctx: DomainContext, webhookId: string, since: string) {
+/** How far back `recover` reaches. */
+
+/**
+ * Re-sends every failed delivery of a webhook created since `since`, after the answer: records an
+ * operation (with the count) and starts the workflow that re-sends them page by page (issue 14:
+ * no request does work proportional to a backlog). The caller polls GET /v1/operations/:id.
+ */
+export async function recoverFailedDeliveries(ctx: DomainContext, webhookId: string, since: string): Promise<Operation> {
   const endpoint = await getWebhook(ctx, webhookId);
   if (endpoint.status !== 'active') throw new AppError('conflict', 'Webhook is disabled; enable it before recovering');
-  const failed = await deliveries(ctx)
-    .select('d')
-    .andWhere('d.endpoint_id = :webhookId', { webhookId })
-    .andWhere("d.status = 'failed'")
-    .andWhere('d.created_at >= :since', { since })
-    .orderBy('d.id', 'ASC')
-    .getMany();
-  const started: { delivery: WebhookDelivery; workflowId: string }[] = [];
-  for (const d of failed) {
-    if (await isRunning(ctx, d)) continue;
-    const run = await startDelivery(ctx.workflows, ctx.scope, d.eventId, d.endpointId, true);
-    started.push({ delivery: d, workflowId: run.workflowId });
+  const operation = await unitOfWork(ctx, async (tx) => {
+    const [{ n: total }] = await tx.sql<{ n: number }>(
+      (q) =>
+        `SELECT count(*)::int AS n FROM ${q.from(WebhookDelivery, 'd')}
+          WHERE d.endpoint_id = ${q.value(webhookId)} AND d.status = 'failed' AND d.created_at >= ${q.value(since)}`,
+    );
+    return createOperation(tx, {
+      type: 'webhook.recover',
+      resourceId: webhookId,
+      total,
+      workflowIdOf: (operationId) => workflowIds.webhookRecover(encodeId('webhook', webhookId), encodeId('operation', operationId)),
+    });
+  });
+  try {
+    await ctx.workflows.start(webhookRecoverWorkflow, {
+      workflowId: operation.workflowId,
+      args: [{ ...ctx.scope, operationId: operation.id, endpointId: webhookId, since }],
+      searchAttributes: { tenantId: encodeId('tenant', ctx.scope.tenantId), environment: ctx.scope.environment },
+      memo: { summary: `Recover ${operation.total} failed deliveries of ${encodeId('webhook', webhookId)} since ${since}` },
+    });
+  } catch (err) {
+    await markOperationFailed(ctx, operation.id);
+    throw err;
   }
-  return started;
+  return operation;
 }

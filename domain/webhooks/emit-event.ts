@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { OutboxEvent } from '../../db/entities';
 import type { TenantScope } from '../../db/scoped-repository';
 import { insertSql, metadataOf, Params, queryEntities, Raw } from '../../db/sql';
-import type { EventType } from './webhook-events';
+import type { EventType } from '../../contracts/webhook-events';
 
 export interface OutboxInsert {
   scope: TenantScope;

@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { WebhookEndpoint } from '../../db/entities';
+import { config } from '../../lib/config';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { SECRET_PREFIX } from '../../lib/webhooks/signature';
 import { assertPublicTarget, TargetRefusedError } from '../../lib/webhooks/target-guard';
-import type { WebhookCreate, WebhookUpdate } from '../../api/schemas/webhook';
+import type { WebhookCreate, WebhookUpdate } from '../../contracts/webhook';
 import type { DomainContext } from '../context';
-import { TEST_EVENT_TYPE } from './webhook-events';
+import { TEST_EVENT_TYPE } from '../../contracts/webhook-events';
 import { unitOfWork } from '../unit-of-work';
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch over. */
-export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export const generateSecret = () => SECRET_PREFIX + randomBytes(32).toString('base64');
 
@@ -25,16 +26,38 @@ async function checkUrl(ctx: DomainContext, url: string): Promise<void> {
   }
 }
 
+/**
+ * Every event fans out to each endpoint of the tenant and environment (one delivery workflow
+ * each), so their number is capped: WEBHOOK_ENDPOINTS_MAX, default 20.
+ */
+export const maxWebhookEndpoints = () => config.WEBHOOK_ENDPOINTS_MAX;
+
 export async function createWebhook(ctx: DomainContext, input: WebhookCreate): Promise<WebhookEndpoint> {
   await checkUrl(ctx, input.url);
   const status = input.status ?? 'active';
-  return endpoints(ctx).insert({
-    url: input.url,
-    events: input.events,
-    description: input.description ?? null,
-    status,
-    secret: generateSecret(),
-    disabledAt: status === 'disabled' ? new Date() : null,
+  return unitOfWork(ctx, async (tx) => {
+    // Serialises creates of one tenant and environment, so concurrent ones cannot pass the cap together.
+    await tx.sql(
+      (q) => `SELECT pg_advisory_xact_lock(hashtext(${q.value(`webhook-endpoints:${ctx.scope.tenantId}:${ctx.scope.environment}`)}))`,
+    );
+    const repo = tx.repo(WebhookEndpoint);
+    const max = maxWebhookEndpoints();
+    if ((await repo.count({})) >= max) {
+      throw validationFailed([
+        {
+          field: 'url',
+          message: `At most ${max} webhook endpoints per environment; delete one you no longer use, or send more event types to one endpoint`,
+        },
+      ]);
+    }
+    return repo.insert({
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      status,
+      secret: generateSecret(),
+      disabledAt: status === 'disabled' ? new Date() : null,
+    });
   });
 }
 

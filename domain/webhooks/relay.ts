@@ -14,7 +14,7 @@ export interface RelayHooks {
 }
 
 /** Active endpoints of the event's tenant and environment that subscribe to it (or its one target). */
-export function subscribedEndpoints(db: DataSource, event: OutboxEvent): Promise<WebhookEndpoint[]> {
+function subscribedEndpoints(db: DataSource, event: OutboxEvent): Promise<WebhookEndpoint[]> {
   const qb = scoped(db.manager, WebhookEndpoint, { tenantId: event.tenantId, environment: event.environment })
     .select('w')
     .andWhere("w.status = 'active'");
@@ -37,12 +37,7 @@ export function startDelivery(workflows: WorkflowStarter, scope: TenantScope, ev
  * twice is harmless (the workflow ID is the business key and the first activity skips finished
  * deliveries), so a crash anywhere here at worst makes the sweep start them again.
  */
-export async function dispatchEvent(
-  db: DataSource,
-  workflows: WorkflowStarter,
-  event: OutboxEvent,
-  hooks: RelayHooks = {},
-): Promise<number> {
+async function dispatchEvent(db: DataSource, workflows: WorkflowStarter, event: OutboxEvent, hooks: RelayHooks = {}): Promise<number> {
   const scope = { tenantId: event.tenantId, environment: event.environment };
   await hooks.beforeStart?.(event);
   const endpoints = await subscribedEndpoints(db, event);

@@ -3,7 +3,7 @@ import type { Environment } from '../../db/entities/tenant-owned';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const RANDOM_LENGTH = 43; // ~256 bits of entropy
-export const KEY_PREFIX_LENGTH = 16;
+const KEY_PREFIX_LENGTH = 16;
 export const API_KEY_PATTERN = /^svc_(live|sandbox)_sk_[A-Za-z0-9]{43,}$/;
 
 /** Unbiased base62 from crypto randomness (rejection sampling, no modulo bias). */

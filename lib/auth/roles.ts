@@ -1,5 +1,5 @@
 /** Scopes a dashboard (JWT) user gets from their role. API keys carry their own scopes. */
-export const ROLE_SCOPES: Record<string, string[]> = {
+const ROLE_SCOPES: Record<string, string[]> = {
   admin: ['*'],
   manager: ['*'],
   member: ['*:read', 'leads:write', 'opportunities:write', 'tasks:write', 'files:write'],

@@ -1,9 +1,15 @@
-import type { FileSettings } from '../../domain/file-direct-transfers';
 import type { Config } from '../config';
 import { ApiSignedUrls } from './api-signed-urls';
 import type { FileStorage } from './file-storage';
 import { LocalFileStorage } from './local-storage';
 import { S3FileStorage } from './s3-storage';
+
+/** The app's file storage and how long its presigned URLs last. */
+export interface FileSettings {
+  storage: FileStorage;
+  /** Lifetime of the presigned URLs. */
+  urlTtlSeconds: number;
+}
 
 /** The storage driver FILES_DRIVER names (config has already refused s3 without a bucket). */
 export function createFileStorage(c: Config): FileStorage {

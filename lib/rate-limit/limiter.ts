@@ -3,9 +3,14 @@ import type { Environment } from '../../db/entities/tenant-owned';
 import type { CounterStore } from './counter-store';
 import { DAY, MINUTE, SECOND, monthWindow, windowStart } from './windows';
 
+/** The unauthenticated routes, grouped by how much traffic one address may legitimately send. */
+export type PublicRouteClass = 'tracking' | 'pages' | 'forms' | 'login' | 'fileUrls';
+
 export interface LimiterOptions {
   ipPerMinute: number;
   authFailuresPerMinute: number;
+  /** Per-IP limits of the unauthenticated routes, per class and minute. */
+  publicPerMinute: Record<PublicRouteClass, number>;
 }
 
 export interface RequestIdentity {
@@ -80,6 +85,24 @@ export class RateLimiter {
       headers['X-API-Usage-Current'] = String(Math.min(monthly - 1, id.limits.monthlyCalls));
     }
     return { allowed: false, headers, retryAfterSeconds };
+  }
+
+  /**
+   * Counts one call from `ip` to an unauthenticated route of class `routeClass`, in the same shared
+   * store and windows as the authenticated per-IP limit (one counter per class, so a flood of pixel
+   * hits from a NAT never uses up the login budget of the people behind it).
+   */
+  async checkPublic(
+    routeClass: PublicRouteClass,
+    ip: string,
+    now = Date.now(),
+  ): Promise<{ allowed: boolean; limit: number; retryAfterSeconds: number }> {
+    const minute = windowStart(now, MINUTE);
+    const limit = this.opts.publicPerMinute[routeClass];
+    const [count] = await this.store.hit([
+      { key: `ip:${routeClass}:${ip}:minute`, windowStart: minute, ttlMs: 2 * MINUTE, exactAbove: exactNear(limit) },
+    ]);
+    return { allowed: count <= limit, limit, retryAfterSeconds: Math.max(1, Math.ceil((minute.getTime() + MINUTE - now) / 1000)) };
   }
 
   /** Counts a failed authentication from `ip`; true when the IP has failed too often this minute. */

@@ -2,10 +2,10 @@ import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair
 import type { TenantScope } from '../../db/scoped-repository';
 
 /** Custom search attributes on every workflow, so operators can filter runs in the Temporal UI. */
-export const TenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD);
-export const EnvironmentKey = defineSearchAttributeKey('Environment', SearchAttributeType.KEYWORD);
-export const CampaignIdKey = defineSearchAttributeKey('CampaignId', SearchAttributeType.KEYWORD);
-export const LeadIdKey = defineSearchAttributeKey('LeadId', SearchAttributeType.KEYWORD);
+const TenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD);
+const EnvironmentKey = defineSearchAttributeKey('Environment', SearchAttributeType.KEYWORD);
+const CampaignIdKey = defineSearchAttributeKey('CampaignId', SearchAttributeType.KEYWORD);
+const LeadIdKey = defineSearchAttributeKey('LeadId', SearchAttributeType.KEYWORD);
 
 export const SEARCH_ATTRIBUTE_KEYS = [TenantIdKey, EnvironmentKey, CampaignIdKey, LeadIdKey];
 

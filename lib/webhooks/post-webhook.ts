@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { assertLiteralHostAllowed, guardedLookup, parseTargetUrl, type DnsSettings } from './target-guard';
 
-export const DELIVERY_TIMEOUT_MS = 10_000;
+const DELIVERY_TIMEOUT_MS = 10_000;
 /** Only the start of a receiver's answer is read: enough for the log, bounded for memory. */
 const MAX_READ_BYTES = 4 * 1024;
 

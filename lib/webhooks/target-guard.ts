@@ -19,7 +19,7 @@ const defaultDns = (): DnsSettings => ({ timeoutMs: config.WEBHOOK_DNS_TIMEOUT_M
  * runs on the libuv thread pool, where argon2 hashing also runs, so a slow resolver would stall
  * logins and key checks, and it has no timeout of its own. `localhost` is loopback (RFC 6761).
  */
-export async function resolveHost(host: string, dns: DnsSettings = defaultDns()): Promise<LookupAddress[]> {
+async function resolveHost(host: string, dns: DnsSettings = defaultDns()): Promise<LookupAddress[]> {
   if (host === 'localhost' || host.endsWith('.localhost')) return [{ address: '127.0.0.1', family: 4 }];
   const perTry = Math.max(100, Math.floor(dns.timeoutMs / 2));
   const resolver = new Resolver({ timeout: perTry, tries: 2 });

@@ -33,13 +33,15 @@ const RUN_TIMEOUT_MS = Number(process.env.SCHEMATHESIS_TIMEOUT_MS ?? 280_000);
  * 422: state-dependent checks (a referral code, stage, status or workflow that must exist, a lead
  * merged into itself), cross-field rules (body or templateId, messageId or email, probability only
  * on stages, accepted only on recommender runs), uniqueness inside arrays (field names, section
- * IDs), future-only dates, money with two decimals, URLs, a PEM private key (one per domain), and NUL characters (refused by
+ * IDs), future-only dates, recover's 30-day window, date-time offsets beyond ±15:59 (JavaScript
+ * dates cannot hold them), money with two decimals, URLs, a PEM private key (one per domain), and NUL characters (refused by
  * PostgreSQL, generated because the fuzzer allows them). Each is a 422 naming the field; removing a
  * name here once its rule is in the document makes this run guard it.
  */
 const KNOWN_UNSTATED_RULES = [
   'GET /v1/agents/dashboard',
   'GET /v1/files',
+  'GET /v1/integrations/webhooks/{id}/deliveries',
   'PATCH /v1/config/statuses/{id}',
   'PATCH /v1/forms/{id}',
   'PATCH /v1/integrations/webhooks/{id}',
@@ -61,6 +63,7 @@ const KNOWN_UNSTATED_RULES = [
   'POST /v1/files/uploads',
   'POST /v1/forms',
   'POST /v1/integrations/webhooks',
+  'POST /v1/integrations/webhooks/{id}/recover',
   'POST /v1/landing-pages',
   'POST /v1/leads',
   'POST /v1/leads/{id}/merge',

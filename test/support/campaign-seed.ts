@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { WorkflowDefinition as DefinitionSchema } from '../../api/schemas/workflow-definition';
+import { SequenceDefinition as DefinitionSchema } from '../../contracts/sequence-definition';
 import { Campaign, CampaignEnrollment, Lead } from '../../db/entities';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { createTenant } from '../../domain/tenants';

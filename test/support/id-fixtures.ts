@@ -113,6 +113,15 @@ export function idFixtures(http: () => request.Agent): Partial<Record<IdType, Id
         return post('/v1/campaigns', h, { name: 'Fixture', workflowId, status: 'active' });
       },
     },
+    // Pausing a campaign answers 202 with the operation that tells its enrollments.
+    operation: {
+      create: async (h) => {
+        const campaign = await fixtures.campaign!.create(h);
+        const res = await http().post(`/v1/campaigns/${campaign}/pause`).set(h);
+        if (res.status !== 202) throw new Error(`fixture pause failed: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body.data.operation.id as string;
+      },
+    },
     delivery: {
       create: async (h) => {
         const endpoint = await post('/v1/integrations/webhooks', h, { url: 'http://127.0.0.1:9/hook', events: ['*'] });

@@ -73,3 +73,19 @@ export function actionsOnly(triggerType = 'manual') {
     ],
   };
 }
+
+/** trigger -> wait (30 days) -> end: an enrollment that only sleeps, the cheapest real one to run by the thousand. */
+export function waitOnly() {
+  return {
+    name: 'Wait only',
+    nodes: [
+      { nodeId: 'start', type: 'trigger', position: pos(0), data: { triggerType: 'manual' } },
+      { nodeId: 'wait', type: 'wait', position: pos(1), data: { duration: 30, durationUnit: 'days' } },
+      { nodeId: 'done', type: 'end', position: pos(2), data: {} },
+    ],
+    edges: [
+      { edgeId: 'e1', source: 'start', target: 'wait' },
+      { edgeId: 'e2', source: 'wait', target: 'done' },
+    ],
+  };
+}

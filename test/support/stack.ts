@@ -28,6 +28,8 @@ export interface TestStack {
 
 let stacks = 0;
 
+const RAISED_PUBLIC_LIMITS = { tracking: 1_000_000, pages: 1_000_000, forms: 1_000_000, login: 1_000_000, fileUrls: 1_000_000 };
+
 export interface StackOptions {
   /** Tests' receivers listen on 127.0.0.1, so private targets are allowed unless a test says not. */
   allowPrivateWebhookTargets?: boolean;
@@ -66,7 +68,10 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   // sets its own (and then uses its own X-Forwarded-For address).
   const app = createApp(
     { db, workflows, webhooks: { allowPrivateTargets, relayHooks: opts.relayHooks }, ...opts.appDeps },
-    { ...opts.app, limits: { ipPerMinute: 1_000_000, authFailuresPerMinute: 1_000_000, ...opts.app?.limits } },
+    {
+      ...opts.app,
+      limits: { ipPerMinute: 1_000_000, authFailuresPerMinute: 1_000_000, publicPerMinute: RAISED_PUBLIC_LIMITS, ...opts.app?.limits },
+    },
   );
   return {
     app,

@@ -1,4 +1,4 @@
-import type { GenerationRequest } from '../requests';
+import type { GenerationRequest } from '../../../contracts/ai-requests';
 import { landingPageTemplate } from './landing-page';
 import { sequenceTemplate } from './sequence';
 import { stagesTemplate, statusesTemplate } from './statuses';

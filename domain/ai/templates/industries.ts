@@ -13,7 +13,7 @@ export interface IndustryProfile {
   matches: RegExp;
 }
 
-export const INDUSTRIES: IndustryProfile[] = [
+const INDUSTRIES: IndustryProfile[] = [
   {
     key: 'saas',
     audience: 'software teams',
@@ -147,7 +147,7 @@ export const INDUSTRIES: IndustryProfile[] = [
   },
 ];
 
-export const GENERIC_INDUSTRY: IndustryProfile = {
+const GENERIC_INDUSTRY: IndustryProfile = {
   key: 'general',
   audience: 'growing businesses',
   pain: 'time spent on work that does not move the needle',

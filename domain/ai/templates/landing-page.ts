@@ -1,6 +1,6 @@
-import type { LandingPageDefinition } from '../../../api/schemas/landing-page';
+import type { LandingPageDefinition } from '../../../contracts/landing-page';
 import { renderSections } from '../../landing-pages/render';
-import type { LandingPageRequest } from '../requests';
+import type { LandingPageRequest } from '../../../contracts/ai-requests';
 import { industryFor } from './industries';
 import { keywords, pick, seedOf, titleCase } from './seed';
 import { toneFor } from './tones';

@@ -1,17 +1,17 @@
-import type { WorkflowDefinition, WorkflowNode } from '../../../api/schemas/workflow-definition';
-import type { SequenceRequest } from '../requests';
+import type { SequenceDefinition, WorkflowNode } from '../../../contracts/sequence-definition';
+import type { SequenceRequest } from '../../../contracts/ai-requests';
 import { industryFor } from './industries';
 import { emailCountFrom, keywords, pick, seedOf } from './seed';
 import { toneFor } from './tones';
 
-type Edge = WorkflowDefinition['edges'][number];
+type Edge = SequenceDefinition['edges'][number];
 
 /**
  * A sequence the marketer can use as is: trigger, `emailCount` emails spaced by waits, and a final
  * branch on opens (engaged leads get a score bump and a next-step email, the others a re-engagement
  * email). Copy depends on prompt keywords, industry and tone; all choices come from a hash of the input.
  */
-export function sequenceTemplate(req: SequenceRequest): WorkflowDefinition {
+export function sequenceTemplate(req: SequenceRequest): SequenceDefinition {
   const seed = seedOf({ kind: 'sequence', ...req });
   const industry = industryFor(req.industry, req.prompt);
   const tone = toneFor(req.tone);

@@ -1,5 +1,5 @@
-import type { StatusDefinition } from '../../../api/schemas/status-definition';
-import type { PromptOnlyRequest } from '../requests';
+import type { StatusDefinition } from '../../../contracts/status-definition';
+import type { PromptOnlyRequest } from '../../../contracts/ai-requests';
 import { industryFor } from './industries';
 import { pick, seedOf } from './seed';
 

@@ -8,7 +8,7 @@ export interface ToneProfile {
   followUps: string[];
 }
 
-export const TONES: Record<string, ToneProfile> = {
+const TONES: Record<string, ToneProfile> = {
   professional: {
     key: 'professional',
     greeting: 'Hello {{firstName}},',

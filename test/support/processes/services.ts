@@ -35,6 +35,12 @@ function serviceEnv(targets: ServiceTargets, taskQueue: string): Record<string, 
     WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE as string,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     IP_RATE_LIMIT_PER_MINUTE: '1000000',
+    // Every request of a scenario comes from 127.0.0.1, fuzzed login and form posts included.
+    PUBLIC_TRACKING_LIMIT_PER_MINUTE: '1000000',
+    PUBLIC_PAGES_LIMIT_PER_MINUTE: '1000000',
+    PUBLIC_FORMS_LIMIT_PER_MINUTE: '1000000',
+    PUBLIC_LOGIN_LIMIT_PER_MINUTE: '1000000',
+    PUBLIC_FILE_URLS_LIMIT_PER_MINUTE: '1000000',
     // Production refuses live email without an https public address; nothing here follows its links.
     ...(targets.smtpUrl ? { SMTP_URL: targets.smtpUrl, PUBLIC_BASE_URL: 'https://reliability.test' } : {}),
     ...targets.env,

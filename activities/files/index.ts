@@ -1,0 +1,11 @@
+import type { DataSource } from 'typeorm';
+import { expirePendingUploads } from '../../domain/expire-pending-uploads';
+import type { FileStorage } from '../../lib/files/file-storage';
+
+export function createFileActivities(db: DataSource, storage: FileStorage) {
+  return {
+    expirePendingUploads: (input: { maxAgeMs: number }) => expirePendingUploads(db, storage, input.maxAgeMs),
+  };
+}
+
+export type FileActivities = ReturnType<typeof createFileActivities>;

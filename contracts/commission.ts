@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { COMMISSION_STATUSES } from '../db/entities/commission';
+import { PaginationQuery, encodedId } from './common';
+
+const CurrencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/, 'Must be a three-letter ISO 4217 currency code')
+  .meta({ description: 'ISO 4217 code, e.g. USD' });
+
+export const CommissionCreate = z
+  .object({
+    partnerId: encodedId('partner'),
+    amount: z
+      .number()
+      .positive()
+      .lt(1e12)
+      .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'At most two decimal places'),
+    currency: CurrencyCode,
+    note: z.string().trim().max(500).nullable().optional(),
+  })
+  .strict()
+  .meta({ id: 'CommissionCreate' });
+export type CommissionCreate = z.output<typeof CommissionCreate>;
+
+export const Commission = z
+  .object({
+    id: z.string(),
+    partnerId: z.string(),
+    amount: z.number(),
+    currency: z.string(),
+    status: z.enum(COMMISSION_STATUSES),
+    rate: z.number().nullable().meta({ description: 'Tier rate applied to a won deal (fraction); null for manual records' }),
+    leadId: z.string().nullable(),
+    opportunityId: z.string().nullable(),
+    note: z.string().nullable(),
+    paidAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Commission' });
+export type Commission = z.output<typeof Commission>;
+
+export const CommissionListQuery = PaginationQuery.extend({
+  partnerId: encodedId('partner').optional(),
+  status: z.enum(COMMISSION_STATUSES).optional(),
+});
+export type CommissionListQuery = z.output<typeof CommissionListQuery>;
+
+export const CommissionIdParams = z.object({ id: encodedId('commission') });

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { decodeId, ID_TYPES, type IdType } from '../lib/ids';
+
+const LABELS: Partial<Record<IdType, string>> = {
+  apiKey: 'API key',
+  auditLog: 'Audit log entry',
+  landingPage: 'Landing page',
+  agentExecution: 'Agent execution',
+  emailTemplate: 'Email template',
+};
+const idLabel = (type: IdType) => LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1);
+
+/** The shape every ID of `type` has (its tag, then 13-14 letters and digits), stated in the document as `pattern`. */
+const idPattern = (type: IdType) => new RegExp(`^${ID_TYPES[type]}[A-Za-z0-9]{13,14}$`);
+
+/**
+ * An encoded ID in a request, decoded to the database key. In a path a failure is a 404 (the
+ * route wrapper turns the issue into "<Type> not found"); in a body or query it is a field error.
+ */
+export function encodedId(type: IdType) {
+  return z
+    .string()
+    .regex(idPattern(type), `Must be a valid ${idLabel(type)} ID`)
+    .transform((value, ctx) => {
+      const decoded = decodeId(type, value);
+      if (decoded === null) {
+        ctx.addIssue({ code: 'custom', message: `Must be a valid ${idLabel(type)} ID` });
+        return z.NEVER;
+      }
+      return decoded;
+    })
+    .meta({ description: `${idLabel(type)} ID (opaque, 16-17 alphanumeric characters)`, 'x-id-type': type });
+}
+
+/**
+ * What PostgreSQL can store: ISO 8601 allows year 0000 and any UTC offset, timestamptz and date
+ * take years from 0001 and offsets within ±15:59 (beyond, the query fails: a 500, not a 4xx).
+ */
+const yearFromOne = (v: string) => !v.startsWith('0000');
+const offsetWithinRange = (v: string) => !/[+-](1[6-9]|[2-9]\d):?\d\d$/.test(v);
+export const isoDateTime = z.iso
+  .datetime({ offset: true })
+  .refine(yearFromOne, 'Year must be 0001 or later')
+  .refine(offsetWithinRange, 'UTC offset must be within ±15:59');
+export const isoDate = z.iso.date().refine(yearFromOne, 'Year must be 0001 or later');
+
+export const PaginationQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** `sort=field:asc|desc` restricted to the given fields. */
+export function sortQuery<const F extends readonly [string, ...string[]]>(fields: F, fallback: `${F[number]}:${'asc' | 'desc'}`) {
+  return z
+    .string()
+    .regex(new RegExp(`^(${fields.join('|')}):(asc|desc)$`), `Must be one of ${fields.join(', ')} followed by :asc or :desc`)
+    .default(fallback)
+    .transform((v) => {
+      const [field, dir] = v.split(':');
+      return { field: field as F[number], direction: dir.toUpperCase() as 'ASC' | 'DESC' };
+    });
+}
+
+export const PaginationSchema = z
+  .object({
+    page: z.number().int(),
+    limit: z.number().int(),
+    total: z.number().int(),
+    totalPages: z.number().int(),
+    hasNext: z.boolean(),
+    hasPrev: z.boolean(),
+  })
+  .meta({ id: 'Pagination' });
+
+/** Contact fields shared by leads, partners, users and logins. */
+export const emailField = z
+  .string()
+  .trim()
+  .max(320)
+  .pipe(z.email('Must be a valid email address'))
+  // The pipe documents its input side (a string); the document also states the address rule itself.
+  .meta({ format: 'email', pattern: z.regexes.email.source });
+/**
+ * 5-30 characters of digits and separators with at most 20 digits: the normalised phone (digits
+ * only) is a varchar(20). One pattern, so the document states the same rule; linear, as every
+ * repetition starts with a digit and separators are not digits.
+ */
+export const phoneField = z
+  .string()
+  .trim()
+  .regex(/^\+?(?=[0-9 ()./-]{5,30}$)[ ()./-]*(?:[0-9][ ()./-]*){1,20}$/, 'Must be a phone number with country code (at most 20 digits)');
+export const personName = z.string().trim().min(1).max(100);

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { EMAIL_FORMATS, MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../db/entities/message';
+import { emailField, encodedId, isoDateTime, PaginationQuery } from './common';
+
+/** Explicit, so a lead's data is never parsed as markup: substituted values are escaped into HTML bodies. */
+const emailFormat = z.enum(EMAIL_FORMATS).meta({
+  description:
+    'text: sent as written plus an HTML version with every character escaped and the URLs written in the body made clickable; html: sent as written. Placeholder values are always HTML-escaped in HTML. Default: html when the body (as written, before placeholders are filled) holds a tag.',
+});
+
+export const EMAIL_CATEGORIES = ['marketing', 'transactional'] as const;
+
+const templateData = z.record(z.string().max(100), z.union([z.string().max(5000), z.number(), z.boolean(), z.null()]));
+
+export const SendEmail = z
+  .object({
+    to: emailField,
+    subject: z.string().trim().min(1).max(300),
+    body: z.string().max(100_000).optional(),
+    format: emailFormat.optional().meta({ description: "The body's format (with body only; a template has its own)" }),
+    templateId: encodedId('emailTemplate').optional(),
+    templateData: templateData.optional(),
+    leadId: encodedId('lead').optional(),
+    opportunityId: encodedId('opportunity').optional(),
+    senderId: encodedId('sender')
+      .optional()
+      .meta({ description: 'The sender identity (from name, from address, reply-to); absent: EMAIL_FROM' }),
+    category: z.enum(EMAIL_CATEGORIES).optional().meta({
+      description:
+        'marketing (default when leadId is given): refused with 422 for an address on the suppression list, and sent with an unsubscribe link and List-Unsubscribe; transactional (default without leadId): receipts, password resets and the like, sent even to a suppressed address',
+    }),
+  })
+  .strict()
+  .refine((b) => (b.body === undefined) !== (b.templateId === undefined), { message: 'Give either body or templateId', path: ['body'] })
+  .refine((b) => b.format === undefined || b.body !== undefined, {
+    message: 'format goes with body: a template has its own',
+    path: ['format'],
+  })
+  .meta({ id: 'SendEmail' });
+export type SendEmail = z.output<typeof SendEmail>;
+
+export const SendSms = z
+  .object({
+    to: z
+      .string()
+      .trim()
+      .regex(/^\+[1-9][0-9]{6,14}$/, 'Must be an E.164 phone number (+ and digits)'),
+    body: z.string().trim().min(1).max(1600),
+    leadId: encodedId('lead').optional(),
+  })
+  .strict()
+  .meta({ id: 'SendSms' });
+export type SendSms = z.output<typeof SendSms>;
+
+/** Spec 2.16 "Email message": id, to, status, createdAt. */
+export const SentMessage = z
+  .object({ id: z.string(), to: z.string(), status: z.enum(MESSAGE_STATUSES), createdAt: z.string() })
+  .meta({ id: 'SentMessage' });
+
+export const MessageRecord = z
+  .object({
+    id: z.string(),
+    channel: z.enum(MESSAGE_CHANNELS),
+    to: z.string(),
+    subject: z.string().nullable(),
+    body: z.string(),
+    format: z.enum(EMAIL_FORMATS).meta({ description: 'How the body was sent (SMS: text)' }),
+    status: z.enum(MESSAGE_STATUSES),
+    sandbox: z.boolean(),
+    leadId: z.string().nullable(),
+    campaignId: z.string().nullable(),
+    opportunityId: z.string().nullable(),
+    providerMessageId: z.string().nullable(),
+    error: z.string().nullable(),
+    sentAt: z.string().nullable(),
+    openedAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'First open by a person (machine traffic is not counted; see GET /v1/analytics/events?machine=true)' }),
+    clickedAt: z.string().nullable().meta({ description: 'First click by a person' }),
+    openCount: z.number().int().meta({ description: 'Opens by people' }),
+    clickCount: z.number().int().meta({ description: 'Clicks by people' }),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Message' });
+
+export const MessageListQuery = PaginationQuery.extend({
+  channel: z.enum(MESSAGE_CHANNELS).optional(),
+  status: z.enum(MESSAGE_STATUSES).optional(),
+  leadId: encodedId('lead').optional(),
+  campaignId: encodedId('campaign').optional(),
+});
+export const MessageIdParams = z.object({ id: encodedId('message') });
+
+export const EmailTemplateCreate = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    subject: z.string().trim().min(1).max(300),
+    body: z.string().min(1).max(100_000),
+    format: emailFormat.optional(),
+  })
+  .strict()
+  .meta({ id: 'EmailTemplateCreate' });
+export type EmailTemplateCreate = z.output<typeof EmailTemplateCreate>;
+export const EmailTemplateUpdate = EmailTemplateCreate.partial().strict().meta({ id: 'EmailTemplateUpdate' });
+export const EmailTemplateRecord = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    subject: z.string(),
+    body: z.string(),
+    format: z.enum(EMAIL_FORMATS),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'EmailTemplate' });
+export const EmailTemplateIdParams = z.object({ id: encodedId('emailTemplate') });
+
+/** Inbound provider webhooks (authenticated by API key): the message is named, or found by the lead's address. */
+export const InboundEvent = z
+  .object({
+    messageId: encodedId('message').optional(),
+    email: emailField.optional(),
+    reason: z.string().max(1000).optional(),
+    timestamp: isoDateTime.optional(),
+  })
+  .strict()
+  .refine((b) => b.messageId || b.email, { message: 'Give messageId or email', path: ['messageId'] })
+  .meta({ id: 'InboundEvent' });
+export type InboundEvent = z.output<typeof InboundEvent>;

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { COURSE_STATUSES } from '../db/entities/course';
+import { PaginationQuery, encodedId, sortQuery } from './common';
+
+export const CourseCreate = z
+  .object({
+    title: z.string().trim().min(1).max(200),
+    description: z.string().max(10_000).nullable().optional(),
+    modulesCount: z.number().int().min(0).max(1000).optional(),
+  })
+  .strict()
+  .meta({ id: 'CourseCreate' });
+export type CourseCreate = z.output<typeof CourseCreate>;
+
+export const CourseUpdate = CourseCreate.partial().strict().meta({ id: 'CourseUpdate' });
+export type CourseUpdate = z.output<typeof CourseUpdate>;
+
+export const Course = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    status: z.enum(COURSE_STATUSES),
+    modulesCount: z.number().int(),
+    enrollmentCount: z.number().int().meta({ description: 'Read-only; enrolments are not recorded by this API yet' }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Course' });
+export type Course = z.output<typeof Course>;
+
+export const CourseListQuery = PaginationQuery.extend({
+  sort: sortQuery(['createdAt', 'updatedAt', 'title'] as const, 'createdAt:desc'),
+  status: z.enum(COURSE_STATUSES).optional(),
+});
+export type CourseListQuery = z.output<typeof CourseListQuery>;
+
+export const CourseIdParams = z.object({ id: encodedId('course') });

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { FILE_ENTITY_TYPES, FILE_STATUSES } from '../db/entities/stored-file';
+import { config } from '../lib/config';
+import { ALLOWED_UPLOAD_TYPES } from '../lib/files/allowed-types';
+import { safeFileName } from '../lib/files/safe-name';
+import { decodeId } from '../lib/ids';
+import { PaginationQuery, encodedId } from './common';
+
+/** The owning record of a file: both fields or neither; the ID must be of the named type. */
+function entityPair<T extends { entityType?: string; entityId?: string }>(v: T, ctx: z.RefinementCtx) {
+  if ((v.entityType === undefined) !== (v.entityId === undefined)) {
+    const missing = v.entityType === undefined ? 'entityType' : 'entityId';
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'entityType and entityId go together' });
+  } else if (v.entityType && decodeId(v.entityType as (typeof FILE_ENTITY_TYPES)[number], v.entityId) === null) {
+    ctx.addIssue({ code: 'custom', path: ['entityId'], message: `Must be a valid ${v.entityType} ID` });
+  }
+}
+
+export const FileUploadFields = z
+  .object({ entityType: z.enum(FILE_ENTITY_TYPES).optional(), entityId: z.string().max(40).optional() })
+  .strict()
+  .superRefine(entityPair);
+export type FileUploadFields = z.output<typeof FileUploadFields>;
+
+/** Documents the multipart form (the file part itself is read from the stream). */
+export const FileUploadForm = z
+  .object({
+    file: z.string().meta({ format: 'binary', description: 'The file (one); size and type limits apply' }),
+    entityType: z.enum(FILE_ENTITY_TYPES).optional(),
+    entityId: z.string().optional(),
+  })
+  .meta({ id: 'FileUploadForm' });
+
+export const StoredFileSchema = z
+  .object({
+    id: z.string(),
+    filename: z.string(),
+    contentType: z.string(),
+    size: z.number().int(),
+    entityType: z.enum(FILE_ENTITY_TYPES).nullable(),
+    entityId: z.string().nullable(),
+    sha256: z.string().nullable().meta({ description: 'Null for direct uploads (their bytes never pass through the API)' }),
+    status: z.enum(FILE_STATUSES).meta({ description: 'pending until a direct upload is completed; only ready files have content' }),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'File' });
+export type StoredFileSchema = z.output<typeof StoredFileSchema>;
+
+export const FileListQuery = PaginationQuery.extend({
+  entityType: z.enum(FILE_ENTITY_TYPES).optional(),
+  entityId: z.string().max(40).optional(),
+}).superRefine(entityPair);
+export type FileListQuery = z.output<typeof FileListQuery>;
+
+export const FileIdParams = z.object({ id: encodedId('file') });
+
+/** Asks for a presigned upload URL: the same type allow-list as multipart uploads, a larger size limit. */
+export const DirectUploadCreate = z
+  .object({
+    fileName: z.string().min(1).max(255).transform(safeFileName),
+    contentType: z
+      .string()
+      .refine((t) => ALLOWED_UPLOAD_TYPES.has(t), { error: (i) => `Files of type ${String(i.input)} are not accepted` }),
+    size: z.number().int().min(1).max(config.FILE_DIRECT_UPLOAD_MAX_BYTES),
+    entityType: z.enum(FILE_ENTITY_TYPES).optional(),
+    entityId: z.string().max(40).optional(),
+  })
+  .strict()
+  .superRefine(entityPair)
+  .meta({ id: 'DirectUploadCreate' });
+export type DirectUploadCreate = z.output<typeof DirectUploadCreate>;
+
+export const PresignedRequestSchema = z
+  .object({
+    url: z.string(),
+    method: z.enum(['PUT', 'GET']),
+    headers: z.record(z.string(), z.string()).meta({ description: 'Send exactly these headers: they are signed' }),
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'PresignedRequest' });
+export type PresignedRequestSchema = z.output<typeof PresignedRequestSchema>;
+
+export const DirectUploadSchema = StoredFileSchema.extend({ upload: PresignedRequestSchema }).meta({ id: 'DirectUpload' });

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { AppError, type FieldError } from '../lib/errors';
+import { LEAD_SOURCES } from '../db/entities/lead';
+import { emailField, encodedId, isoDateTime, PaginationQuery, personName, phoneField, sortQuery } from './common';
+import { ReferralCodeInput } from './partner';
+
+const customFields = z
+  .record(z.string().min(1).max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
+  .refine((o) => Object.keys(o).length <= 100, 'At most 100 custom fields')
+  .meta({ description: 'Key-value pairs (string, number, boolean or null values)' });
+
+export const LeadCreate = z
+  .object({
+    email: emailField,
+    firstName: personName,
+    lastName: personName,
+    phone: phoneField.optional(),
+    source: z.enum(LEAD_SOURCES).optional(),
+    status: z
+      .string()
+      .trim()
+      .min(1)
+      .max(40)
+      .optional()
+      .meta({ description: "Code of one of the tenant's lead statuses (default: the default status, seeded 'new')" }),
+    score: z.number().int().min(0).max(100).optional(),
+    assignedTo: encodedId('user').nullable().optional(),
+    customFields: customFields.optional(),
+    referralCode: ReferralCodeInput.optional().meta({
+      description: "An approved partner's referral code: the lead is attributed to that partner",
+    }),
+  })
+  .strict()
+  .meta({ id: 'LeadCreate' });
+export type LeadCreate = z.output<typeof LeadCreate>;
+
+export const LeadUpdate = LeadCreate.omit({ referralCode: true }).partial().strict().meta({ id: 'LeadUpdate' });
+export type LeadUpdate = z.output<typeof LeadUpdate>;
+
+export const Lead = z
+  .object({
+    id: z.string(),
+    tenantId: z.string(),
+    email: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    phone: z.string().nullable(),
+    source: z.string(),
+    status: z.string(),
+    score: z.number(),
+    assignedTo: z.string().nullable(),
+    customFields: z.record(z.string(), z.unknown()),
+    partnerId: z.string().nullable().meta({ description: 'Partner the lead is attributed to (by referral code)' }),
+    unsubscribedAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'When the lead (or another lead with its address) unsubscribed: no more marketing email' }),
+    bouncedAt: z.string().nullable().meta({ description: 'When email to its address hard-bounced: no more email until re-subscribed' }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Lead' });
+export type Lead = z.output<typeof Lead>;
+
+export const LeadListQuery = PaginationQuery.extend({
+  sort: sortQuery(['createdAt', 'updatedAt', 'score', 'email', 'lastName'] as const, 'createdAt:desc'),
+  status: z.string().max(40).optional(),
+  source: z.enum(LEAD_SOURCES).optional(),
+  assignedTo: encodedId('user').optional(),
+  q: z.string().trim().min(1).max(200).optional(),
+  scoreMin: z.coerce.number().int().min(0).max(100).optional(),
+  scoreMax: z.coerce.number().int().min(0).max(100).optional(),
+  createdFrom: isoDateTime.optional(),
+  createdTo: isoDateTime.optional(),
+});
+
+export const LeadIdParams = z.object({ id: encodedId('lead') });
+
+export const LeadMerge = z
+  .object({ duplicateId: encodedId('lead').meta({ description: 'The lead merged into this one and then deleted' }) })
+  .strict()
+  .meta({ id: 'LeadMerge' });
+
+export const LeadDuplicate = z.object({ lead: Lead, reasons: z.array(z.enum(['email', 'phone'])) }).meta({ id: 'LeadDuplicate' });
+
+export const LEAD_BATCH_MAX = 100;
+
+export const LeadBatchCreate = z
+  .object({
+    leads: z
+      .array(z.unknown().meta({ description: 'A LeadCreate; each item is validated on its own' }))
+      .min(1)
+      .max(LEAD_BATCH_MAX)
+      .meta({ description: `1 to ${LEAD_BATCH_MAX} leads, each shaped like the body of POST /v1/leads` }),
+  })
+  .strict()
+  .meta({ id: 'LeadBatchCreate' });
+
+export const LeadBatchItemResult = z
+  .object({
+    index: z.number().int().meta({ description: 'Position of the item in the request' }),
+    status: z.enum(['created', 'duplicate', 'error']).meta({
+      description: 'duplicate: the same normalised email as an earlier item of this request, which `id` names; nothing new was created',
+    }),
+    id: z.string().optional(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'LeadBatchItemResult' });
+
+export const LeadDuplicatesMeta = z
+  .object({
+    commonKeys: z.array(z.enum(['email', 'phone'])).meta({
+      description:
+        "The lead's keys that more leads share than DEDUPE_COMMON_IDENTITY_LEADS (default 25), such as a switchboard number or a " +
+        'placeholder: they are still stored but suggest no duplicates, so no lead is listed for them',
+    }),
+  })
+  // Loose: the document joins it with the envelope's own meta (timestamp, version) through allOf.
+  .loose()
+  .meta({ id: 'LeadDuplicatesMeta' });
+
+/**
+ * `?customFields.<key>=<value>` filters (exact match on the value as text), read from the raw
+ * query because the keys are the tenant's own. Documented on GET /v1/leads.
+ */
+export function customFieldFilters(query: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const errors: FieldError[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (!name.startsWith('customFields.')) continue;
+    const key = name.slice('customFields.'.length);
+    if (!/^[^\s]{1,100}$/.test(key) || typeof value !== 'string' || value.length > 2000)
+      errors.push({ field: name, message: 'Must be customFields.<key>=<value>' });
+    else out[key] = value;
+  }
+  if (Object.keys(out).length + errors.length > 10) errors.push({ field: 'customFields', message: 'At most 10 custom field filters' });
+  if (errors.length) throw new AppError('bad_request', 'Invalid query parameters', errors);
+  return out;
+}

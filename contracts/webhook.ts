@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { DELIVERY_STATUSES } from '../db/entities/webhook-delivery';
+import { WEBHOOK_STATUSES } from '../db/entities/webhook-endpoint';
+import { CATALOG_EVENT_TYPES } from './webhook-events';
+import { PaginationQuery, encodedId, isoDateTime } from './common';
+
+const eventNames = z
+  .array(z.enum(['*', ...CATALOG_EVENT_TYPES]))
+  .min(1)
+  .max(CATALOG_EVENT_TYPES.length)
+  .refine((events) => !events.includes('*') || events.length === 1, "'*' subscribes to every event and stands alone")
+  .transform((events) => [...new Set(events)])
+  .meta({ description: "Event names of the catalog, or ['*'] for every event" });
+
+export const WebhookCreate = z
+  .object({
+    url: z.string().trim().max(2048),
+    events: eventNames.default(['*']),
+    description: z.string().trim().max(500).nullable().optional(),
+    status: z.enum(WEBHOOK_STATUSES).optional(),
+  })
+  .strict()
+  .meta({
+    id: 'WebhookCreate',
+    description: 'At most WEBHOOK_ENDPOINTS_MAX (default 20) endpoints per tenant and environment; one more is a 422 naming url',
+  });
+export type WebhookCreate = z.output<typeof WebhookCreate>;
+
+export const WebhookUpdate = z
+  .object({
+    url: z.string().trim().max(2048).optional(),
+    events: eventNames.optional(),
+    description: z.string().trim().max(500).nullable().optional(),
+    status: z.enum(WEBHOOK_STATUSES).optional(),
+  })
+  .strict()
+  .meta({ id: 'WebhookUpdate' });
+export type WebhookUpdate = z.output<typeof WebhookUpdate>;
+
+export const Webhook = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().nullable(),
+    status: z.enum(WEBHOOK_STATUSES),
+    disabledReason: z.string().nullable().meta({ description: 'Set when the service disabled the endpoint (410, failing deliveries)' }),
+    disabledAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Webhook' });
+export type Webhook = z.output<typeof Webhook>;
+
+export const WebhookWithSecret = Webhook.extend({
+  secret: z.string().meta({ description: '`whsec_` + base64 of 32 random bytes; signs every delivery' }),
+}).meta({ id: 'WebhookWithSecret' });
+
+export const WebhookSecret = z
+  .object({
+    secret: z.string(),
+    previousSecretExpiresAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'Until then the previous secret also signs (a second v1 signature)' }),
+  })
+  .meta({ id: 'WebhookSecret' });
+
+export const WebhookIdParams = z.object({ id: encodedId('webhook') });
+export const DeliveryIdParams = z.object({ deliveryId: encodedId('delivery') });
+
+export const WebhookListQuery = PaginationQuery.extend({ status: z.enum(WEBHOOK_STATUSES).optional() });
+
+export const DeliveryListQuery = PaginationQuery.extend({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  eventType: z.string().max(60).optional(),
+  createdFrom: isoDateTime.optional(),
+  createdTo: isoDateTime.optional(),
+});
+
+export const WebhookDelivery = z
+  .object({
+    id: z.string(),
+    webhookId: z.string(),
+    eventId: z.string(),
+    eventType: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attemptCount: z.number().int(),
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    nextAttemptAt: z.string().nullable(),
+    completedAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDelivery = z.output<typeof WebhookDelivery>;
+
+export const WebhookDeliveryAttempt = z
+  .object({
+    attemptNumber: z.number().int(),
+    statusCode: z.number().int().nullable(),
+    latencyMs: z.number().int(),
+    responseSnippet: z.string().nullable().meta({ description: 'At most 1 KB of the response body' }),
+    error: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'WebhookDeliveryAttempt' });
+
+const Envelope = z
+  .object({ id: z.string(), type: z.string(), createdAt: z.string(), data: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'WebhookEnvelope' });
+
+export const WebhookDeliveryDetail = WebhookDelivery.extend({
+  payload: Envelope.nullable().meta({ description: 'The body that is signed and sent' }),
+  attempts: z.array(WebhookDeliveryAttempt),
+}).meta({ id: 'WebhookDeliveryDetail' });
+
+/** How far back `recover` reaches: a bounded fan-out, and older failures are the receiver's own outage to replay. */
+export const RECOVER_WINDOW_DAYS = 30;
+const RECOVER_WINDOW_MS = RECOVER_WINDOW_DAYS * 24 * 3600_000;
+export const RecoverBody = z
+  .object({
+    since: isoDateTime
+      .refine((v) => Date.parse(v) >= Date.now() - RECOVER_WINDOW_MS, `Must be within the last ${RECOVER_WINDOW_DAYS} days`)
+      .describe(`At most ${RECOVER_WINDOW_DAYS} days ago; every failed delivery created since then is re-sent`),
+  })
+  .strict()
+  .meta({ id: 'WebhookRecover' });
+
+const CatalogGroup = z.array(z.object({ event: z.string(), description: z.string(), examplePayload: Envelope }));
+
+export const WebhookCatalog = z
+  .object({
+    leads: CatalogGroup,
+    opportunities: CatalogGroup,
+    partners: CatalogGroup,
+    commissions: CatalogGroup,
+    tasks: CatalogGroup,
+    forms: CatalogGroup,
+    email: CatalogGroup,
+    sms: CatalogGroup,
+    campaigns: CatalogGroup,
+  })
+  .meta({ id: 'WebhookCatalog' });

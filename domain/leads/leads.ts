@@ -1,0 +1,245 @@
+import { Lead, OutboxEvent, User, type Partner } from '../../db/entities';
+import { nextId } from '../../db/id-blocks';
+import { hydrate, insertSql, metadataOf, Params, queryRows, Raw, selectList } from '../../db/sql';
+import { notFound } from '../../lib/errors';
+import { encodeId } from '../../lib/ids';
+import type { StartOptions } from '../../lib/temporal/workflow-starter';
+import { workflowIds } from '../../workflows/ids';
+import { leadDedupeWorkflow } from '../../workflows/lead-dedupe';
+import type { LeadCreate, LeadUpdate } from '../../contracts/lead';
+import { enrollByTrigger } from '../campaigns/auto-enroll';
+import type { DomainContext } from '../context';
+import { claimDedupeKeys, claimDedupeKeysSql, dedupeKeys } from './dedupe-keys';
+import { addIdentitiesSql, commonKeysSql, deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './identities';
+import { defaultLeadStatusHint, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
+import { normalizeEmail, normalizePhone } from '../normalize';
+import { resolveReferralCode } from '../referral-codes';
+import { assertExists } from '../scoped-lookups';
+import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentUpsertSql } from '../search-index';
+import { outboxInsertSql } from '../webhooks/emit-event';
+import { eventPayloads } from '../../contracts/webhook-events';
+import { relayCommitted, unitOfWork } from '../unit-of-work';
+
+export interface LeadFilters {
+  page: number;
+  limit: number;
+  sort: { field: 'createdAt' | 'updatedAt' | 'score' | 'email' | 'lastName'; direction: 'ASC' | 'DESC' };
+  status?: string;
+  source?: string;
+  assignedTo?: string;
+  q?: string;
+  scoreMin?: number;
+  scoreMax?: number;
+  createdFrom?: string;
+  createdTo?: string;
+  /** customFields.<key>=<value>: exact match on the value's text. */
+  customFields?: Record<string, string>;
+}
+
+/**
+ * One statement writes the lead, its search document and its outbox event (a single statement is
+ * atomic, so no BEGIN/COMMIT), claims its duplicate-detection keys, adds it to the clusters of its
+ * email and phone (lead_identities, a row per key) and reads the campaigns its
+ * creation triggers: the hot path of the API (`npm run bench`, T2). A lead that claims all its keys has no
+ * duplicate and is marked checked at once; only the others start a lead-dedupe workflow. An email
+ * or phone that many leads share already (common, a placeholder) needs no check either. The lead's
+ * ID is reserved ahead (nextId) so the document and the event, which carry its public ID,
+ * can be written by the same statement. The status is checked by the statement itself; a miss
+ * (unknown code, stale default, statuses not seeded yet) takes the slow path once.
+ */
+export async function createLead(ctx: DomainContext, input: LeadCreate): Promise<Lead> {
+  await assertExists(ctx.data, User, input.assignedTo, 'assignedTo', 'User');
+  const partner = input.referralCode ? await resolveReferralCode(ctx.data, input.referralCode, 'referralCode') : null;
+  const hinted = input.status ?? defaultLeadStatusHint(ctx.db, ctx.scope);
+  let created = hinted === undefined ? null : await insertLead(ctx, input, partner, hinted, input.status === undefined);
+  if (!created) {
+    const status = await resolveLeadStatus(ctx.data, input.status);
+    if (input.status === undefined) rememberDefaultLeadStatus(ctx.db, ctx.scope, status);
+    created = await insertLead(ctx, input, partner, status, false);
+    if (!created) throw new Error(`lead status ${status} vanished while the lead was created`);
+  }
+  const { lead, event, campaignIds } = created;
+  await relayCommitted(ctx, [event]);
+  if (!lead.duplicatesCheckedAt) startDuplicateDetection(ctx, lead);
+  await enrollByTrigger(ctx, lead, 'lead_created', campaignIds);
+  return lead;
+}
+
+async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partner | null, status: string, mustBeDefault: boolean) {
+  const m = ctx.db.manager;
+  const [leadMeta, eventMeta] = [metadataOf(m, Lead), metadataOf(m, OutboxEvent)];
+  const values = {
+    id: await nextId(ctx.db, leadMeta),
+    ...ctx.scope,
+    email: input.email,
+    emailNormalized: normalizeEmail(input.email),
+    firstName: input.firstName,
+    lastName: input.lastName,
+    phone: input.phone ?? null,
+    phoneNormalized: normalizePhone(input.phone),
+    source: input.source ?? (partner ? 'referral' : 'api'),
+    status,
+    score: input.score ?? 0,
+    assignedTo: input.assignedTo ?? ctx.actorUserId,
+    createdBy: ctx.actorUserId,
+    customFields: input.customFields ?? {},
+    partnerId: partner?.id ?? null,
+  };
+  const p = new Params();
+  const [tenant, environment] = [p.add(ctx.scope.tenantId), p.add(ctx.scope.environment)];
+  const statusExists = `EXISTS (SELECT 1 FROM status_definitions s WHERE s.tenant_id = ${tenant}::bigint AND s.environment = ${environment}::varchar
+    AND s.entity_type = 'lead' AND s.code = ${p.add(status)}::varchar${mustBeDefault ? ' AND s.is_default' : ''})`;
+  const leadWritten = { where: 'EXISTS (SELECT 1 FROM lead)' };
+  const keys = dedupeKeys(values);
+  const leadValues = {
+    ...values,
+    // Nothing to check when every key is new (claimed) or common (suggests no duplicates).
+    duplicatesCheckedAt: new Raw(
+      `CASE WHEN (SELECT count(*) FROM (SELECT key FROM claimed UNION SELECT key FROM common) k) = ${keys.length} THEN now() END`,
+    ),
+  };
+  const keysParam = p.add(keys);
+  const sql = `WITH claimed AS (${claimDedupeKeysSql(ctx.scope, values.id, keys, p, { where: statusExists })} RETURNING key),
+    common AS (${commonKeysSql(ctx.scope, keysParam, p)}),
+    lead AS (${insertSql(m, leadMeta, leadValues, p, { where: statusExists })} RETURNING *),
+    identities AS (${addIdentitiesSql(ctx.scope, values.id, keys, p, leadWritten)}),
+    doc AS (${searchDocumentUpsertSql(m, ctx.scope, leadSearchDocument(values), p, leadWritten)}),
+    event AS (${outboxInsertSql(m, { scope: ctx.scope, type: 'lead.created', data: eventPayloads['lead.created'](values) }, p, leadWritten)} RETURNING *),
+    triggered AS (SELECT coalesce(array_agg(c.id::text ORDER BY c.id), '{}') AS ids FROM campaigns c
+      WHERE c.tenant_id = ${tenant}::bigint AND c.environment = ${environment}::varchar AND c.status = 'active' AND c.trigger_type = 'lead_created')
+    SELECT ${selectList(leadMeta, 'lead', 'l_')}, ${selectList(eventMeta, 'event', 'e_')}, triggered.ids AS campaign_ids FROM lead, event, triggered`;
+  const [row] = await queryRows(m, sql, p);
+  if (!row) return null;
+  return {
+    lead: hydrate<Lead>(m, leadMeta, row, 'l_'),
+    event: hydrate<OutboxEvent>(m, eventMeta, row, 'e_'),
+    campaignIds: row.campaign_ids as string[],
+  };
+}
+
+/**
+ * Duplicate detection is asynchronous (spec part 3) for a lead that shares a key with another,
+ * and so is its start: the request does not wait for Temporal. A lead whose start was dropped or
+ * lost stays unchecked (duplicates_checked_at null) until the lead-dedupe sweep starts its workflow.
+ */
+export function startDuplicateDetection(ctx: DomainContext, lead: Lead): void {
+  ctx.workflows.startSoon(leadDedupeWorkflow, leadDedupeStart(lead));
+}
+
+export function leadDedupeStart(lead: Pick<Lead, 'id' | 'tenantId' | 'environment'>): StartOptions<typeof leadDedupeWorkflow> {
+  const leadId = encodeId('lead', lead.id);
+  return {
+    workflowId: workflowIds.leadDedupe(leadId),
+    args: [{ tenantId: lead.tenantId, environment: lead.environment, leadId: lead.id }],
+    searchAttributes: { tenantId: encodeId('tenant', lead.tenantId), environment: lead.environment, leadId },
+    memo: { summary: `Duplicate check for lead ${leadId}` },
+  };
+}
+
+export async function getLead(ctx: DomainContext, id: string): Promise<Lead> {
+  const lead = await ctx.data.repo(Lead).findById(id);
+  if (!lead) throw notFound('Lead');
+  return lead;
+}
+
+const SORT_COLUMNS: Record<LeadFilters['sort']['field'], string> = {
+  createdAt: 'l.created_at',
+  updatedAt: 'l.updated_at',
+  score: 'l.score',
+  email: 'l.email_normalized',
+  lastName: 'l.last_name',
+};
+
+export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ rows: Lead[]; total: number }> {
+  const qb = ctx.data.repo(Lead).select('l');
+  if (f.status) qb.andWhere('l.status = :status', { status: f.status });
+  if (f.source) qb.andWhere('l.source = :source', { source: f.source });
+  if (f.assignedTo) qb.andWhere('l.assigned_to = :assignedTo', { assignedTo: f.assignedTo });
+  if (f.scoreMin !== undefined) qb.andWhere('l.score >= :scoreMin', { scoreMin: f.scoreMin });
+  if (f.scoreMax !== undefined) qb.andWhere('l.score <= :scoreMax', { scoreMax: f.scoreMax });
+  if (f.createdFrom) qb.andWhere('l.created_at >= :createdFrom', { createdFrom: f.createdFrom });
+  if (f.createdTo) qb.andWhere('l.created_at <= :createdTo', { createdTo: f.createdTo });
+  for (const [i, [key, value]] of Object.entries(f.customFields ?? {}).entries()) {
+    qb.andWhere(`l.custom_fields ->> :cfKey${i} = :cfValue${i}`, { [`cfKey${i}`]: key, [`cfValue${i}`]: value });
+  }
+  if (f.q) {
+    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
+    qb.andWhere("(l.email_normalized LIKE :like OR lower(l.first_name || ' ' || l.last_name) LIKE :like)", { like });
+  }
+  qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction).addOrderBy('l.id', f.sort.direction);
+  const [rows, total] = await qb.page(f.page, f.limit);
+  return { rows, total };
+}
+
+export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpdate): Promise<Lead> {
+  const { lead, statusChanged } = await unitOfWork(ctx, async (tx) => {
+    const leads = tx.repo(Lead);
+    const lead = await leads.findByIdForUpdate(id);
+    if (!lead) throw notFound('Lead');
+    await assertExists(tx, User, patch.assignedTo, 'assignedTo', 'User');
+    if (patch.status !== undefined) patch = { ...patch, status: await resolveLeadStatus(tx, patch.status) };
+    const { customFields, ...fields } = patch;
+    const changes = changedFields(lead, fields, customFields);
+    Object.assign(lead, fields);
+    if (patch.email) lead.emailNormalized = normalizeEmail(patch.email);
+    if (patch.phone !== undefined) lead.phoneNormalized = normalizePhone(patch.phone);
+    if (customFields) lead.customFields = { ...lead.customFields, ...customFields };
+    const saved = await leads.save(lead);
+    if (patch.email || patch.phone !== undefined) {
+      await claimDedupeKeys(tx, saved);
+      await syncIdentities(tx, saved);
+    }
+    await indexLead(tx, saved);
+    if (Object.keys(changes).length) await tx.emit('lead.updated', { id: lead.id, changes });
+    return { lead: saved, statusChanged: 'status' in changes };
+  });
+  if (statusChanged) await enrollByTrigger(ctx, lead, 'lead_status_changed');
+  return lead;
+}
+
+/** The fields a patch really changes, with their new values (IDs encoded, custom fields per key). */
+function changedFields(lead: Lead, fields: Omit<LeadUpdate, 'customFields'>, customFields: LeadUpdate['customFields']) {
+  const changes: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields) as [keyof typeof fields, unknown][]) {
+    if (value === undefined || lead[key] === value) continue;
+    changes[key] = key === 'assignedTo' && value !== null ? encodeId('user', value as string) : value;
+  }
+  const customChanges = Object.entries(customFields ?? {}).filter(([k, v]) => lead.customFields[k] !== v);
+  if (customChanges.length) changes.customFields = Object.fromEntries(customChanges);
+  return changes;
+}
+
+export async function deleteLead(ctx: DomainContext, id: string): Promise<Lead> {
+  return unitOfWork(ctx, async (tx) => {
+    const leads = tx.repo(Lead);
+    const lead = await leads.findById(id);
+    if (!lead) throw notFound('Lead');
+    await leads.deleteById(id);
+    await deleteIdentities(tx, id);
+    await removeFromIndex(tx, 'lead', encodeId('lead', id));
+    await tx.emit('lead.deleted', lead);
+    return lead;
+  });
+}
+
+export async function listDuplicates(
+  ctx: DomainContext,
+  id: string,
+): Promise<{ duplicates: { lead: Lead; reasons: DuplicateReason[] }[]; commonKeys: DuplicateReason[] }> {
+  await getLead(ctx, id);
+  const { duplicates, commonKeys } = await findDuplicates(ctx.data, id);
+  if (!duplicates.length) return { duplicates: [], commonKeys };
+  const found = await ctx.data
+    .repo(Lead)
+    .select('l')
+    .andWhere('l.id IN (:...ids)', { ids: duplicates.map((d) => d.leadId) })
+    .getMany();
+  const byId = new Map(found.map((l) => [l.id, l]));
+  return {
+    duplicates: duplicates.flatMap((d) => {
+      const lead = byId.get(d.leadId);
+      return lead ? [{ lead, reasons: d.reasons }] : [];
+    }),
+    commonKeys,
+  };
+}

@@ -1,0 +1,46 @@
+import type { DataSource } from 'typeorm';
+import { StatusDefinition } from '../../db/entities';
+import { type TenantScope } from '../../db/scoped-repository';
+import { validationFailed } from '../../lib/errors';
+import { ensureSeeded } from '../status-definitions';
+import { type ScopedData } from '../../db/scoped-data';
+
+/**
+ * Lead statuses are the tenant's lead status definitions (seeded new/contacted/qualified/
+ * unqualified): a given code must be one of them, and no code means the default one.
+ */
+export async function resolveLeadStatus(data: ScopedData, code: string | undefined): Promise<string> {
+  const statuses = data.repo(StatusDefinition);
+  const find = () => (code ? statuses.findOne({ entityType: 'lead', code }) : statuses.findOne({ entityType: 'lead', isDefault: true }));
+  // Seeding is checked only when the lookup misses: a tenant's first lead, or an unknown code.
+  let found = await find();
+  if (!found) {
+    await ensureSeeded(data, 'lead');
+    found = await find();
+  }
+  if (!found) {
+    throw validationFailed([
+      { field: 'status', message: "Must be one of the tenant's lead statuses (GET /v1/config/statuses?entityType=lead)" },
+    ]);
+  }
+  return found.code;
+}
+
+const defaults = new WeakMap<DataSource, Map<string, string>>();
+const scopeKey = (scope: TenantScope) => `${scope.tenantId}/${scope.environment}`;
+
+/**
+ * The scope's default lead status as this process last saw it. Only a hint: the statement that
+ * uses it checks it is still the default and the caller resolves it again when not.
+ */
+export function defaultLeadStatusHint(db: DataSource, scope: TenantScope): string | undefined {
+  return defaults.get(db)?.get(scopeKey(scope));
+}
+
+export function rememberDefaultLeadStatus(db: DataSource, scope: TenantScope, code: string): void {
+  let byScope = defaults.get(db);
+  if (!byScope) defaults.set(db, (byScope = new Map()));
+  // Bounded: a process serving very many tenants re-resolves instead of growing without end.
+  if (byScope.size >= 10_000) byScope.clear();
+  byScope.set(scopeKey(scope), code);
+}

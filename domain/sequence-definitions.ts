@@ -1,0 +1,90 @@
+import { toFieldErrors } from '../lib/zod-errors';
+import {
+  SequenceDefinition as DefinitionSchema,
+  type SequenceDefinition,
+  type SequenceDefinitionUpdate,
+} from '../contracts/sequence-definition';
+import { SequenceDefinition as DefinitionEntity, SequenceDefinitionVersion } from '../db/entities';
+import { notFound, validationFailed } from '../lib/errors';
+import { inferEmailFormat } from './communications/email-format';
+import type { DomainContext } from './context';
+import { unitOfWork } from './unit-of-work';
+import { type ScopedData } from '../db/scoped-data';
+
+/** Email nodes with a body get their format when saved (inferred from the author's body if not given), never at send time. */
+const withEmailFormats = (nodes: SequenceDefinition['nodes']): SequenceDefinition['nodes'] =>
+  nodes.map((n) =>
+    n.type === 'email' && n.data.body !== undefined && !n.data.format
+      ? { ...n, data: { ...n.data, format: inferEmailFormat(n.data.body) } }
+      : n,
+  );
+
+async function snapshot(data: ScopedData, row: DefinitionEntity): Promise<void> {
+  await data.repo(SequenceDefinitionVersion).insert({
+    workflowDefinitionId: row.id,
+    version: row.version,
+    name: row.name,
+    description: row.description,
+    nodes: row.nodes,
+    edges: row.edges,
+  });
+}
+
+export async function createSequenceDefinition(ctx: DomainContext, input: SequenceDefinition): Promise<DefinitionEntity> {
+  return unitOfWork(ctx, async (tx) => {
+    const row = await tx.repo(DefinitionEntity).insert({ ...input, nodes: withEmailFormats(input.nodes), version: 1 });
+    await snapshot(tx, row);
+    return row;
+  });
+}
+
+export async function listSequenceDefinitions(ctx: DomainContext, f: { page: number; limit: number }) {
+  const [rows, total] = await ctx.data
+    .repo(DefinitionEntity)
+    .select('w')
+    .orderBy('w.created_at', 'DESC')
+    .addOrderBy('w.id', 'DESC')
+    .page(f.page, f.limit);
+  return { rows, total };
+}
+
+export async function getSequenceDefinition(ctx: DomainContext, id: string): Promise<DefinitionEntity> {
+  const row = await ctx.data.repo(DefinitionEntity).findById(id);
+  if (!row) throw notFound('Workflow');
+  return row;
+}
+
+/**
+ * Each PATCH is a new version. The row is locked, so two concurrent PATCHes get consecutive
+ * versions instead of both writing the same number.
+ */
+export async function updateSequenceDefinition(ctx: DomainContext, id: string, patch: SequenceDefinitionUpdate): Promise<DefinitionEntity> {
+  return unitOfWork(ctx, async (tx) => {
+    const row = await tx.repo(DefinitionEntity).select('w').andWhere('w.id = :id', { id }).setLock('pessimistic_write').getOne();
+    if (!row) throw notFound('Workflow');
+    const merged = DefinitionSchema.safeParse({
+      name: row.name,
+      description: row.description,
+      nodes: row.nodes,
+      edges: row.edges,
+      ...patch,
+    });
+    if (!merged.success) throw validationFailed(toFieldErrors(merged.error));
+    Object.assign(row, merged.data, { nodes: withEmailFormats(merged.data.nodes), version: row.version + 1 });
+    const saved = await tx.repo(DefinitionEntity).save(row);
+    await snapshot(tx, saved);
+    return saved;
+  });
+}
+
+/** Deletes the definition and its versions (no enrollment can reference them yet). */
+export async function deleteSequenceDefinition(ctx: DomainContext, id: string): Promise<DefinitionEntity> {
+  return unitOfWork(ctx, async (tx) => {
+    const repo = tx.repo(DefinitionEntity);
+    const row = await repo.findById(id);
+    if (!row) throw notFound('Workflow');
+    await tx.repo(SequenceDefinitionVersion).deleteWhere({ workflowDefinitionId: id });
+    await repo.deleteById(id);
+    return row;
+  });
+}
