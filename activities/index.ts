@@ -34,12 +34,12 @@ export function createActivities(deps: ActivityDeps) {
     ...createHousekeepingActivities(deps.db),
     ...createWebhookActivities(deps.db, deps.workflows, deps.webhooks),
     ...createAiActivities(deps.ai),
-    ...createCampaignActivities(deps.db),
+    ...createCampaignActivities(deps.db, deps.workflows),
     ...createCampaignTransitionActivities(deps.db, deps.workflows.client),
     ...createOperationActivities(deps.db),
     ...createRecoverActivities(deps.db, deps.workflows),
     ...createFileActivities(deps.db, deps.files),
-    ...createMessagingActivities(deps.db, deps.messaging),
+    ...createMessagingActivities(deps.db, deps.workflows, deps.messaging),
   };
 }
 

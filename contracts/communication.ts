@@ -22,6 +22,9 @@ export const SendEmail = z
     templateData: templateData.optional(),
     leadId: encodedId('lead').optional(),
     opportunityId: encodedId('opportunity').optional(),
+    senderId: encodedId('sender')
+      .optional()
+      .meta({ description: 'The sender identity (from name, from address, reply-to); absent: EMAIL_FROM' }),
     category: z.enum(EMAIL_CATEGORIES).optional().meta({
       description:
         'marketing (default when leadId is given): refused with 422 for an address on the suppression list, and sent with an unsubscribe link and List-Unsubscribe; transactional (default without leadId): receipts, password resets and the like, sent even to a suppressed address',

@@ -27,6 +27,9 @@ const EmailData = z
       .optional()
       .meta({ description: 'Format of body (text or html); when absent it is inferred from body once, when the definition is saved' }),
     templateId: z.string().max(64).optional(),
+    senderId: z.string().max(64).optional().meta({
+      description: 'A sender identity (/v1/communications/senders) to send from; absent: EMAIL_FROM. A deleted one skips the email',
+    }),
   })
   .strict()
   .refine((d) => d.body !== undefined || d.templateId !== undefined, { message: 'An email needs a body or a templateId', path: ['body'] });

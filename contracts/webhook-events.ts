@@ -9,6 +9,46 @@ import { buildEnvelope, type WebhookEnvelope } from './webhook-envelope';
  */
 type Id = string | number;
 
+/** An email engagement: the message, its lead and campaign (when it came from one), and when it happened. */
+interface EmailEngagement {
+  messageId: Id;
+  leadId: Id | null;
+  campaignId: Id | null;
+  occurredAt: Date;
+}
+const emailEngagement = (e: EmailEngagement) => ({
+  messageId: encodeId('message', e.messageId),
+  leadId: e.leadId === null ? null : encodeId('lead', e.leadId),
+  campaignId: e.campaignId === null ? null : encodeId('campaign', e.campaignId),
+  occurredAt: e.occurredAt.toISOString(),
+});
+interface SentMessage {
+  id: Id;
+  to: string;
+  leadId: Id | null;
+  campaignId: Id | null;
+  sentAt: Date;
+  sandbox: boolean;
+}
+const sentMessage = (m: SentMessage) => ({
+  messageId: encodeId('message', m.id),
+  to: m.to,
+  leadId: m.leadId === null ? null : encodeId('lead', m.leadId),
+  campaignId: m.campaignId === null ? null : encodeId('campaign', m.campaignId),
+  sentAt: m.sentAt.toISOString(),
+  sandbox: m.sandbox,
+});
+interface EnrollmentRef {
+  id: Id;
+  campaignId: Id;
+  leadId: Id;
+}
+const enrollment = (e: EnrollmentRef) => ({
+  enrollmentId: encodeId('enrollment', e.id),
+  campaignId: encodeId('campaign', e.campaignId),
+  leadId: encodeId('lead', e.leadId),
+});
+
 export const eventPayloads = {
   'lead.created': (l: { id: Id; email: string; source: string }) => ({ leadId: encodeId('lead', l.id), email: l.email, source: l.source }),
   'lead.updated': (l: { id: Id; changes: Record<string, unknown> }) => ({ leadId: encodeId('lead', l.id), changes: l.changes }),
@@ -44,6 +84,19 @@ export const eventPayloads = {
     leadId: f.leadId === null ? null : encodeId('lead', f.leadId),
     fields: f.fields,
   }),
+  'email.sent': sentMessage,
+  'email.delivered': emailEngagement,
+  'email.opened': emailEngagement,
+  'email.clicked': (e: EmailEngagement & { url: string | null }) => ({ ...emailEngagement(e), url: e.url }),
+  'email.bounced': (e: EmailEngagement & { reason: string | null }) => ({ ...emailEngagement(e), reason: e.reason }),
+  'email.unsubscribed': emailEngagement,
+  'sms.sent': sentMessage,
+  'campaign.enrollment.started': enrollment,
+  'campaign.enrollment.completed': (e: EnrollmentRef & { status: string; exitReason: string | null }) => ({
+    ...enrollment(e),
+    status: e.status,
+    exitReason: e.exitReason,
+  }),
 };
 
 export type CatalogEventType = keyof typeof eventPayloads;
@@ -53,7 +106,7 @@ export const CATALOG_EVENT_TYPES = Object.keys(eventPayloads) as CatalogEventTyp
 export const TEST_EVENT_TYPE = 'webhook.test';
 export type EventType = CatalogEventType | typeof TEST_EVENT_TYPE;
 
-const EVENT_GROUPS = ['leads', 'opportunities', 'partners', 'commissions', 'tasks', 'forms'] as const;
+const EVENT_GROUPS = ['leads', 'opportunities', 'partners', 'commissions', 'tasks', 'forms', 'email', 'sms', 'campaigns'] as const;
 export type EventGroup = (typeof EVENT_GROUPS)[number];
 
 interface CatalogDoc {
@@ -61,6 +114,11 @@ interface CatalogDoc {
   description: string;
   example: () => Record<string, unknown>;
 }
+
+const EXAMPLE_AT = new Date('2026-01-15T09:29:58.000Z');
+const EXAMPLE_MESSAGE = { id: 8001, leadId: 1001, campaignId: 9101 };
+const EXAMPLE_ENGAGEMENT = { messageId: 8001, leadId: 1001, campaignId: 9101, occurredAt: EXAMPLE_AT };
+const EXAMPLE_ENROLLMENT = { id: 9201, campaignId: 9101, leadId: 1001 };
 
 /** Example inputs are made-up records; the builders turn them into exactly what receivers get. */
 const docs: { [T in CatalogEventType]: CatalogDoc } = {
@@ -126,6 +184,52 @@ const docs: { [T in CatalogEventType]: CatalogDoc } = {
     description: 'Form submission received',
     example: () =>
       eventPayloads['form.submitted']({ id: 7001, leadId: 1001, fields: { email: 'ada@example.com', company: 'Babbage & Co' } }),
+  },
+  'email.sent': {
+    group: 'email',
+    description: 'Email handed to the mail server (sandbox: recorded by the capture transport, never delivered)',
+    example: () => eventPayloads['email.sent']({ ...EXAMPLE_MESSAGE, to: 'ada@example.com', sentAt: EXAMPLE_AT, sandbox: false }),
+  },
+  'email.delivered': {
+    group: 'email',
+    description: "The recipient's mail server accepted the email, as reported to POST /v1/communications/inbound/delivered",
+    example: () => eventPayloads['email.delivered'](EXAMPLE_ENGAGEMENT),
+  },
+  'email.opened': {
+    group: 'email',
+    description: 'Email opened by a person (opens classed as machine traffic, such as scanners and prefetches, are not sent)',
+    example: () => eventPayloads['email.opened'](EXAMPLE_ENGAGEMENT),
+  },
+  'email.clicked': {
+    group: 'email',
+    description: 'Tracked link clicked by a person (machine-classed clicks are not sent); url is the link target',
+    example: () => eventPayloads['email.clicked']({ ...EXAMPLE_ENGAGEMENT, url: 'https://example.com/pricing' }),
+  },
+  'email.bounced': {
+    group: 'email',
+    description: 'Email bounced; the address is suppressed and the lead marked bounced',
+    example: () => eventPayloads['email.bounced']({ ...EXAMPLE_ENGAGEMENT, reason: '550 5.1.1 mailbox unavailable' }),
+  },
+  'email.unsubscribed': {
+    group: 'email',
+    description: "The recipient unsubscribed through the email's link or one-click List-Unsubscribe; the address is suppressed",
+    example: () => eventPayloads['email.unsubscribed'](EXAMPLE_ENGAGEMENT),
+  },
+  'sms.sent': {
+    group: 'sms',
+    description: 'SMS handed to the SMS provider (sandbox: recorded by the capture transport, never delivered)',
+    example: () => eventPayloads['sms.sent']({ ...EXAMPLE_MESSAGE, to: '+442079460018', sentAt: EXAMPLE_AT, sandbox: false }),
+  },
+  'campaign.enrollment.started': {
+    group: 'campaigns',
+    description: 'Lead enrolled into a campaign; its sequence starts',
+    example: () => eventPayloads['campaign.enrollment.started'](EXAMPLE_ENROLLMENT),
+  },
+  'campaign.enrollment.completed': {
+    group: 'campaigns',
+    description:
+      "A lead's enrollment ended. status: completed (reached an end), exited (the lead left), unenrolled or stopped (campaign completed); exitReason says why (null when it reached an end; unsubscribed, bounced, converted, lead_deleted, unenrolled, campaign_completed)",
+    example: () => eventPayloads['campaign.enrollment.completed']({ ...EXAMPLE_ENROLLMENT, status: 'exited', exitReason: 'unsubscribed' }),
   },
 };
 

@@ -138,5 +138,8 @@ export const WebhookCatalog = z
     commissions: CatalogGroup,
     tasks: CatalogGroup,
     forms: CatalogGroup,
+    email: CatalogGroup,
+    sms: CatalogGroup,
+    campaigns: CatalogGroup,
   })
   .meta({ id: 'WebhookCatalog' });

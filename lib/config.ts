@@ -18,6 +18,7 @@ const DEV_SECRETS = {
   TRACKING_SECRET: 'dev-tracking-secret-change-me',
   FILE_URL_SECRET: 'dev-file-url-secret-change-me',
   ID_SECRET: 'dev-id-secret-change-me',
+  DKIM_KEY_SECRET: 'dev-dkim-key-secret-change-me',
 } as const;
 type SecretName = keyof typeof DEV_SECRETS;
 /** 32 random bytes: an HMAC-SHA256 key as strong as its hash; shorter ones are guessable offline. */
@@ -117,6 +118,8 @@ const EnvSchema = z.object({
   TWILIO_API_BASE_URL: optionalString,
   /** Signs open, click and unsubscribe tokens. */
   TRACKING_SECRET: z.string().min(16).default(DEV_SECRETS.TRACKING_SECRET),
+  /** Encrypts the DKIM private keys tenants register (AES-256-GCM under a key derived from it). */
+  DKIM_KEY_SECRET: z.string().min(16).default(DEV_SECRETS.DKIM_KEY_SECRET),
   /**
    * Password hashes and verifications (argon2, on libuv's thread pool of 4) running at once per
    * process: a login flood then waits its turn instead of taking every thread other requests need.
@@ -206,11 +209,29 @@ function productionSecretProblems(c: Record<SecretName, string>): { name: Secret
 const SECRET_HOW_TO = 'generate each one with `openssl rand -base64 48` and keep it in your secret store';
 
 /** Rules across variables, checked at startup rather than on first use. */
+const isHttpsUrl = (value: string | undefined) => {
+  try {
+    const url = new URL(value ?? '');
+    return url.protocol === 'https:' && url.hostname !== '';
+  } catch {
+    return false;
+  }
+};
+
 export const ConfigSchema = EnvSchema.superRefine((c, ctx) => {
   if (c.NODE_ENV === 'production') {
     for (const { name, message } of productionSecretProblems(c)) {
       ctx.addIssue({ code: 'custom', path: [name], message: `${message}; ${SECRET_HOW_TO}` });
     }
+  }
+  // Live email carries tracking and unsubscribe links to PUBLIC_BASE_URL: without it they point at
+  // http://localhost, and over http a one-click unsubscribe (RFC 8058, required by Gmail and Yahoo for bulk mail) is not honoured.
+  if (c.NODE_ENV === 'production' && c.SMTP_URL && !isHttpsUrl(c.PUBLIC_BASE_URL)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PUBLIC_BASE_URL'],
+      message: `${c.PUBLIC_BASE_URL ? `"${c.PUBLIC_BASE_URL}" is not https` : 'unset'}; live email (SMTP_URL is set) needs the https address this service is reached at from the internet (e.g. https://api.example.com), because its tracking and List-Unsubscribe links point there`,
+    });
   }
   if (c.FILES_DRIVER === 's3' && !c.S3_BUCKET)
     ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when FILES_DRIVER=s3' });

@@ -36,6 +36,8 @@ export const ID_TYPES = {
   emailTemplate: 'tpl',
   suppression: 'sup',
   operation: 'opr',
+  sender: 'snd',
+  dkimKey: 'dkm',
 } as const;
 
 export type IdType = keyof typeof ID_TYPES;

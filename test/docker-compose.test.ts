@@ -36,7 +36,7 @@ const compose = applyMerges(yaml.load(raw)) as { services: Record<string, Servic
 const s = compose.services;
 const APP = ['migrate', 'api', 'worker'];
 const ONE_SHOTS = ['migrate', 'minio-setup', 'temporal-namespace', 'temporal-schema'];
-const APP_SECRETS = ['JWT_SECRET', 'TRACKING_SECRET', 'FILE_URL_SECRET', 'ID_SECRET'];
+const APP_SECRETS = ['JWT_SECRET', 'TRACKING_SECRET', 'FILE_URL_SECRET', 'ID_SECRET', 'DKIM_KEY_SECRET'];
 /** `${NAME:?message}`: compose refuses to start, naming NAME, while .env lacks it. */
 const required = (name: string) => new RegExp(`^\\$\\{${name}:\\?[^}]+\\}$`);
 /** What the container's shell runs: compose turns `$$` into `$`. */

@@ -1,6 +1,6 @@
 import { composeEmail } from '../domain/communications/compose-email';
 import { inferEmailFormat } from '../domain/communications/email-format';
-import { clickTargets, htmlPart, SmtpSink, type ReceivedMail } from './support/smtp-sink';
+import { clickTargets, htmlPart, SmtpSink, textPart, type ReceivedMail } from './support/smtp-sink';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
 
@@ -149,6 +149,27 @@ describe('email content', () => {
       [`HTML for ${EVIL_NAME}`, 'html'],
       [`Text for ${EVIL_NAME}`, 'text'],
     ]);
+  });
+
+  it('sends an HTML email with a text part of separated paragraphs, list items and the link URLs', async () => {
+    const lead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data as { email: string; id: string };
+    const body =
+      '<h2>Welcome {{firstName}}</h2><p>Thanks for signing up.</p><ul><li>Import your leads</li><li>Start a campaign</li></ul>' +
+      '<p>See our <a href="https://example.com/pricing">pricing</a> or <a href="https://example.com/docs">https://example.com/docs</a>.</p>';
+    await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: lead.email, subject: 'Welcome', body, leadId: lead.id, category: 'transactional' })
+      .expect(200);
+    const [mail] = await waitUntil(async () => smtp.to(lead.email).length > 0 && smtp.to(lead.email), 'the email');
+    const text = textPart(mail);
+    // The former tag stripping sent "Welcome AdaThanks for signing up. See our pricing.": blocks run together, URLs gone.
+    expect(text).toContain('WELCOME ADA\n\nThanks for signing up.\n\n');
+    expect(text).toContain(' * Import your leads\n * Start a campaign');
+    expect(text).toContain('See our pricing [https://example.com/pricing] or https://example.com/docs.');
+    // The author's URLs, readable; the HTML part carries the tracked redirects.
+    expect(text).not.toContain('/v1/t/');
+    expect(clickTargets(mail)).toEqual(['https://example.com/pricing', 'https://example.com/docs']);
   });
 
   it('reads 100 KB bodies of unclosed tags in linear time, and sends one', async () => {

@@ -47,7 +47,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.FILES_DIR = path.join(workDir, 'files');
   // Production-mode children (the reliability suite's API and worker) refuse dev secrets; test files and
   // those children must share them (IDs, tokens), so the whole run gets the same strong test values.
-  for (const name of ['JWT_SECRET', 'TRACKING_SECRET', 'FILE_URL_SECRET', 'ID_SECRET']) {
+  for (const name of ['JWT_SECRET', 'TRACKING_SECRET', 'FILE_URL_SECRET', 'ID_SECRET', 'DKIM_KEY_SECRET']) {
     process.env[name] ??= `test-only-${name.toLowerCase()}-${'x'.repeat(32)}`;
   }
   process.env.TEMPORAL_TEST_SERVER_PATH ??= findTemporalBinary('test-server', undefined);

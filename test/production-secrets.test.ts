@@ -4,7 +4,7 @@ import { loadConfig } from '../lib/config';
 
 const ROOT = path.resolve(__dirname, '..');
 const REGISTER = path.join(__dirname, 'support/processes/swc-register.js');
-const SECRETS = ['JWT_SECRET', 'TRACKING_SECRET', 'FILE_URL_SECRET', 'ID_SECRET'] as const;
+const SECRETS = ['JWT_SECRET', 'TRACKING_SECRET', 'FILE_URL_SECRET', 'ID_SECRET', 'DKIM_KEY_SECRET'] as const;
 const strong = (name: string) => `${name}-`.padEnd(48, 'k');
 
 /** Runs a real entry point in production mode and returns how it ended. */
@@ -49,12 +49,37 @@ describe('production secrets', () => {
       TRACKING_SECRET: 'dev-tracking-secret-change-me',
       FILE_URL_SECRET: strong('FILE_URL_SECRET'),
       ID_SECRET: strong('ID_SECRET'),
+      DKIM_KEY_SECRET: strong('DKIM_KEY_SECRET'),
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('JWT_SECRET: 23 bytes long; production needs at least 32 random bytes');
     expect(run.stderr).toContain('TRACKING_SECRET: unset (or the built-in dev value)');
     expect(run.stderr).not.toContain('FILE_URL_SECRET');
     expect(run.stderr).not.toContain('ID_SECRET');
+    expect(run.stderr).not.toContain('DKIM_KEY_SECRET');
+  });
+
+  it('the worker refuses live email in production without an https PUBLIC_BASE_URL, and says what to set', async () => {
+    const secrets = Object.fromEntries(SECRETS.map((name) => [name, strong(name)]));
+    const unset = await runEntryPoint('workers/main.ts', { ...secrets, SMTP_URL: 'smtp://mail.example.com:587', PUBLIC_BASE_URL: '' });
+    expect(unset.code).toBe(1);
+    expect(unset.stderr).toContain('PUBLIC_BASE_URL: unset; live email (SMTP_URL is set) needs the https address');
+    expect(unset.stderr).not.toMatch(/^\s+at /m);
+    const http = await runEntryPoint('api/server.ts', {
+      ...secrets,
+      SMTP_URL: 'smtp://mail.example.com:587',
+      PUBLIC_BASE_URL: 'http://api.example.com',
+    });
+    expect(http.code).toBe(1);
+    expect(http.stderr).toContain('PUBLIC_BASE_URL: "http://api.example.com" is not https');
+    for (const name of SECRETS) expect(http.stderr).not.toContain(name);
+
+    const live = { NODE_ENV: 'production', ...secrets, SMTP_URL: 'smtp://mail.example.com:587' };
+    expect(loadConfig({ ...live, PUBLIC_BASE_URL: 'https://api.example.com' }).PUBLIC_BASE_URL).toBe('https://api.example.com');
+    expect(() => loadConfig({ ...live, PUBLIC_BASE_URL: 'https://' })).toThrow('PUBLIC_BASE_URL');
+    // Captured mail (no SMTP_URL) and development need no public address.
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets }).SMTP_URL).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'development', SMTP_URL: 'smtp://127.0.0.1:1025' }).PUBLIC_BASE_URL).toBeUndefined();
   });
 
   it('accepts strong secrets in production, and keeps the dev values outside production', () => {

@@ -43,6 +43,19 @@ const SPEC_EVENTS: Record<string, string[]> = {
   'task.completed': ['taskId'],
   'form.submitted': ['formId', 'leadId', 'fields'],
 };
+/** Engagement events for integrations (docs/decisions.md, "Tracking and engagement events"), beside the spec's. */
+const ENGAGEMENT_EVENTS: Record<string, string[]> = {
+  'email.sent': ['messageId', 'to', 'leadId', 'campaignId', 'sentAt', 'sandbox'],
+  'email.delivered': ['messageId', 'leadId', 'campaignId', 'occurredAt'],
+  'email.opened': ['messageId', 'leadId', 'campaignId', 'occurredAt'],
+  'email.clicked': ['messageId', 'leadId', 'campaignId', 'occurredAt', 'url'],
+  'email.bounced': ['messageId', 'leadId', 'campaignId', 'occurredAt', 'reason'],
+  'email.unsubscribed': ['messageId', 'leadId', 'campaignId', 'occurredAt'],
+  'sms.sent': ['messageId', 'to', 'leadId', 'campaignId', 'sentAt', 'sandbox'],
+  'campaign.enrollment.started': ['enrollmentId', 'campaignId', 'leadId'],
+  'campaign.enrollment.completed': ['enrollmentId', 'campaignId', 'leadId', 'status', 'exitReason'],
+};
+const CATALOG_EVENTS = { ...SPEC_EVENTS, ...ENGAGEMENT_EVENTS };
 
 describe('webhook endpoints API', () => {
   it('creates an endpoint and shows its whsec_ secret only on creation and from /secret', async () => {
@@ -117,13 +130,24 @@ describe('webhook event catalog', () => {
     expect((await stack.http().get(`${BASE}/catalog`)).status).toBe(401);
   });
 
-  it('lists all 14 events of spec 6.2 by group with exactly the spec data fields in each example', async () => {
+  // The catalog also holds the email, sms and campaign engagement events.
+  it('lists the 14 events of spec 6.2 and the engagement events by group with exactly their data fields in each example', async () => {
     const res = await stack.http().get(`${BASE}/catalog`).set(tenant.live);
     expect(res.status).toBe(200);
     const catalog = res.body.data as Record<string, { event: string; description: string; examplePayload: Record<string, unknown> }[]>;
-    expect(Object.keys(catalog)).toEqual(['leads', 'opportunities', 'partners', 'commissions', 'tasks', 'forms']);
+    expect(Object.keys(catalog)).toEqual([
+      'leads',
+      'opportunities',
+      'partners',
+      'commissions',
+      'tasks',
+      'forms',
+      'email',
+      'sms',
+      'campaigns',
+    ]);
     const entries = Object.values(catalog).flat();
-    expect(entries.map((e) => e.event).sort()).toEqual(Object.keys(SPEC_EVENTS).sort());
+    expect(entries.map((e) => e.event).sort()).toEqual(Object.keys(CATALOG_EVENTS).sort());
     const groupOf: Record<string, string> = {
       lead: 'leads',
       opportunity: 'opportunities',
@@ -131,6 +155,9 @@ describe('webhook event catalog', () => {
       commission: 'commissions',
       task: 'tasks',
       form: 'forms',
+      email: 'email',
+      sms: 'sms',
+      campaign: 'campaigns',
     };
     for (const [group, list] of Object.entries(catalog)) {
       for (const entry of list) {
@@ -140,7 +167,7 @@ describe('webhook event catalog', () => {
         const payload = entry.examplePayload as { id: string; type: string; createdAt: string; data: Record<string, unknown> };
         expect(Object.keys(payload).sort()).toEqual(['createdAt', 'data', 'id', 'type']);
         expect(payload.type).toBe(entry.event);
-        expect(Object.keys(payload.data).sort()).toEqual([...SPEC_EVENTS[entry.event]].sort());
+        expect(Object.keys(payload.data).sort()).toEqual([...CATALOG_EVENTS[entry.event]].sort());
         for (const [key, value] of Object.entries(payload.data)) {
           if (key.endsWith('Id')) expect(value).toMatch(/^[a-z]{3}[A-Za-z0-9]{13,14}$/);
         }

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import type { ScopeRef } from '../../workflows/types';
 import { checkLeadEligibility, leadHasStatus } from './check-lead';
 import { finishEnrollment } from './finish-enrollment';
@@ -12,13 +13,13 @@ export interface EnrollmentRef extends ScopeRef {
   enrollmentId: string;
 }
 
-export function createCampaignActivities(db: DataSource) {
+export function createCampaignActivities(db: DataSource, workflows: WorkflowStarter) {
   return {
     checkLeadEligibility: checkLeadEligibility(db),
     leadHasStatus: leadHasStatus(db),
     prepareCampaignMessage: prepareCampaignMessage(db),
     runCampaignAction: runCampaignAction(db),
-    finishEnrollment: finishEnrollment(db),
+    finishEnrollment: finishEnrollment(db, workflows),
   };
 }
 

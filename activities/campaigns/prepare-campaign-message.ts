@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { WorkflowNode } from '../../contracts/sequence-definition';
-import { EmailTemplate, Lead } from '../../db/entities';
+import { EmailSender, EmailTemplate, Lead } from '../../db/entities';
 import { scoped } from '../../db/scoped-repository';
 import { leadVariables } from '../../domain/communications/lead-variables';
 import { inferEmailFormat } from '../../domain/communications/email-format';
@@ -59,8 +59,16 @@ export function prepareCampaignMessage(db: DataSource) {
       format = template.format;
       subject = input.data.subjectLine || template.subject;
     }
+    let senderId: string | null = null;
+    if (input.data.senderId) {
+      const senderKey = decodeId('sender', input.data.senderId);
+      const sender = senderKey ? await scoped(db.manager, EmailSender, input).findById(senderKey) : null;
+      if (!sender) return { messageId: null, status: 'skipped', reason: 'sender_not_found' };
+      senderId = sender.id;
+    }
     const message = await storeMessageOnce(new ScopedData(db.manager, input), {
       ...common,
+      senderId,
       channel: 'email',
       to: lead.email,
       subject: renderTemplate(subject, vars, { html: false }),

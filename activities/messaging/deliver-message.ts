@@ -2,18 +2,36 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { DataSource } from 'typeorm';
 import { IsNull } from 'typeorm';
 import { Message } from '../../db/entities';
-import { scoped, type ScopedRepository } from '../../db/scoped-repository';
+import { scoped, type TenantScope } from '../../db/scoped-repository';
+import { unitOfWork } from '../../domain/unit-of-work';
+import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { composeEmail } from '../../domain/communications/compose-email';
 import { encodeId } from '../../lib/ids';
 import type { ScopeRef } from '../../workflows/types';
-import { senderDomain, smtpSender, type EmailSender } from './email-transport';
+import { config } from '../../lib/config';
+import { smtpSender, type EmailSender } from './email-transport';
+import { sendingIdentity } from './sending-identity';
 import type { MessagingSettings } from './settings';
 import { twilioSender, type SmsSender } from './sms-transport';
 
 export type MessageRef = ScopeRef & { messageId: string };
 
-const markSent = (repo: ScopedRepository<Message>, id: string, set: Partial<Message>) =>
-  repo.updateWhere({ id, status: 'queued' }, { status: 'sent', sentAt: new Date(), ...set });
+/**
+ * Marks the message sent and writes its `email.sent` / `sms.sent` event in the same transaction;
+ * only the attempt that moves it from queued emits, so a retried activity reports it once.
+ */
+async function markSent(db: DataSource, workflows: WorkflowStarter, scope: TenantScope, message: Message, set: Partial<Message>) {
+  await unitOfWork({ db, workflows, scope }, async (tx) => {
+    const sentAt = new Date();
+    const changed = await tx.repo(Message).updateWhere({ id: message.id, status: 'queued' }, { status: 'sent', sentAt, ...set });
+    if (changed)
+      await tx.emit(message.channel === 'email' ? 'email.sent' : 'sms.sent', {
+        ...message,
+        sentAt,
+        sandbox: set.sandbox ?? message.sandbox,
+      });
+  });
+}
 
 /**
  * Sends one stored message at most once, however often Temporal runs this:
@@ -26,24 +44,33 @@ const markSent = (repo: ScopedRepository<Message>, id: string, set: Partial<Mess
  *    a process dying during the provider call: that message may be lost (at most once, never twice).
  *    Email carries a deterministic Message-ID, so even a duplicate would be recognisable.
  */
-export function deliverMessage(db: DataSource, settings: MessagingSettings) {
+export function deliverMessage(db: DataSource, workflows: WorkflowStarter, settings: MessagingSettings) {
   const sendEmail: EmailSender | null = settings.smtpUrl ? smtpSender(settings.smtpUrl) : null;
   const sendSms: SmsSender | null = settings.twilio ? twilioSender(settings.twilio) : null;
   return async ({ tenantId, environment, messageId }: MessageRef): Promise<{ status: 'sent' | 'failed' }> => {
-    const repo = scoped(db.manager, Message, { tenantId, environment });
+    const scope = { tenantId, environment };
+    const repo = scoped(db.manager, Message, scope);
     const message = await repo.findById(messageId);
     if (!message) throw ApplicationFailure.nonRetryable(`Message ${messageId} not found`, 'MessageMissing');
     if (message.status !== 'queued') return { status: message.status };
+    const sent = (set: Partial<Message>) => markSent(db, workflows, scope, message, set);
     if (message.providerAttemptedAt) {
-      await markSent(repo, message.id, {});
+      await sent({});
       return { status: 'sent' };
     }
     const provider = message.channel === 'email' ? sendEmail : sendSms;
     if (environment === 'sandbox' || !provider) {
-      await markSent(repo, message.id, { sandbox: true, providerMessageId: `capture-${encodeId('message', message.id)}` });
+      await sent({ sandbox: true, providerMessageId: `capture-${encodeId('message', message.id)}` });
       return { status: 'sent' };
     }
-    const emailMessageId = `<${encodeId('message', message.id)}@${senderDomain(settings.emailFrom)}>`;
+    const identity =
+      message.channel === 'email'
+        ? await sendingIdentity(db, scope, message, {
+            emailFrom: settings.emailFrom,
+            dkimKeySecret: settings.dkimKeySecret ?? config.DKIM_KEY_SECRET,
+          })
+        : null;
+    const emailMessageId = `<${encodeId('message', message.id)}@${identity?.domain ?? 'localhost'}>`;
     const claimed = await repo.updateWhere(
       { id: message.id, status: 'queued', providerAttemptedAt: IsNull() },
       { providerAttemptedAt: new Date(), providerMessageId: message.channel === 'email' ? emailMessageId : null },
@@ -51,7 +78,7 @@ export function deliverMessage(db: DataSource, settings: MessagingSettings) {
     if (!claimed) throw new Error('Another attempt claimed this message; the next attempt will settle it');
     let providerMessageId = emailMessageId;
     try {
-      if (message.channel === 'email') {
+      if (identity) {
         const composed = composeEmail(
           {
             subject: message.subject ?? '',
@@ -66,7 +93,14 @@ export function deliverMessage(db: DataSource, settings: MessagingSettings) {
           },
           settings.tracking,
         );
-        await (provider as EmailSender)({ ...composed, to: message.to, from: settings.emailFrom, messageId: emailMessageId });
+        await (provider as EmailSender)({
+          ...composed,
+          to: message.to,
+          from: identity.from,
+          replyTo: identity.replyTo,
+          messageId: emailMessageId,
+          dkim: identity.dkim,
+        });
       } else {
         providerMessageId = await (provider as SmsSender)({ to: message.to, body: message.body });
       }
@@ -75,7 +109,7 @@ export function deliverMessage(db: DataSource, settings: MessagingSettings) {
       throw err;
     }
     await settings.afterProviderAccept?.(message);
-    await markSent(repo, message.id, { providerMessageId });
+    await sent({ providerMessageId });
     return { status: 'sent' };
   };
 }

@@ -1,12 +1,16 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import nodemailer from 'nodemailer';
 import type { ComposedEmail } from '../../domain/communications/compose-email';
+import type { DkimSigning } from './sending-identity';
 
 export interface OutgoingEmail extends ComposedEmail {
   to: string;
-  from: string;
+  from: string | { name: string; address: string };
+  replyTo?: string;
   /** Deterministic per message (`<msg-...@domain>`), so a duplicate is recognisable downstream. */
   messageId: string;
+  /** Signs the message (nodemailer's DKIM support) when the From domain has a key. */
+  dkim?: DkimSigning;
 }
 
 export type EmailSender = (email: OutgoingEmail) => Promise<void>;
@@ -18,12 +22,14 @@ export function smtpSender(smtpUrl: string): EmailSender {
     try {
       await transport.sendMail({
         from: email.from,
+        replyTo: email.replyTo,
         to: email.to,
         subject: email.subject,
         html: email.html,
         text: email.text,
         headers: email.headers,
         messageId: email.messageId,
+        dkim: email.dkim,
       });
     } catch (err) {
       const code = (err as { responseCode?: number }).responseCode;

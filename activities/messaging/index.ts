@@ -1,11 +1,12 @@
 import type { DataSource } from 'typeorm';
+import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { deliverMessage } from './deliver-message';
 import { failMessage } from './fail-message';
 import type { MessagingSettings } from './settings';
 
-export function createMessagingActivities(db: DataSource, settings: MessagingSettings) {
+export function createMessagingActivities(db: DataSource, workflows: WorkflowStarter, settings: MessagingSettings) {
   return {
-    deliverMessage: deliverMessage(db, settings),
+    deliverMessage: deliverMessage(db, workflows, settings),
     failMessage: failMessage(db),
   };
 }

@@ -14,6 +14,8 @@ export interface MessagingSettings {
   /** Unset: email is recorded by the capture transport, never delivered. */
   smtpUrl?: string;
   emailFrom: string;
+  /** Opens the DKIM private keys tenants registered (default: DKIM_KEY_SECRET). */
+  dkimKeySecret?: string;
   /** Unset: SMS is recorded by the capture transport. */
   twilio?: TwilioSettings;
   tracking: TrackingSettings;
@@ -26,6 +28,7 @@ export function messagingSettingsFromConfig(config: Config): MessagingSettings {
   return {
     smtpUrl: config.SMTP_URL,
     emailFrom: config.EMAIL_FROM,
+    dkimKeySecret: config.DKIM_KEY_SECRET,
     twilio: accountSid && authToken && from ? { accountSid, authToken, from, apiBaseUrl: config.TWILIO_API_BASE_URL } : undefined,
     tracking: trackingSettingsFromConfig(config),
   };

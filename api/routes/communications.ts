@@ -17,20 +17,30 @@ import { serializeMessage, serializeSentMessage } from '../serializers/message';
 
 const tag = 'Communications';
 
-/** Email and SMS: sends run as workflows; inbound reply/bounce notifications become engagement events. */
+/** The mail provider's notifications, each recorded as an engagement event (and sent as its webhook). */
+const INBOUND = {
+  reply: { type: 'email_reply', summary: 'Record an inbound reply (email_reply)' },
+  bounce: { type: 'email_bounce', summary: 'Record a bounce (email_bounce); the lead is marked bounced; fires email.bounced' },
+  delivered: {
+    type: 'email_delivered',
+    summary: "Record that the recipient's mail server accepted an email (email_delivered); fires email.delivered",
+  },
+} as const;
+
+/** Email and SMS sends run as workflows; inbound reply/bounce/delivery notifications become engagement events. */
 export function communicationRoutes() {
-  const inbound = (kind: 'reply' | 'bounce') =>
+  const inbound = (kind: keyof typeof INBOUND) =>
     defineRoute({
       method: 'post',
       path: `/v1/communications/inbound/${kind}`,
-      summary: kind === 'reply' ? 'Record an inbound reply (email_reply)' : 'Record a bounce (email_bounce); the lead is marked bounced',
+      summary: INBOUND[kind].summary,
       tag,
       auth: 'tenant',
       scope: 'communications:write',
       body: InboundEvent,
       response: EngagementEventRecord,
       handler: async ({ body, ctx }) => ({
-        data: serializeEngagementEvent(await recordInbound(ctx, kind === 'reply' ? 'email_reply' : 'email_bounce', body)),
+        data: serializeEngagementEvent(await recordInbound(ctx, INBOUND[kind].type, body)),
         message: 'Event recorded',
       }),
     });
@@ -94,5 +104,6 @@ export function communicationRoutes() {
     }),
     inbound('reply'),
     inbound('bounce'),
+    inbound('delivered'),
   ];
 }

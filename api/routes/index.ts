@@ -22,6 +22,7 @@ import { opportunityRoutes } from './opportunities';
 import { partnerRoutes } from './partners';
 import { searchRoutes } from './search';
 import { statusDefinitionRoutes } from './status-definitions';
+import { senderRoutes } from './senders';
 import { suppressionRoutes } from './suppressions';
 import { taskRoutes } from './tasks';
 import { teamRoutes } from './teams';
@@ -62,5 +63,6 @@ export function apiRoutes(deps: AppDeps): AnyRoute[] {
     ...emailTemplateRoutes(),
     ...suppressionRoutes(),
     ...operationRoutes(),
+    ...senderRoutes(),
   ];
 }

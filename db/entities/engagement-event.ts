@@ -1,7 +1,10 @@
 import { Column, Entity, Index } from 'typeorm';
 import { TenantOwned } from './tenant-owned';
 
-/** Spec 2.15 types, plus `unsubscribe`, which only the unsubscribe link records. */
+/**
+ * Spec 2.15 types, plus `unsubscribe`, which only the unsubscribe link records, and
+ * `email_delivered`, which only the provider's delivery notification records.
+ */
 export const ENGAGEMENT_TYPES = [
   'email_open',
   'link_click',
@@ -11,7 +14,7 @@ export const ENGAGEMENT_TYPES = [
   'form_submission',
   'page_visit',
 ] as const;
-export type EngagementType = (typeof ENGAGEMENT_TYPES)[number] | 'unsubscribe';
+export type EngagementType = (typeof ENGAGEMENT_TYPES)[number] | 'unsubscribe' | 'email_delivered';
 
 @Entity({ name: 'engagement_events' })
 @Index('ix_engagement_events_message', ['tenantId', 'messageId', 'type'])

@@ -8,6 +8,8 @@ import { Commission } from './commission';
 import { TrainingCourse } from './course';
 import { EmailTemplate } from './email-template';
 import { EmailSuppression } from './email-suppression';
+import { EmailSender } from './email-sender';
+import { DkimKey } from './dkim-key';
 import { EngagementEvent } from './engagement-event';
 import { Form, FormSubmission } from './form';
 import { IdempotencyKey } from './idempotency-key';
@@ -41,7 +43,7 @@ export { LandingPage, StatusDefinition, SequenceDefinition, SequenceDefinitionVe
 export { Form, FormSubmission, Opportunity };
 export { Commission, Partner, PartnerReferralCode, SearchDocument, Task };
 export { Addon, AddonInstallation, AgentExecution, StoredFile, TrainingCourse };
-export { Campaign, CampaignEnrollment, EmailSuppression, EmailTemplate, EngagementEvent, Message, Operation };
+export { Campaign, CampaignEnrollment, DkimKey, EmailSender, EmailSuppression, EmailTemplate, EngagementEvent, Message, Operation };
 export * from './tenant-owned';
 
 export const entities = [
@@ -55,5 +57,5 @@ export const entities = [
   // definitions (AI generation round-trips through these)
   ...[StatusDefinition, SequenceDefinition, SequenceDefinitionVersion, LandingPage],
   // campaigns, communications and engagement
-  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EmailSuppression, EngagementEvent, Operation],
+  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EmailSuppression, EngagementEvent, Operation, EmailSender, DkimKey],
 ];

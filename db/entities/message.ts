@@ -59,6 +59,10 @@ export class Message extends TenantOwned {
   @Column({ name: 'campaign_id', type: 'bigint', nullable: true })
   campaignId: string | null;
 
+  /** The sender identity chosen (email_senders); null: EMAIL_FROM. */
+  @Column({ name: 'sender_id', type: 'bigint', nullable: true })
+  senderId: string | null;
+
   @Column({ name: 'opportunity_id', type: 'bigint', nullable: true })
   opportunityId: string | null;
 

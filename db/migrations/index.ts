@@ -19,6 +19,7 @@ import { AddEmailSuppressions1795352100000 } from './1795352100000-AddEmailSuppr
 import { AddLeadIdentities1795356000000 } from './1795356000000-AddLeadIdentities';
 import { AddEngagementSettings1795357000000 } from './1795357000000-AddEngagementSettings';
 import { AddOperations1795354000000 } from './1795354000000-AddOperations';
+import { AddSendersAndDkimKeys1795358000000 } from './1795358000000-AddSendersAndDkimKeys';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -42,4 +43,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddLeadIdentities1795356000000,
   AddEngagementSettings1795357000000,
   AddOperations1795354000000,
+  AddSendersAndDkimKeys1795358000000,
 ];

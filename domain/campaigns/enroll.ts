@@ -1,5 +1,6 @@
 import { In } from 'typeorm';
-import { Campaign, CampaignEnrollment, Lead } from '../../db/entities';
+import { Campaign, CampaignEnrollment, Lead, OutboxEvent } from '../../db/entities';
+import { ScopedData } from '../../db/scoped-data';
 import { AppError, notFound } from '../../lib/errors';
 import { decodeId } from '../../lib/ids';
 import { forEachConcurrently } from '../../lib/concurrency';
@@ -7,6 +8,7 @@ import { logger } from '../../lib/logger';
 import { stopSignal } from '../../workflows/campaign-signals';
 import { suppressionsOf } from '../communications/email-suppressions';
 import type { DomainContext } from '../context';
+import { relayCommitted, UnitOfWork, unitOfWork } from '../unit-of-work';
 import { getCampaign } from './campaigns';
 import { signalWorkflows } from './signal-enrollments';
 import { enrollmentWorkflowId, pinnedGraph, startEnrollmentWorkflow } from './start-enrollment';
@@ -52,29 +54,43 @@ export async function enrollLeads(
     return { leadId: publicId, status: inserted.has(lead.id) ? 'enrolled' : 'already_enrolled' };
   });
   const started = eligible.flatMap((lead) => {
-    const enrollment = inserted.get(lead.id);
-    return enrollment ? [{ lead, enrollment }] : [];
+    const row = inserted.get(lead.id);
+    return row ? [{ lead, ...row }] : [];
   });
   await startAll(ctx, campaign, graph, started);
   return results;
 }
 
+interface Inserted {
+  enrollment: CampaignEnrollment;
+  /** Its `campaign.enrollment.started` event: committed with the row, relayed once the workflow started. */
+  event: OutboxEvent;
+}
+
 /**
- * One INSERT for the whole batch; a lead already enrolled (the unique campaign+lead index) is
- * skipped by ON CONFLICT and missing from the result.
+ * One INSERT for the whole batch, with each new enrollment's started event in the same
+ * transaction; a lead already enrolled (the unique campaign+lead index) is skipped by ON CONFLICT
+ * and missing from the result. The events are not relayed here: startAll relays those whose
+ * workflow started and removes the others with their rows.
  */
-async function insertEnrollments(ctx: DomainContext, campaign: Campaign, leads: Lead[]): Promise<Map<string, CampaignEnrollment>> {
+async function insertEnrollments(ctx: DomainContext, campaign: Campaign, leads: Lead[]): Promise<Map<string, Inserted>> {
   if (leads.length === 0) return new Map();
-  const rows = await ctx.data.repo(CampaignEnrollment).insertIgnoringConflicts(
-    leads.map((lead) => ({
-      campaignId: campaign.id,
-      leadId: lead.id,
-      workflowId: enrollmentWorkflowId(campaign.id, lead.id),
-      workflowVersion: campaign.workflowVersion ?? 0,
-      status: 'active' as const,
-    })),
-  );
-  return new Map(rows.map((e) => [e.leadId, e]));
+  return ctx.db.transaction(async (manager) => {
+    const tx = new UnitOfWork(manager, ctx.scope);
+    const rows = await tx.repo(CampaignEnrollment).insertIgnoringConflicts(
+      leads.map((lead) => ({
+        campaignId: campaign.id,
+        leadId: lead.id,
+        workflowId: enrollmentWorkflowId(campaign.id, lead.id),
+        workflowVersion: campaign.workflowVersion ?? 0,
+        status: 'active' as const,
+      })),
+    );
+    const inserted = new Map<string, Inserted>();
+    for (const enrollment of rows)
+      inserted.set(enrollment.leadId, { enrollment, event: await tx.emit('campaign.enrollment.started', enrollment) });
+    return inserted;
+  });
 }
 
 /** Starts in flight at once for one request: a bulk enrollment is not one start after another. */
@@ -84,19 +100,31 @@ async function startAll(
   ctx: DomainContext,
   campaign: Campaign,
   graph: Awaited<ReturnType<typeof pinnedGraph>>,
-  items: { lead: Lead; enrollment: CampaignEnrollment }[],
+  items: ({ lead: Lead } & Inserted)[],
 ) {
-  const failed: CampaignEnrollment[] = [];
+  const failed: Inserted[] = [];
   await forEachConcurrently(items, START_CONCURRENCY, async (item) => {
     try {
       await startEnrollmentWorkflow(ctx.workflows, ctx.scope, campaign, item.lead, item.enrollment, graph);
     } catch (err) {
       logger.warn({ err, workflowId: item.enrollment.workflowId }, 'could not start enrollment workflow');
-      failed.push(item.enrollment);
+      failed.push(item);
     }
   });
+  // An enrollment whose workflow never started did not happen: its row and its event go together.
   if (failed.length) {
-    await ctx.data.repo(CampaignEnrollment).deleteWhere({ id: In(failed.map((e) => e.id)) });
+    await ctx.db.transaction(async (manager) => {
+      const tx = new ScopedData(manager, ctx.scope);
+      await tx.repo(CampaignEnrollment).deleteWhere({ id: In(failed.map((f) => f.enrollment.id)) });
+      await tx.repo(OutboxEvent).deleteWhere({ id: In(failed.map((f) => f.event.id)) });
+    });
+  }
+  const failedIds = new Set(failed.map((f) => f.event.id));
+  await relayCommitted(
+    ctx,
+    items.flatMap((i) => (failedIds.has(i.event.id) ? [] : [i.event])),
+  );
+  if (failed.length) {
     throw new AppError(
       'service_unavailable',
       `${failed.length} lead(s) could not be enrolled (workflow engine unavailable); retry the request`,
@@ -104,16 +132,22 @@ async function startAll(
   }
 }
 
-/** Removes a lead from the campaign: recorded as unenrolled, and its workflow told to stop. */
+/**
+ * Removes a lead from the campaign: recorded as unenrolled with its `campaign.enrollment.completed`
+ * event, and its workflow told to stop. Only an active row changes, so an enrollment that ended on
+ * its own meanwhile keeps its status and is not reported twice.
+ */
 export async function unenrollLead(ctx: DomainContext, campaignId: string, leadId: string): Promise<CampaignEnrollment> {
   await getCampaign(ctx, campaignId);
-  const repo = ctx.data.repo(CampaignEnrollment);
-  const enrollment = await repo.findOne({ campaignId, leadId });
+  const enrollment = await ctx.data.repo(CampaignEnrollment).findOne({ campaignId, leadId });
   if (!enrollment) throw notFound('Enrollment');
-  if (enrollment.status === 'active') {
-    Object.assign(enrollment, { status: 'unenrolled', exitReason: 'unenrolled', finishedAt: new Date() });
-    await repo.save(enrollment);
-    await signalWorkflows(ctx.workflows.client, [enrollment.workflowId], stopSignal, { reason: 'unenrolled' });
-  }
-  return enrollment;
+  if (enrollment.status !== 'active') return enrollment;
+  const ended = { status: 'unenrolled' as const, exitReason: 'unenrolled', finishedAt: new Date() };
+  const changed = await unitOfWork(ctx, async (tx) => {
+    const n = await tx.repo(CampaignEnrollment).updateWhere({ id: enrollment.id, status: 'active' }, ended);
+    if (n) await tx.emit('campaign.enrollment.completed', { ...enrollment, ...ended });
+    return n > 0;
+  });
+  if (changed) await signalWorkflows(ctx.workflows.client, [enrollment.workflowId], stopSignal, { reason: 'unenrolled' });
+  return (await ctx.data.repo(CampaignEnrollment).findById(enrollment.id)) ?? enrollment;
 }

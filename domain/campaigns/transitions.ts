@@ -116,13 +116,28 @@ export function resumeCampaign(ctx: DomainContext, id: string): Promise<Campaign
   });
 }
 
-/** Ends every enrollment: recorded as stopped at once (one statement), and each workflow is told to stop. */
+/**
+ * Ends every enrollment: recorded as stopped at once (one statement, each with its
+ * `campaign.enrollment.completed` event), and each workflow is told to stop.
+ */
 export function completeCampaign(ctx: DomainContext, id: string): Promise<CampaignTransition> {
   return move(ctx, id, 'completed', async (c, tx) => {
     c.completedAt = new Date();
-    return tx
-      .repo(CampaignEnrollment)
-      .updateWhere({ campaignId: c.id, status: 'active' }, { status: 'stopped', exitReason: 'campaign_completed', finishedAt: new Date() });
+    const stopped = await tx.sql<{ id: string; lead_id: string }>(
+      (
+        q,
+      ) => `UPDATE ${q.table(CampaignEnrollment)} SET status = 'stopped', exit_reason = 'campaign_completed', finished_at = now(), updated_at = now()
+        WHERE ${q.scope()} AND campaign_id = ${q.value(c.id)}::bigint AND status = 'active' RETURNING id::text, lead_id::text`,
+    );
+    for (const e of stopped)
+      await tx.emit('campaign.enrollment.completed', {
+        id: e.id,
+        campaignId: c.id,
+        leadId: e.lead_id,
+        status: 'stopped',
+        exitReason: 'campaign_completed',
+      });
+    return stopped.length;
   });
 }
 

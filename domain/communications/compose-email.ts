@@ -1,3 +1,4 @@
+import { convert } from 'html-to-text';
 import type { Config } from '../../lib/config';
 import type { EmailFormat } from '../../db/entities/message';
 import { escapeHtml } from '../landing-pages/escape-html';
@@ -53,18 +54,20 @@ function textToHtml(text: string, isAuthored: (url: string) => boolean, href: (u
   return `<div>${html.replace(/\r?\n/g, '<br>\n')}</div>`;
 }
 
-/** Tag removal reads from `<` to the next `<` or `>`, so a run of `<` without `>` stays linear. */
+/**
+ * The text/plain part of an HTML email, by html-to-text: block elements become separated
+ * paragraphs and lines, list items keep their bullets or numbers, and each link keeps its URL
+ * ("pricing [https://example.com/pricing]"). It reads the author's body, so the text part shows the
+ * URLs the author wrote (as text bodies do), not tracking redirects; images are left out.
+ */
 const htmlToText = (html: string) =>
-  html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/p>/gi, '\n\n')
-    .replace(/<[^<>]+>/g, '')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .trim();
+  convert(html, {
+    wordwrap: 78,
+    selectors: [
+      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+      { selector: 'img', format: 'skip' },
+    ],
+  }).trim();
 
 /** The email as sent: HTML and text parts, tracked links, pixel, unsubscribe link and headers. */
 export function composeEmail(input: ComposeInput, tracking: TrackingSettings): ComposedEmail {

@@ -12,6 +12,7 @@ import { normalizeEmail } from '../normalize';
 import { leadVariables } from './lead-variables';
 import { inferEmailFormat } from './email-format';
 import { renderEmailBody, renderTemplate } from './render-template';
+import { requireSender } from './senders';
 import { storeMessageOnce } from './store-message';
 
 export interface MessageWithEngagement {
@@ -77,6 +78,7 @@ async function refuseSuppressed(ctx: DomainContext, to: string, lead: Lead | nul
 
 export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = SEND_WAIT_MS): Promise<Message> {
   const lead = await leadOf(ctx, input.leadId);
+  const sender = await requireSender(ctx, input.senderId, 'senderId');
   const marketing = (input.category ?? (input.leadId ? 'marketing' : 'transactional')) === 'marketing';
   if (marketing) await refuseSuppressed(ctx, input.to, lead);
   let source = input.body ?? '';
@@ -95,6 +97,7 @@ export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = S
     ...renderEmailBody(source, vars, format),
     leadId: lead?.id ?? null,
     opportunityId: input.opportunityId ?? null,
+    senderId: sender?.id ?? null,
     marketing,
     idempotencyKey: `api/${randomUUID()}`,
   });

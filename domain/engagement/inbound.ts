@@ -5,12 +5,12 @@ import type { DomainContext } from '../context';
 import { recordEngagement } from './record-engagement';
 
 /**
- * Inbound reply and bounce notifications from the mail provider. The message is named by ID, or
+ * Inbound reply, bounce and delivery notifications from the mail provider. The message is named by ID, or
  * the latest email to that address is taken; a bounce also marks the lead bounced (no more email).
  */
 export async function recordInbound(
   ctx: DomainContext,
-  type: 'email_reply' | 'email_bounce',
+  type: 'email_reply' | 'email_bounce' | 'email_delivered',
   input: InboundEvent,
 ): Promise<EngagementEvent> {
   const messages = ctx.data.repo(Message);

@@ -6,6 +6,7 @@ import { queryRows } from '../../db/sql';
 import { engagementSignal, type EngagementKind } from '../../workflows/campaign-signals';
 import { applySuppression, type SuppressionDeps } from '../communications/apply-suppression';
 import { signalWorkflows } from '../campaigns/signal-enrollments';
+import { unitOfWork, type UnitOfWork } from '../unit-of-work';
 
 export interface EngagementInput {
   type: EngagementType;
@@ -33,22 +34,26 @@ export async function recordEngagement(deps: SuppressionDeps, scope: TenantScope
 export async function recordEngagements(deps: SuppressionDeps, scope: TenantScope, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
   const { db } = deps;
   const leadOf = (input: EngagementInput) => input.leadId ?? input.message?.leadId ?? null;
-  const events = await scoped(db.manager, EngagementEvent, scope).insertMany(
-    inputs.map((input) => ({
-      type: input.type,
-      leadId: leadOf(input),
-      messageId: input.message?.id ?? null,
-      campaignId: input.message?.campaignId ?? null,
-      workflowExecutionId: input.workflowExecutionId,
-      occurredAt: input.occurredAt,
-      machine: input.machine,
-      details: input.details ?? {},
-    })),
-  );
+  const events = await unitOfWork({ ...deps, scope }, async (tx) => {
+    const stored = await tx.repo(EngagementEvent).insertMany(
+      inputs.map((input) => ({
+        type: input.type,
+        leadId: leadOf(input),
+        messageId: input.message?.id ?? null,
+        campaignId: input.message?.campaignId ?? null,
+        workflowExecutionId: input.workflowExecutionId,
+        occurredAt: input.occurredAt,
+        machine: input.machine,
+        details: input.details ?? {},
+      })),
+    );
+    for (const event of stored) await emitIntegrationEvent(tx, event);
+    return stored;
+  });
   for (const input of inputs) {
     if (input.type === 'email_bounce') await applyBounce(deps, scope, input, leadOf(input));
   }
-  const signalled = inputs.filter((input) => !input.machine && input.type !== 'unsubscribe');
+  const signalled = inputs.filter((input) => !input.machine && input.type !== 'unsubscribe' && input.type !== 'email_delivered');
   if (signalled.length) {
     const targets = await enrollmentTargets(
       db,
@@ -64,6 +69,22 @@ export async function recordEngagements(deps: SuppressionDeps, scope: TenantScop
     }
   }
   return events;
+}
+
+/**
+ * The webhook an email engagement becomes: people's hits only, since a scanner's or a
+ * prefetching proxy's open is no signal an integration should act on. Written with the stored row,
+ * so the event exists exactly when the engagement does.
+ */
+async function emitIntegrationEvent(tx: UnitOfWork, e: EngagementEvent): Promise<void> {
+  if (e.machine || e.messageId === null) return;
+  const base = { messageId: e.messageId, leadId: e.leadId, campaignId: e.campaignId, occurredAt: e.occurredAt };
+  const text = (key: string) => (typeof e.details[key] === 'string' ? (e.details[key] as string) : null);
+  if (e.type === 'email_open') await tx.emit('email.opened', base);
+  else if (e.type === 'link_click') await tx.emit('email.clicked', { ...base, url: text('url') });
+  else if (e.type === 'email_bounce') await tx.emit('email.bounced', { ...base, reason: text('reason') });
+  else if (e.type === 'email_delivered') await tx.emit('email.delivered', base);
+  else if (e.type === 'unsubscribe') await tx.emit('email.unsubscribed', base);
 }
 
 /**

@@ -56,10 +56,13 @@ beforeAll(async () => {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     IP_RATE_LIMIT_PER_MINUTE: '1000000',
     SMTP_URL: sink.url,
+    // Production refuses live email without an https public address; this test follows no tracking link.
+    PUBLIC_BASE_URL: 'https://multi-process.test',
     ID_SECRET: randomBytes(24).toString('hex'),
     JWT_SECRET: randomBytes(24).toString('hex'),
     TRACKING_SECRET: randomBytes(24).toString('hex'),
     FILE_URL_SECRET: randomBytes(24).toString('hex'),
+    DKIM_KEY_SECRET: randomBytes(24).toString('hex'),
     FILES_DRIVER: 's3',
     S3_BUCKET: moto.bucket,
     S3_ENDPOINT: moto.endpoint,

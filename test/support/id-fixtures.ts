@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type request from 'supertest';
 import type { z } from 'zod';
 import type { AnyRoute } from '../../api/http/route';
@@ -94,6 +95,17 @@ export function idFixtures(http: () => request.Agent): Partial<Record<IdType, Id
         if (list.status !== 200 || !list.body.data[0]) throw new Error(`fixture suppression failed: ${JSON.stringify(list.body)}`);
         return list.body.data[0].id as string;
       },
+    },
+    sender: {
+      create: (h) => post('/v1/communications/senders', h, { fromName: 'Fixture', fromAddress: 'fixture@example.com', replyTo: null }),
+    },
+    dkimKey: {
+      create: (h) =>
+        post('/v1/communications/dkim-keys', h, {
+          domain: `fixture-${Math.random().toString(36).slice(2)}.example.com`,
+          selector: 's1',
+          privateKey: generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        }),
     },
     campaign: {
       create: async (h) => {

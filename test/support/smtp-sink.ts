@@ -4,13 +4,13 @@ export interface ReceivedMail {
   to: string[];
   /** The raw message with quoted-printable soft breaks and escapes decoded, headers unfolded. */
   text: string;
+  /** The message exactly as received. */
+  raw: Buffer;
 }
 
-const decode = (raw: string) =>
-  raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    .replace(/\r?\n[ \t]+/g, ' ');
+const decodeQuotedPrintable = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+const decode = (raw: string) => decodeQuotedPrintable(raw).replace(/\r?\n[ \t]+/g, ' ');
 
 /** A real SMTP server on loopback that keeps what it receives (no STARTTLS, no auth). */
 export class SmtpSink {
@@ -28,7 +28,8 @@ export class SmtpSink {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        const mail = { to: session.envelope.rcptTo.map((r) => r.address), text: decode(Buffer.concat(chunks).toString('utf8')) };
+        const raw = Buffer.concat(chunks);
+        const mail = { to: session.envelope.rcptTo.map((r) => r.address), text: decode(raw.toString('utf8')), raw };
         this.received.push(mail);
         Promise.resolve(this.beforeAccept(mail)).then(() => callback(), callback);
       });
@@ -60,16 +61,30 @@ export function trackingPaths(mail: ReceivedMail, kind: 'o' | 'c' | 'u'): string
   return [...new Set([...mail.text.matchAll(new RegExp(`https?://[^/\\s"<>]+(/v1/t/${kind}/[A-Za-z0-9_.-]+)`, 'g'))].map((m) => m[1]))];
 }
 
-export const header = (mail: ReceivedMail, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(mail.text)?.[1];
-
-/** The text/html part of a received mail: from after its part headers up to the next MIME boundary. */
-export function htmlPart(mail: ReceivedMail): string {
-  const start = mail.text.search(/^Content-Type: text\/html/im);
-  if (start < 0) throw new Error('the mail has no text/html part');
-  const bodyStart = mail.text.indexOf('\r\n\r\n', start) + 4;
-  const end = mail.text.indexOf('\r\n--', bodyStart);
-  return mail.text.slice(bodyStart, end < 0 ? undefined : end);
+/**
+ * A header's value, unfolded, read from the raw header section: not from `text`, whose
+ * quoted-printable decoding would join a header ending in `=` (base64 padding of a DKIM-Signature) with the next.
+ */
+export function header(mail: ReceivedMail, name: string): string | undefined {
+  const raw = mail.raw.toString('utf8');
+  const head = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
+  return new RegExp(`^${name}: (.*)$`, 'mi').exec(head)?.[1];
 }
+
+/** One part of a received mail: from after its part headers up to the next MIME boundary. */
+function part(source: string, type: 'text/html' | 'text/plain'): string {
+  const start = source.search(new RegExp(`^Content-Type: ${type.replace('/', '\\/')}`, 'im'));
+  if (start < 0) throw new Error(`the mail has no ${type} part`);
+  const bodyStart = source.indexOf('\r\n\r\n', start) + 4;
+  const end = source.indexOf('\r\n--', bodyStart);
+  return source.slice(bodyStart, end < 0 ? undefined : end);
+}
+
+/** The text/html part of a received mail. */
+export const htmlPart = (mail: ReceivedMail) => part(mail.text, 'text/html');
+
+/** The text/plain part of a received mail, quoted-printable decoded, lines as sent (not unfolded), ending in \n. */
+export const textPart = (mail: ReceivedMail) => decodeQuotedPrintable(part(mail.raw.toString('utf8'), 'text/plain')).replace(/\r\n/g, '\n');
 
 /** The URLs signed into a mail's click-tracking links (the claims of a token are readable, not forgeable). */
 export const clickTargets = (mail: ReceivedMail): string[] =>

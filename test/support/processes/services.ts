@@ -41,7 +41,8 @@ function serviceEnv(targets: ServiceTargets, taskQueue: string): Record<string, 
     PUBLIC_FORMS_LIMIT_PER_MINUTE: '1000000',
     PUBLIC_LOGIN_LIMIT_PER_MINUTE: '1000000',
     PUBLIC_FILE_URLS_LIMIT_PER_MINUTE: '1000000',
-    ...(targets.smtpUrl ? { SMTP_URL: targets.smtpUrl } : {}),
+    // Production refuses live email without an https public address; nothing here follows its links.
+    ...(targets.smtpUrl ? { SMTP_URL: targets.smtpUrl, PUBLIC_BASE_URL: 'https://reliability.test' } : {}),
     ...targets.env,
   };
 }

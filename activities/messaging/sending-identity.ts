@@ -1,0 +1,54 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { DataSource } from 'typeorm';
+import { DkimKey, EmailSender, type Message } from '../../db/entities';
+import { scoped, type TenantScope } from '../../db/scoped-repository';
+import { dkimKeyBox, dkimKeyContext } from '../../domain/communications/dkim-keys';
+import { addressDomain } from '../../domain/communications/senders';
+import { senderDomain } from './email-transport';
+
+export interface DkimSigning {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
+
+/** Who a message comes from, where replies go, and the DKIM key that signs it (if its domain has one). */
+export interface SendingIdentity {
+  from: string | { name: string; address: string };
+  replyTo?: string;
+  /** The From address's domain: Message-IDs are made in it. */
+  domain: string;
+  dkim?: DkimSigning;
+}
+
+/**
+ * The message's sender identity, or EMAIL_FROM when it names none (or the one it named was deleted
+ * since it was queued); signed when the tenant registered a DKIM key for the From domain.
+ */
+export async function sendingIdentity(
+  db: DataSource,
+  scope: TenantScope,
+  message: Message,
+  settings: { emailFrom: string; dkimKeySecret: string },
+): Promise<SendingIdentity> {
+  const sender = message.senderId ? await scoped(db.manager, EmailSender, scope).findById(message.senderId) : null;
+  const identity: SendingIdentity = sender
+    ? {
+        from: { name: sender.fromName, address: sender.fromAddress },
+        ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
+        domain: addressDomain(sender.fromAddress),
+      }
+    : { from: settings.emailFrom, domain: senderDomain(settings.emailFrom).toLowerCase() };
+  const key = await scoped(db.manager, DkimKey, scope).findOne({ domain: identity.domain });
+  if (!key) return identity;
+  let privateKey: string;
+  try {
+    privateKey = dkimKeyBox(settings.dkimKeySecret).open(key.privateKeySealed, dkimKeyContext(scope, key.domain));
+  } catch {
+    throw ApplicationFailure.nonRetryable(
+      `The DKIM key for ${key.domain} cannot be decrypted with DKIM_KEY_SECRET (was the secret changed?); register the key again`,
+      'DkimKeyUnreadable',
+    );
+  }
+  return { ...identity, dkim: { domainName: key.domain, keySelector: key.selector, privateKey } };
+}

@@ -1,0 +1,24 @@
+import type { DkimKey } from '../../db/entities';
+import type { SenderWithSigning } from '../../domain/communications/senders';
+import { encodeId } from '../../lib/ids';
+import type { DkimKeyRecord, SenderRecord } from '../../contracts/sender';
+
+export const serializeSender = ({ sender, dkimSigned }: SenderWithSigning): SenderRecord => ({
+  id: encodeId('sender', sender.id),
+  fromName: sender.fromName,
+  fromAddress: sender.fromAddress,
+  replyTo: sender.replyTo,
+  dkimSigned,
+  createdAt: sender.createdAt.toISOString(),
+  updatedAt: sender.updatedAt.toISOString(),
+});
+
+/** Never the private key: only what the tenant publishes in DNS. */
+export const serializeDkimKey = (k: DkimKey): DkimKeyRecord => ({
+  id: encodeId('dkimKey', k.id),
+  domain: k.domain,
+  selector: k.selector,
+  dnsRecordName: `${k.selector}._domainkey.${k.domain}`,
+  dnsRecordValue: `v=DKIM1; k=${k.keyType}; p=${k.publicKey}`,
+  createdAt: k.createdAt.toISOString(),
+});

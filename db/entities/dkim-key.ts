@@ -1,0 +1,29 @@
+import { Column, Entity, Index } from 'typeorm';
+import { TenantOwned } from './tenant-owned';
+
+/**
+ * The DKIM signing key a tenant registered for one sending domain. The private key is stored
+ * sealed (lib/secret-box.ts, AES-256-GCM under DKIM_KEY_SECRET, bound to tenant, environment and
+ * domain) and never returned; the public key is kept in clear for the DNS record it needs.
+ */
+@Entity({ name: 'dkim_keys' })
+@Index('uq_dkim_keys_domain', ['tenantId', 'environment', 'domain'], { unique: true })
+export class DkimKey extends TenantOwned {
+  /** Lower-case, as in the From address. */
+  @Column({ type: 'varchar', length: 253 })
+  domain: string;
+
+  @Column({ type: 'varchar', length: 63 })
+  selector: string;
+
+  @Column({ name: 'private_key_sealed', type: 'text' })
+  privateKeySealed: string;
+
+  /** SubjectPublicKeyInfo, base64 DER: the `p=` of the DNS TXT record. */
+  @Column({ name: 'public_key', type: 'text' })
+  publicKey: string;
+
+  /** `rsa` or `ed25519`: the `k=` of the DNS TXT record. */
+  @Column({ name: 'key_type', type: 'varchar', length: 10 })
+  keyType: string;
+}

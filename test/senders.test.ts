@@ -1,0 +1,172 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { dkimVerify } from 'mailauth/lib/dkim/verify';
+import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
+import { header, SmtpSink, type ReceivedMail } from './support/smtp-sink';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { waitUntil } from './support/wait-until';
+
+/**
+ * Sender identities and DKIM (docs/decisions.md, "Tracking and engagement events"), at a real SMTP server with real Temporal: a
+ * campaign node and a one-off send pick a sender by senderId, and mail from a domain whose key
+ * the tenant registered arrives signed, verified by mailauth against the DNS record the API gave.
+ */
+let stack: TestStack;
+let tenant: TestTenant;
+let smtp: SmtpSink;
+const tracking = { secret: 'senders-test-tracking-secret-0123456789', baseUrl: 'https://senders.test' };
+const DOMAIN = `acme-${Date.now()}.test`;
+
+beforeAll(async () => {
+  smtp = await new SmtpSink().start();
+  stack = await startStack({
+    activityDeps: { messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking } },
+    appDeps: { tracking },
+  });
+  tenant = await newTenant(stack.db);
+});
+afterAll(async () => {
+  await stack.stop();
+  await smtp.stop();
+});
+
+const api = () => stack.http();
+const newLead = async () =>
+  (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data as { id: string; email: string };
+const mailTo = (address: string) => waitUntil(async () => smtp.to(address)[0], `the email to ${address}`);
+
+/** mailauth's DKIM check, with DNS answered from the record the API told the tenant to publish. */
+async function dkimResult(mail: ReceivedMail | Buffer, record: { dnsRecordName: string; dnsRecordValue: string }) {
+  const resolver = async (name: string, type: string) => {
+    if (name === record.dnsRecordName && type === 'TXT') return [[record.dnsRecordValue]];
+    throw Object.assign(new Error(`no ${type} record for ${name}`), { code: 'ENOTFOUND' });
+  };
+  const { results } = await dkimVerify(Buffer.isBuffer(mail) ? mail : mail.raw, { resolver });
+  return results;
+}
+
+describe('sender identities and DKIM', () => {
+  it('signs campaign mail from a registered domain with its key, from the sender the node picked, with its Reply-To', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const registered = await api()
+      .post('/v1/communications/dkim-keys')
+      .set(tenant.live)
+      .send({ domain: DOMAIN.toUpperCase(), selector: 'mail2026', privateKey: pem })
+      .expect(201);
+    const key = registered.body.data;
+    expect(key).toEqual({
+      id: expect.stringMatching(/^dkm/),
+      domain: DOMAIN,
+      selector: 'mail2026',
+      dnsRecordName: `mail2026._domainkey.${DOMAIN}`,
+      dnsRecordValue: expect.stringMatching(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/=]{300,}$/),
+      createdAt: expect.any(String),
+    });
+    // Never returned, and not stored readable.
+    const listed = await api().get('/v1/communications/dkim-keys').set(tenant.live).expect(200);
+    expect(JSON.stringify([registered.body, listed.body])).not.toMatch(/PRIVATE KEY|privateKey/);
+    const [stored] = await stack.db.query(`SELECT private_key_sealed FROM dkim_keys WHERE domain = $1`, [DOMAIN]);
+    expect(stored.private_key_sealed).toMatch(/^v1\./);
+    expect(stored.private_key_sealed).not.toContain('PRIVATE KEY');
+    expect(stored.private_key_sealed).not.toContain(pem.split('\n')[1]);
+    await api().post('/v1/communications/dkim-keys').set(tenant.live).send({ domain: DOMAIN, selector: 's2', privateKey: pem }).expect(409);
+
+    const sender = await api()
+      .post('/v1/communications/senders')
+      .set(tenant.live)
+      .send({ fromName: 'Ada at Acme', fromAddress: `ada@${DOMAIN}`, replyTo: `support@${DOMAIN}` })
+      .expect(201);
+    expect(sender.body.data).toMatchObject({ id: expect.stringMatching(/^snd/), replyTo: `support@${DOMAIN}`, dkimSigned: true });
+    const senderId = sender.body.data.id as string;
+
+    const workflow = await api()
+      .post('/v1/workflows')
+      .set(tenant.live)
+      .send({
+        name: 'From Ada',
+        nodes: [
+          { nodeId: 'start', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'manual' } },
+          {
+            nodeId: 'hello',
+            type: 'email',
+            position: { x: 0, y: 100 },
+            data: { subjectLine: 'Hello', body: 'Hi {{firstName}}', senderId },
+          },
+          { nodeId: 'done', type: 'end', position: { x: 0, y: 200 }, data: {} },
+        ],
+        edges: [
+          { edgeId: 'e1', source: 'start', target: 'hello' },
+          { edgeId: 'e2', source: 'hello', target: 'done' },
+        ],
+      })
+      .expect(201);
+    const campaign = (
+      await api()
+        .post('/v1/campaigns')
+        .set(tenant.live)
+        .send({ name: 'Senders', workflowId: workflow.body.data.id, status: 'active' })
+        .expect(201)
+    ).body.data.id as string;
+    const lead = await newLead();
+    await api()
+      .post(`/v1/campaigns/${campaign}/enrollments`)
+      .set(tenant.live)
+      .send({ leadIds: [lead.id] })
+      .expect(200);
+    await stack.client.workflow.getHandle<typeof campaignSequenceWorkflow>(`campaign/${campaign}/lead/${lead.id}`).result();
+
+    const mail = await mailTo(lead.email);
+    expect(header(mail, 'From')).toBe(`Ada at Acme <ada@${DOMAIN}>`);
+    expect(header(mail, 'Reply-To')).toBe(`support@${DOMAIN}`);
+    expect(header(mail, 'Message-ID')).toMatch(new RegExp(`^<msg[A-Za-z0-9]+@${DOMAIN.replace(/\./g, '\\.')}>$`));
+    const [result] = await dkimResult(mail, key);
+    expect(result).toMatchObject({ signingDomain: DOMAIN, selector: 'mail2026', status: { result: 'pass' } });
+    // The verifier is real: the same mail with its subject changed no longer passes.
+    const tampered = Buffer.from(mail.raw.toString('utf8').replace(/^Subject: Hello/m, 'Subject: Hellp'));
+    expect((await dkimResult(tampered, key))[0].status.result).not.toBe('pass');
+  });
+
+  it('sends one-off mail from a sender by senderId, from EMAIL_FROM unsigned without one, and refuses an unknown sender', async () => {
+    const sender = await api()
+      .post('/v1/communications/senders')
+      .set(tenant.live)
+      .send({ fromName: 'Billing', fromAddress: `billing@${DOMAIN}` })
+      .expect(201);
+    const lead = await newLead();
+    await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: lead.email, subject: 'Receipt', body: 'Thanks', senderId: sender.body.data.id, category: 'transactional' })
+      .expect(200);
+    const signed = await mailTo(lead.email);
+    expect(header(signed, 'From')).toBe(`Billing <billing@${DOMAIN}>`);
+    expect(header(signed, 'Reply-To')).toBeUndefined();
+    expect(header(signed, 'DKIM-Signature')).toContain(`d=${DOMAIN}`);
+
+    const other = `plain-${Date.now()}@example.com`;
+    await api().post('/v1/communications/send/email').set(tenant.live).send({ to: other, subject: 'Plain', body: 'Hi' }).expect(200);
+    const plain = await mailTo(other);
+    expect(header(plain, 'From')).toBe('Campaigns <campaigns@example.test>');
+    expect(header(plain, 'DKIM-Signature')).toBeUndefined();
+
+    await api().delete(`/v1/communications/senders/${sender.body.data.id}`).set(tenant.live).expect(200);
+    const refused = await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: other, subject: 'Again', body: 'Hi', senderId: sender.body.data.id });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([{ field: 'senderId', message: expect.stringContaining('Sender not found') }]);
+  });
+
+  it('refuses a private key that is not an RSA key of 1024 bits or more, naming the field', async () => {
+    const ed = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' });
+    for (const privateKey of ['not a key', ed]) {
+      const res = await api()
+        .post('/v1/communications/dkim-keys')
+        .set(tenant.live)
+        .send({ domain: `other-${Date.now()}.test`, selector: 's1', privateKey });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([{ field: 'privateKey', message: expect.any(String) }]);
+    }
+  });
+});
