@@ -6,6 +6,6 @@
  */
 import { randomBytes } from 'node:crypto';
 
-export const SECRET_NAMES = ['JWT_SECRET', 'TRACKING_SECRET', 'FILE_URL_SECRET', 'ID_SECRET'] as const;
+export const SECRET_NAMES = ['JWT_SECRET', 'TRACKING_SECRET', 'FILE_URL_SECRET', 'ID_SECRET', 'DKIM_KEY_SECRET'] as const;
 
 for (const name of SECRET_NAMES) process.env[name] ||= randomBytes(48).toString('base64');
