@@ -34,6 +34,10 @@ export interface ShippedProcess {
 const RAISED_LIMITS = {
   IP_RATE_LIMIT_PER_MINUTE: String(1e9),
   AUTH_FAILURE_LIMIT_PER_MINUTE: String(1e9),
+  // The per-IP limits of the public routes (one load generator is one IP): the open pixel and click redirect are measured.
+  PUBLIC_TRACKING_LIMIT_PER_MINUTE: String(1e9),
+  PUBLIC_PAGES_LIMIT_PER_MINUTE: String(1e9),
+  PUBLIC_FILE_URLS_LIMIT_PER_MINUTE: String(1e9),
 };
 
 async function freePort(): Promise<number> {
