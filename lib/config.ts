@@ -170,6 +170,17 @@ const EnvSchema = z.object({
    * Its statement_timeout is WORKER_DB_STATEMENT_TIMEOUT_MS.
    */
   WORKER_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Webhook HTTP attempts a worker process runs at once (their own task queue: a slow endpoint holds no database slot). */
+  WORKER_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  /** Email and SMS provider calls a worker process runs at once. */
+  WORKER_SEND_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
+  /**
+   * Provider sends started per second across all workers (Temporal enforces it on the task queue):
+   * set it to the provider's limit (SES, SendGrid, Twilio). Unset: no limit.
+   */
+  WORKER_SEND_RATE_PER_SECOND: z.coerce.number().positive().optional(),
+  /** AI model calls a worker process runs at once. */
+  WORKER_AI_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
   /** Requests of one tenant and environment an API process runs at once; the rest queue (api/middleware/tenant-fair-share.ts). */
   TENANT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(10),
 

@@ -1,11 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import type { Express } from 'express';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
-import { createActivities } from '../activities';
 import type { MessagingSettings } from '../activities/messaging/settings';
 import { createApp } from '../api/app';
 import type { AppDeps } from '../api/http/domain-context';
@@ -21,6 +19,7 @@ import { header, SmtpSink, trackingPaths } from './support/smtp-sink';
 import { startTimeSkipping } from './support/time-skipping';
 import { createFileStorage } from '../lib/files/create-storage';
 import { config } from '../lib/config';
+import { createWorker } from '../workers/create-worker';
 
 /**
  * Campaign sequences on the time-skipping server: days of waits pass in seconds. Mail goes through
@@ -50,17 +49,18 @@ beforeEach(() => {
 });
 
 async function newWorker(messaging: Partial<MessagingSettings> = {}) {
-  return Worker.create({
+  return createWorker({
     connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
     taskQueue,
     workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
-    activities: createActivities({
+    deps: {
       db,
       workflows: new WorkflowStarter(env.client, taskQueue),
       files: createFileStorage(config),
       webhooks: { allowPrivateTargets: true },
       messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking, ...messaging },
-    }),
+    },
   });
 }
 

@@ -1,9 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
-import { createActivities } from '../activities';
 import { messagingSettingsFromConfig } from '../activities/messaging/settings';
 import { initializeDatabase } from '../db/data-source';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../db/entities';
@@ -13,6 +11,7 @@ import { generateSecret } from '../domain/webhooks/endpoints';
 import { emitEvent } from '../domain/webhooks/emit-event';
 import { eventPayloads } from '../contracts/webhook-events';
 import { config } from '../lib/config';
+import { createWorker } from '../workers/create-worker';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_RETRY_JITTER, webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
 import { historyToObject } from './support/history';
@@ -56,17 +55,18 @@ describe('webhook retry schedule (time-skipping)', () => {
       Promise.all([1, 2].map((n) => emitEvent(m, scope, 'lead.deleted', eventPayloads['lead.deleted']({ id: n })))),
     );
 
-    const worker = await Worker.create({
+    const worker = await createWorker({
       connection: env.nativeConnection,
+      namespace: env.namespace ?? 'default',
       taskQueue,
       workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
-      activities: createActivities({
+      deps: {
         db,
         workflows: new WorkflowStarter(env.client, taskQueue),
         files: createFileStorage(config),
         webhooks: { allowPrivateTargets: true, autoDisableAfter: 2 },
         messaging: messagingSettingsFromConfig(config),
-      }),
+      },
     });
     const handles = await worker.runUntil(async () => {
       const hs = await Promise.all(

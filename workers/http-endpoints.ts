@@ -1,5 +1,5 @@
 import express from 'express';
-import type { Worker } from '@temporalio/worker';
+import type { State } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
 import { errorBody, successBody } from '../lib/http-envelope';
 import { listen, type RunningServer } from '../lib/http-server';
@@ -8,7 +8,8 @@ import { unscoped } from '../db/unscoped';
 
 export interface WorkerEndpointsOptions {
   port: number;
-  worker: Worker;
+  /** Healthy while RUNNING: the worker group answers for all its queues. */
+  worker: { getState(): State };
   db: DataSource;
   /** The SDK's own Prometheus exporter (TEMPORAL_SDK_METRICS_ADDRESS), merged into /metrics. */
   sdkMetricsAddress?: string;

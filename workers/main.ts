@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     config.WORKER_HTTP_PORT === undefined
       ? null
       : await serveWorkerEndpoints({ port: config.WORKER_HTTP_PORT, worker, db, sdkMetricsAddress: config.TEMPORAL_SDK_METRICS_ADDRESS });
-  logger.info({ taskQueue: worker.options.taskQueue, httpPort: endpoints?.port }, 'worker running');
+  logger.info({ taskQueues: worker.workers.map((w) => w.options.taskQueue), httpPort: endpoints?.port }, 'worker running');
   await running;
   await endpoints?.close();
   await connection.close();

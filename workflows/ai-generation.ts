@@ -1,16 +1,17 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { AiActivities, ModelAnswer } from '../activities/ai';
 import type { GenerationRequest } from '../contracts/ai-requests';
+import { proxyLaneActivities } from './lanes';
 
 /**
  * One model call may take up to the worker's AI request timeout (20 s by default); three attempts
  * with 1 s and 2 s backoff cover a 429 or a 5xx blip. 4xx other than 429 fail non-retryably in the
  * activity and land in the template fallback at once.
  */
-const { askModel } = proxyActivities<AiActivities>({
+const askOptions = {
   startToCloseTimeout: '60 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 3 },
-});
+} as const;
 const { renderTemplate } = proxyActivities<AiActivities>({ startToCloseTimeout: '10 seconds', retry: { maximumAttempts: 5 } });
 
 export interface GenerationResult {
@@ -25,6 +26,7 @@ export interface GenerationResult {
  * does not pass the schema, and otherwise answers with the deterministic template, saying why.
  */
 export async function aiGenerationWorkflow(request: GenerationRequest): Promise<GenerationResult> {
+  const { askModel } = proxyLaneActivities<AiActivities>('ai', askOptions);
   const fallback = async (detail: string): Promise<GenerationResult> => ({
     data: await renderTemplate(request),
     source: 'template',

@@ -1,15 +1,16 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { MessagingActivities } from '../activities/messaging';
+import { proxyLaneActivities } from './lanes';
 import type { ScopeRef } from './types';
 
 /**
  * Provider calls are retried for about half an hour (timeouts, 4xx from throttling, 5xx). The
  * activity is idempotent per message, so a retry never sends twice.
  */
-const { deliverMessage } = proxyActivities<MessagingActivities>({
+const deliverOptions = {
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10 },
-});
+} as const;
 /** Bookkeeping in our own database: retried until it works. */
 const { failMessage } = proxyActivities<MessagingActivities>({
   startToCloseTimeout: '30 seconds',
@@ -18,6 +19,7 @@ const { failMessage } = proxyActivities<MessagingActivities>({
 
 /** Sends one stored message; when the provider keeps refusing, the message is marked failed. */
 export async function deliverOrFail(scope: ScopeRef, messageId: string): Promise<'sent' | 'failed'> {
+  const { deliverMessage } = proxyLaneActivities<MessagingActivities>('sends', deliverOptions);
   try {
     return (await deliverMessage({ ...scope, messageId })).status;
   } catch (err) {

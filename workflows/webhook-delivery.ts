@@ -1,12 +1,10 @@
 import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks';
+import { proxyLaneActivities } from './lanes';
 import type { WebhookDeliveryRef } from './types';
 
 /** One HTTP attempt per activity call: the workflow owns the schedule, so every attempt is logged. */
-const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 1 },
-});
+const attemptOptions = { startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } } as const;
 /** Bookkeeping in our own database: retried until it works. */
 const bookkeeping = {
   startToCloseTimeout: '30 seconds',
@@ -45,6 +43,7 @@ function failureOf(err: unknown): { message: string; final: boolean } {
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryRef): Promise<{ status: string; attempts: number }> {
   const scope = { tenantId: input.tenantId, environment: input.environment };
+  const { attemptWebhookDelivery } = proxyLaneActivities<WebhookActivities>('webhooks', attemptOptions);
   // Runs started before the local activity replay their recorded (remote) activity.
   const prepared = patched('webhook-prepare-local-activity') ? await prepareLocally(input) : await prepareWebhookDelivery(input);
   if (prepared.skip) return { status: prepared.status, attempts: 0 };

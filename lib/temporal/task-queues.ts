@@ -1,4 +1,4 @@
 import { config } from '../config';
 
-/** One queue for now; split per side effect (email, webhooks) when they need separate scaling. */
+/** The workflows' queue (and the database activities'); activity lanes derive theirs from it (workflows/activity-lanes.ts). */
 export const TASK_QUEUE = config.TEMPORAL_TASK_QUEUE;

@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import type { Express } from 'express';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
@@ -12,13 +12,14 @@ import { createTenant, type CreatedTenant } from '../../domain/tenants';
 import type { RelayHooks } from '../../domain/webhooks/relay';
 import { encodeId } from '../../lib/ids';
 import { WorkflowStarter } from '../../lib/temporal/workflow-starter';
-import { createWorker } from '../../workers/create-worker';
+import { createWorker, type WorkerSetup } from '../../workers/create-worker';
+import type { WorkerGroup } from '../../workers/worker-group';
 
 export interface TestStack {
   app: Express;
   db: DataSource;
   client: Client;
-  worker: Worker;
+  worker: WorkerGroup;
   /** The app's starter: `await stack.workflows.drain()` waits for starts made after a response. */
   workflows: WorkflowStarter;
   taskQueue: string;
@@ -41,6 +42,8 @@ export interface StackOptions {
   appDeps?: Partial<AppDeps>;
   /** Database connections for this file's app and worker (default 5; load tests want more). */
   poolSize?: number;
+  /** Slots of the worker's database queue and its lanes (default: Temporal's and config's). */
+  worker?: Pick<WorkerSetup, 'maxConcurrentActivities' | 'lanes'>;
 }
 
 /**
@@ -62,6 +65,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     taskQueue,
     deps: { db, workflows, webhooks: { allowPrivateTargets }, ...opts.activityDeps },
     workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
+    ...opts.worker,
   });
   const running = worker.run();
   // Every test process shares 127.0.0.1 and one database: per-IP limits are raised unless a test

@@ -1,0 +1,91 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { laneTaskQueue } from '../workflows/activity-lanes';
+import { webhookSweepWorkflow } from '../workflows/webhook-sweep';
+import { newTenant, startStack, validLead, type TestStack } from './support/stack';
+
+let stack: TestStack;
+let endpoint: http.Server;
+const held: http.ServerResponse[] = [];
+let received: () => void;
+const firstRequest = new Promise<void>((resolve) => (received = resolve));
+
+beforeAll(async () => {
+  // One slot on the database queue and one on the webhook lane: if a webhook attempt took the
+  // database queue's slot, nothing else could run while the endpoint hangs.
+  stack = await startStack({
+    worker: { maxConcurrentActivities: 1, lanes: { webhooks: { concurrency: 1 }, sends: { concurrency: 3, perSecond: 5 } } },
+  });
+  // An endpoint that accepts the connection and never answers (until the test ends).
+  endpoint = http.createServer((req, res) => {
+    req.resume();
+    held.push(res);
+    received();
+  });
+  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+});
+afterAll(async () => {
+  for (const res of held) res.end('ok');
+  await new Promise((resolve) => endpoint.close(resolve));
+  await stack.stop();
+});
+
+describe('worker task queues: webhook, send and AI calls on lanes of their own', () => {
+  it('a hanging webhook endpoint holds only the webhook lane: database activities run meanwhile', async () => {
+    const tenant = await newTenant(stack.db);
+    const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/hook`;
+    const hook = await stack
+      .http()
+      .post('/v1/integrations/webhooks')
+      .set(tenant.sandbox)
+      .send({ url, events: ['lead.created'] });
+    expect(hook.status).toBe(201);
+    expect((await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead())).status).toBe(201);
+    await firstRequest; // the attempt is in flight and will hang for its 30 s timeout
+
+    // The outbox sweep is a database activity on the workflows' queue, whose only slot is free.
+    const sweep = stack.client.workflow.execute(webhookSweepWorkflow, {
+      taskQueue: stack.taskQueue,
+      workflowId: `lanes-sweep-${Date.now()}`,
+      args: [{ minAgeMs: 60_000 }],
+    });
+    const outcome = await Promise.race([sweep.then(() => 'swept'), new Promise((r) => setTimeout(() => r('blocked'), 15_000))]);
+    expect(outcome).toBe('swept');
+
+    // Where the attempt was scheduled: the webhook lane of the workflow's own queue.
+    const [delivery] = await listed(`WorkflowId STARTS_WITH "webhook/" AND TaskQueue = "${stack.taskQueue}"`);
+    const history = await stack.client.workflow.getHandle(delivery.workflowId).fetchHistory();
+    const attempts = (history.events ?? [])
+      .map((e) => e.activityTaskScheduledEventAttributes)
+      .filter((a) => a?.activityType?.name === 'attemptWebhookDelivery');
+    expect(attempts.map((a) => a?.taskQueue?.name)).toEqual([laneTaskQueue(stack.taskQueue, 'webhooks')]);
+  });
+
+  it('each lane has its own worker with the configured slots and provider rate', async () => {
+    const queues = stack.worker.workers.map((w) => w.options.taskQueue);
+    expect(queues).toEqual([
+      stack.taskQueue,
+      ...(['webhooks', 'sends', 'ai'] as const).map((lane) => laneTaskQueue(stack.taskQueue, lane)),
+    ]);
+    const [main, webhooks, sends] = stack.worker.workers;
+    expect([main, webhooks, sends].map(activitySlots)).toEqual([1, 1, 3]);
+    expect(sends.options.maxTaskQueueActivitiesPerSecond).toBe(5);
+    expect(stack.worker.getState()).toBe('RUNNING');
+  });
+});
+
+const activitySlots = (w: TestStack['worker']['main']) => {
+  const supplier = w.options.tuner.activityTaskSlotSupplier;
+  return supplier.type === 'fixed-size' ? supplier.numSlots : undefined;
+};
+
+/** Visibility is eventually consistent: waits until the query lists something. */
+async function listed(query: string) {
+  for (let i = 0; i < 50; i++) {
+    const runs = [];
+    for await (const run of stack.client.workflow.list({ query })) runs.push(run);
+    if (runs.length) return runs;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no workflow listed for ${query}`);
+}
