@@ -81,6 +81,8 @@ const EnvSchema = z.object({
   S3_REGION: z.string().default('us-east-1'),
   /** For S3-compatible services (MinIO, R2, moto); unset means AWS. */
   S3_ENDPOINT: optionalString,
+  /** Where clients reach the bucket when not at S3_ENDPOINT (a compose network name): presigned URLs point here. */
+  S3_PUBLIC_ENDPOINT: optionalString,
   /** Without both keys the AWS default credential chain applies (instance role, AWS_PROFILE, ...). */
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,

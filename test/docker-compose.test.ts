@@ -107,11 +107,23 @@ describe('docker-compose.yml', () => {
     expect(s['temporal-ui'].environment?.TEMPORAL_DEFAULT_NAMESPACE).toBe(job.environment?.NAMESPACE);
   });
 
-  it('publishes only the API proxy, and the Temporal UI on 127.0.0.1', () => {
+  it('publishes only the proxy (API, and the bucket for presigned URLs), and the Temporal UI on 127.0.0.1', () => {
     const published = Object.entries(s).filter(([, svc]) => svc.ports?.length);
     expect(published.map(([name]) => name).sort()).toEqual(['proxy', 'temporal-ui']);
     expect(s['temporal-ui'].ports?.every((p) => p.startsWith('127.0.0.1:'))).toBe(true);
-    expect(s.proxy.ports).toEqual(['3000:8080']);
+    expect(s.proxy.ports).toEqual(['3000:8080', '9000:9000']);
+  });
+
+  it('signs presigned file URLs for the host clients reach the bucket at, which the proxy passes on unchanged', () => {
+    for (const app of APP) {
+      expect(s[app].environment?.S3_ENDPOINT).toBe('http://minio:9000');
+      expect(s[app].environment?.S3_PUBLIC_ENDPOINT).toBe('${S3_PUBLIC_ENDPOINT:-http://localhost:9000}');
+    }
+    const nginx = compose.configs['nginx-conf'].content;
+    const files = nginx.slice(nginx.indexOf('listen 9000;'));
+    expect(files).toContain('proxy_pass $$minio;');
+    expect(files).toContain('proxy_set_header Host $$http_host;');
+    expect(files).toContain('proxy_request_buffering off;');
   });
 
   it('puts two API replicas behind the proxy and runs two workers', () => {

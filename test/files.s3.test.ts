@@ -38,6 +38,29 @@ const putTo = (upload: { url: string; method: string; headers: Record<string, st
   fetch(upload.url, { method: upload.method, headers: upload.headers, body: bytes });
 
 describe('files on S3-compatible storage', () => {
+  it('signs presigned URLs for S3_PUBLIC_ENDPOINT when clients reach the bucket under another host name', async () => {
+    // The app talks to moto as 127.0.0.1, clients as localhost: the URL must be signed for the latter.
+    const publicEndpoint = moto.endpoint.replace('127.0.0.1', 'localhost');
+    expect(publicEndpoint).not.toBe(moto.endpoint);
+    const storage = new S3FileStorage({
+      bucket: moto.bucket,
+      region: 'us-east-1',
+      endpoint: moto.endpoint,
+      publicEndpoint,
+      forcePathStyle: true,
+      credentials: MOTO_CREDENTIALS,
+    });
+    const key = `public-endpoint-${Date.now()}`;
+    const upload = await storage.uploadUrl(key, { contentType: 'text/plain', size: 5 }, 60);
+    expect(upload.url.startsWith(`${publicEndpoint}/${moto.bucket}/${key}?`)).toBe(true);
+    expect((await putTo(upload, 'hello')).status).toBe(200);
+    expect(await storage.head(key)).toMatchObject({ size: 5 }); // read back through the internal endpoint
+    const download = await storage.downloadUrl(key, { filename: 'hello.txt', contentType: 'text/plain' }, 60);
+    expect(download.url.startsWith(`${publicEndpoint}/`)).toBe(true);
+    const got = await fetch(download.url);
+    expect([got.status, await got.text()]).toEqual([200, 'hello']);
+  });
+
   it('stores a multipart upload in the bucket, serves it via /content and deletes the object', async () => {
     const t = await newTenant(stack.db);
     const res = await stack

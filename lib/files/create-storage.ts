@@ -22,6 +22,7 @@ export function createFileStorage(c: Config): FileStorage {
     bucket: c.S3_BUCKET as string,
     region: c.S3_REGION,
     endpoint: c.S3_ENDPOINT,
+    publicEndpoint: c.S3_PUBLIC_ENDPOINT,
     forcePathStyle: c.S3_FORCE_PATH_STYLE,
     credentials:
       c.S3_ACCESS_KEY_ID && c.S3_SECRET_ACCESS_KEY

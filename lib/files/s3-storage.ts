@@ -16,6 +16,11 @@ export interface S3Settings {
   bucket: string;
   region: string;
   endpoint?: string;
+  /**
+   * Where clients reach the same bucket, when that differs from `endpoint` (compose: the API talks
+   * to http://minio:9000, a browser to http://localhost:9000). Presigned URLs are signed for it.
+   */
+  publicEndpoint?: string;
   forcePathStyle: boolean;
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
@@ -25,20 +30,25 @@ export class S3FileStorage implements FileStorage, DirectTransfers {
   readonly driver = 's3';
   readonly direct = this;
   private readonly client: S3Client;
+  /** Signs the URLs clients use (SigV4 signs the host, so it must be the one they connect to). */
+  private readonly signer: S3Client;
   private readonly bucket: string;
 
   constructor(settings: S3Settings) {
     this.bucket = settings.bucket;
-    this.client = new S3Client({
-      region: settings.region,
-      endpoint: settings.endpoint,
-      forcePathStyle: settings.forcePathStyle,
-      credentials: settings.credentials,
-      // The SDK's default checksums would sign a CRC of an empty body into presigned PUT URLs, and
-      // not every S3-compatible service accepts them; the size is checked on completion instead.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    const client = (endpoint: string | undefined) =>
+      new S3Client({
+        region: settings.region,
+        endpoint,
+        forcePathStyle: settings.forcePathStyle,
+        credentials: settings.credentials,
+        // The SDK's default checksums would sign a CRC of an empty body into presigned PUT URLs, and
+        // not every S3-compatible service accepts them; the size is checked on completion instead.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
+    this.client = client(settings.endpoint);
+    this.signer = settings.publicEndpoint ? client(settings.publicEndpoint) : this.client;
   }
 
   async put(key: string, source: { path: string; size: number; contentType: string }): Promise<void> {
@@ -75,7 +85,7 @@ export class S3FileStorage implements FileStorage, DirectTransfers {
   async uploadUrl(key: string, object: { contentType: string; size: number }, ttlSeconds: number): Promise<PresignedRequest> {
     const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: object.contentType, ContentLength: object.size });
     // Signing the type and length makes S3 itself refuse a different file on this URL.
-    const url = await getSignedUrl(this.client, command, {
+    const url = await getSignedUrl(this.signer, command, {
       expiresIn: ttlSeconds,
       signableHeaders: new Set(['content-type', 'content-length']),
     });
@@ -89,7 +99,7 @@ export class S3FileStorage implements FileStorage, DirectTransfers {
       ResponseContentDisposition: attachmentDisposition(object.filename),
       ResponseContentType: object.contentType,
     });
-    const url = await getSignedUrl(this.client, command, { expiresIn: ttlSeconds });
+    const url = await getSignedUrl(this.signer, command, { expiresIn: ttlSeconds });
     return { url, method: 'GET', headers: {}, expiresAt: expiresIn(ttlSeconds) };
   }
 }
