@@ -475,7 +475,11 @@ async function main(): Promise<void> {
   log(`done in ${Math.round((Date.now() - startedAt) / 1000)} s`);
 }
 
-/** An active campaign (trigger -> wait a day -> end) created through the running API. */
+/**
+ * An active campaign (trigger -> "clicked?" for a day -> end either way) created through the running
+ * API. Its enrollments wait on an engagement condition, so T5-signal's opens are each signalled (an
+ * enrollment that only sleeps is not), and an open does not decide it, so they stay active.
+ */
 async function activeCampaign(url: string, key: Record<string, string>): Promise<string> {
   const post = async (p: string, body: unknown) => {
     const res = await fetch(url + p, { method: 'POST', headers: key, body: JSON.stringify(body) });
@@ -484,15 +488,21 @@ async function activeCampaign(url: string, key: Record<string, string>): Promise
     return json.data.id;
   };
   const workflowId = await post('/v1/workflows', {
-    name: 'Bench wait',
+    name: 'Bench clicked?',
     nodes: [
       { nodeId: 'start', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'manual' } },
-      { nodeId: 'wait', type: 'wait', position: { x: 0, y: 100 }, data: { duration: 1, durationUnit: 'days' } },
+      {
+        nodeId: 'clicked',
+        type: 'condition',
+        position: { x: 0, y: 100 },
+        data: { conditionField: 'link_clicked', window: { duration: 1, durationUnit: 'days' } },
+      },
       { nodeId: 'done', type: 'end', position: { x: 0, y: 200 }, data: {} },
     ],
     edges: [
-      { edgeId: 'e1', source: 'start', target: 'wait' },
-      { edgeId: 'e2', source: 'wait', target: 'done' },
+      { edgeId: 'e1', source: 'start', target: 'clicked' },
+      { edgeId: 'e2', source: 'clicked', target: 'done', branch: 'true' },
+      { edgeId: 'e3', source: 'clicked', target: 'done', branch: 'false' },
     ],
   });
   return await post('/v1/campaigns', { name: 'Bench campaign', workflowId, status: 'active' });

@@ -14,7 +14,7 @@ import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { campaignSequenceWorkflow, type CampaignSequenceInput } from '../workflows/campaign-sequence';
 import { seedEnrollment } from './support/campaign-seed';
 import { historyToObject } from './support/history';
-import { branchOnOpen, threeEmails } from './support/sequences';
+import { branchOnOpen, branchOnOpenAfterWait, threeEmails } from './support/sequences';
 import { header, SmtpSink, trackingPaths } from './support/smtp-sink';
 import { startTimeSkipping } from './support/time-skipping';
 import { createFileStorage } from '../lib/files/create-storage';
@@ -191,6 +191,32 @@ describe('campaign sequence workflow (time-skipping)', () => {
     });
     expect(smtp.to(opened.lead.email).map((m) => header(m, 'Subject'))).toEqual(['Hello', 'Glad you read it']);
     expect(smtp.to(ignored.lead.email).map((m) => header(m, 'Subject'))).toEqual(['Hello', 'Did you miss this?']);
+  });
+
+  it('signals only an enrollment that waits on a condition: an open during a wait costs no signal, and the condition reads it', async () => {
+    const seeded = await seedEnrollment(db, branchOnOpenAfterWait());
+    const worker = await newWorker();
+    const handle = await worker.runUntil(async () => {
+      const run = await start(seeded.input);
+      const mail = await waitFor(async () => smtp.to(seeded.lead.email)[0], 'the intro email');
+      await pastMachineWindow();
+      await request(app).get(trackingPaths(mail, 'o')[0]).set('User-Agent', 'Mozilla/5.0').expect(200);
+      await (app.locals.deps as AppDeps).trackingHits.flush();
+      // The open is stored while the enrollment sleeps through its one-day wait (time skips only
+      // while a result is awaited), and the enrollment is not marked as waiting for engagement.
+      const opens = await scoped(db.manager, EngagementEvent, seeded.scope).find({ where: { leadId: seeded.lead.id, type: 'email_open' } });
+      expect(opens.filter((e) => !e.machine)).toHaveLength(1);
+      expect(
+        (await scoped(db.manager, CampaignEnrollment, seeded.scope).findById(seeded.enrollment.id))?.engagementSignalsUntil,
+      ).toBeNull();
+      expect((await run.result()).path).toEqual(['start', 'intro', 'pause', 'opened:true', 'yes-email', 'done']);
+      return run;
+    });
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.filter((e) => e.workflowExecutionSignaledEventAttributes)).toHaveLength(0);
+    // The condition opened its window and read the earlier open in a local activity (a marker).
+    expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
+    expect(smtp.to(seeded.lead.email).map((m) => header(m, 'Subject'))).toEqual(['Hello', 'Glad you read it']);
   });
 
   it('sends each email once when the worker fails after the SMTP server accepted it (Temporal retries the activity)', async () => {

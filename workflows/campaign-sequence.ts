@@ -1,4 +1,4 @@
-import { condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { WorkflowNode } from '../contracts/sequence-definition';
 import type { CampaignActivities, EnrollmentRef } from '../activities/campaigns';
 import type { Eligibility } from '../activities/campaigns/check-lead';
@@ -15,11 +15,14 @@ import {
 import { deliverOrFail } from './deliver-message';
 
 /** Reads and writes in our own database: retried until they work. */
+const bookkeeping = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+} as const;
 const { checkLeadEligibility, prepareCampaignMessage, runCampaignAction, leadHasStatus, finishEnrollment } =
-  proxyActivities<CampaignActivities>({
-    startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-  });
+  proxyActivities<CampaignActivities>(bookkeeping);
+/** Two short statements at each engagement condition: local, so they cost the server a marker, not a task round trip. */
+const { awaitEngagement } = proxyLocalActivities<CampaignActivities>(bookkeeping);
 
 /** Everything the run needs to resume where it was; carried across continue-as-new. */
 export interface SequenceState {
@@ -164,6 +167,11 @@ export async function campaignSequenceWorkflow(input: CampaignSequenceInput): Pr
     const email = lastEmailNodeId();
     const what = WAITED_FOR[node.data.conditionField];
     waitingFor = `waiting for ${what}${email && type !== 'form_submission' ? ` of ${email}` : ''} until ${nextWakeAt}`;
+    // Engagements are signalled only to enrollments waiting on a condition; what came before is read.
+    if (patched('engagement-window')) {
+      const earlier = await awaitEngagement({ ...ref, type, until: nextWakeAt });
+      state.engagements = [...state.engagements, ...earlier].slice(-MAX_ENGAGEMENTS);
+    }
     await condition(() => matches(type) || stopReason !== null, windowMs);
     nextWakeAt = waitingFor = null;
     return matches(type) ? 'true' : 'false';

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import type { ScopeRef } from '../../workflows/types';
+import { awaitEngagement } from './await-engagement';
 import { checkLeadEligibility, leadHasStatus } from './check-lead';
 import { finishEnrollment } from './finish-enrollment';
 import { prepareCampaignMessage } from './prepare-campaign-message';
@@ -17,6 +18,7 @@ export function createCampaignActivities(db: DataSource, workflows: WorkflowStar
   return {
     checkLeadEligibility: checkLeadEligibility(db),
     leadHasStatus: leadHasStatus(db),
+    awaitEngagement: awaitEngagement(db),
     prepareCampaignMessage: prepareCampaignMessage(db),
     runCampaignAction: runCampaignAction(db),
     finishEnrollment: finishEnrollment(db, workflows),

@@ -34,6 +34,15 @@ export class CampaignEnrollment extends TenantOwned {
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt: Date | null;
 
+  /**
+   * Until when engagement events are signalled to the workflow: set when it starts waiting on an
+   * engagement condition (to the window's end), so an open or click of a lead whose enrollment is
+   * in a wait or a send costs Temporal nothing; the condition reads earlier events itself.
+   * Null: not waiting. Enrollments older than the column are signalled always (infinity).
+   */
+  @Column({ name: 'engagement_signals_until', type: 'timestamptz', nullable: true })
+  engagementSignalsUntil: Date | null;
+
   /** Action nodes already applied (their node IDs), so a retried score change is not applied twice. */
   @Column({ name: 'applied_actions', type: 'jsonb', default: () => "'[]'" })
   appliedActions: string[];

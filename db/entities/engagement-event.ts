@@ -19,6 +19,7 @@ export type EngagementType = (typeof ENGAGEMENT_TYPES)[number] | 'unsubscribe' |
 @Entity({ name: 'engagement_events' })
 @Index('ix_engagement_events_message', ['tenantId', 'messageId', 'type'])
 @Index('ix_engagement_events_campaign', ['tenantId', 'environment', 'campaignId', 'type'])
+@Index('ix_engagement_events_lead', ['tenantId', 'environment', 'leadId', 'type'])
 export class EngagementEvent extends TenantOwned {
   @Column({ type: 'varchar', length: 20 })
   type: EngagementType;

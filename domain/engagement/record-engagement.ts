@@ -27,9 +27,10 @@ export async function recordEngagement(deps: SuppressionDeps, scope: TenantScope
 
 /**
  * Stores engagement events in one statement, applies what they imply (a bounce marks the lead
- * bounced, suppresses its address and stops the address's enrollments) and signals the enrollments each concerns: the one named by workflowExecutionId, else
- * the message's campaign enrollment, else every active enrollment of the lead. Machine events are
- * stored, not signalled.
+ * bounced, suppresses its address and stops the address's enrollments) and signals the enrollments
+ * each concerns: the one named by workflowExecutionId, else the message's campaign enrollment, else
+ * every active enrollment of the lead, in both cases only while it waits on an engagement condition.
+ * Machine events are stored, not signalled.
  */
 export async function recordEngagements(deps: SuppressionDeps, scope: TenantScope, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
   const { db } = deps;
@@ -115,7 +116,12 @@ async function enrollmentTargets(db: DataSource, scope: TenantScope, inputs: Eng
 
 type EnrollmentTarget = Pick<CampaignEnrollment, 'workflowId' | 'leadId' | 'campaignId'>;
 
-/** A prepared statement (every analytics event and tracking batch asks): the active enrollments by lead or workflow ID. */
+/**
+ * A prepared statement (every analytics event and tracking batch asks): the active enrollments by
+ * lead or workflow ID. By lead, only those waiting on an engagement condition (engagement-window.ts):
+ * the others would spend a Temporal workflow task on a signal nothing reads. An event naming its
+ * workflow is signalled whatever that workflow waits for.
+ */
 async function activeEnrollments(
   db: DataSource,
   scope: TenantScope,
@@ -125,7 +131,8 @@ async function activeEnrollments(
   const rows = await queryRows(
     db.manager,
     `SELECT workflow_id, lead_id::text, campaign_id::text FROM campaign_enrollments
-      WHERE tenant_id = $1 AND environment = $2 AND status = 'active' AND ${by} = ANY($3::${by === 'lead_id' ? 'bigint' : 'text'}[])`,
+      WHERE tenant_id = $1 AND environment = $2 AND status = 'active' AND ${by} = ANY($3::${by === 'lead_id' ? 'bigint' : 'text'}[])
+      ${by === 'lead_id' ? 'AND engagement_signals_until > now()' : ''}`,
     [scope.tenantId, scope.environment, values],
   );
   return rows.map((r) => ({ workflowId: r.workflow_id as string, leadId: r.lead_id as string, campaignId: r.campaign_id as string }));

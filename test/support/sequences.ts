@@ -56,6 +56,21 @@ export function branchOnOpen(window: Wait = { duration: 1, durationUnit: 'days' 
   };
 }
 
+/** branchOnOpen with a one-day wait between the email and the condition: opens arrive before it waits on them. */
+export function branchOnOpenAfterWait() {
+  const base = branchOnOpen();
+  return {
+    ...base,
+    name: 'Branch on open after a wait',
+    nodes: [...base.nodes, { nodeId: 'pause', type: 'wait', position: pos(1), data: { duration: 1, durationUnit: 'days' } }],
+    edges: [
+      ...base.edges.filter((e) => e.edgeId !== 'e2'),
+      { edgeId: 'e2a', source: 'intro', target: 'pause' },
+      { edgeId: 'e2b', source: 'pause', target: 'opened' },
+    ],
+  };
+}
+
 /** trigger -> action (create_task) -> action (update_lead_score) -> end */
 export function actionsOnly(triggerType = 'manual') {
   return {
