@@ -24,18 +24,11 @@ const RAW_DATABASE_IMPORTS = {
  * and a new file cannot join them unnoticed.
  */
 const DATABASE_MIGRATION_PENDING = [
-  // A dedicated pg client / query runner for LISTEN and pg_notify (key revocation), not row access.
-  'api/auth/key-cache.ts',
-  'lib/auth/key-revocation.ts',
   // Hot-path statement builders composed into the one-statement lead create (managerOf): to move
   // onto ScopedSqlBuilder (an insert() that adds the scope columns itself).
   'domain/leads/dedupe-keys.ts',
   'domain/leads/identities.ts',
   'domain/search-index.ts',
-  // team_members has no id column, so ScopedRepository (TenantRow) cannot hold it yet.
-  'domain/memberships.ts',
-  'domain/teams.ts',
-  'domain/users.ts',
 ];
 
 /**

@@ -1,5 +1,5 @@
 import type { EntityManager, EntityTarget } from 'typeorm';
-import { ScopedRepository, type TenantRow, type TenantScope } from './scoped-repository';
+import { ScopedRepository, ScopedRows, type TenantOwnedRow, type TenantRow, type TenantScope } from './scoped-repository';
 import { scopedSql, type ScopedSqlBuilder } from './scoped-sql';
 
 /**
@@ -15,6 +15,11 @@ export class ScopedData {
 
   repo<T extends TenantRow>(entity: EntityTarget<T>): ScopedRepository<T> {
     return new ScopedRepository(this.manager, entity, this.scope);
+  }
+
+  /** The scope's rows of an entity without an `id` (join rows such as team_members): repo() less the by-id methods. */
+  rows<T extends TenantOwnedRow>(entity: EntityTarget<T>): ScopedRows<T> {
+    return new ScopedRows(this.manager, entity, this.scope);
   }
 
   /** Rows of one hand-written statement; see ScopedSqlBuilder for how the scope gets in. */
