@@ -11,25 +11,11 @@ const RAW_DATABASE_ACCESS = [
     selector: 'CallExpression[callee.property.name=/^(query|getRepository|createQueryBuilder)$/]',
     message: 'Reach rows through ctx.data / unitOfWork (tx.repo, tx.sql), or db/unscoped.ts for a cross-tenant path.',
   },
-  { selector: "CallExpression[callee.name='managerOf']", message: 'managerOf is for the files listed in DATABASE_MIGRATION_PENDING only.' },
 ];
 
 const RAW_DATABASE_IMPORTS = {
   paths: [{ name: 'typeorm', importNames: ['DataSource'], message: 'Import DataSource as a type only.', allowTypeImports: true }],
 };
-
-/**
- * Files that still reach the database past the scoped door (raw query, getRepository, managerOf),
- * to be moved onto tx.sql / db/unscoped.ts. Listed by name so the rule holds for every other file
- * and a new file cannot join them unnoticed.
- */
-const DATABASE_MIGRATION_PENDING = [
-  // Hot-path statement builders composed into the one-statement lead create (managerOf): to move
-  // onto ScopedSqlBuilder (an insert() that adds the scope columns itself).
-  'domain/leads/dedupe-keys.ts',
-  'domain/leads/identities.ts',
-  'domain/search-index.ts',
-];
 
 /**
  * Layers point one way: api -> domain -> db, activities -> domain, contracts (the shapes api and
@@ -81,7 +67,6 @@ export default tseslint.config(
     // (tenant and environment applied by db/, impossible to drop); cross-tenant paths use
     // db/unscoped.ts. Raw TypeORM access stays inside db/.
     files: ['api/**/*.ts', 'domain/**/*.ts', 'activities/**/*.ts', 'lib/**/*.ts', 'workers/**/*.ts'],
-    ignores: DATABASE_MIGRATION_PENDING,
     rules: {
       'no-restricted-syntax': ['error', PROCESS_ENV, ...RAW_DATABASE_ACCESS],
       '@typescript-eslint/no-restricted-imports': ['error', RAW_DATABASE_IMPORTS],

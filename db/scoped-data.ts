@@ -1,6 +1,7 @@
-import type { EntityManager, EntityTarget } from 'typeorm';
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ScopedRepository, ScopedRows, type TenantOwnedRow, type TenantRow, type TenantScope } from './scoped-repository';
-import { scopedSql, type ScopedSqlBuilder } from './scoped-sql';
+import { scopedEntities, scopedSql, type ScopedSqlBuilder } from './scoped-sql';
+import { hydrate, metadataOf } from './sql';
 
 /**
  * One tenant's data on one connection (or one transaction's): repositories and hand-written
@@ -26,11 +27,14 @@ export class ScopedData {
   sql<R = Record<string, unknown>>(build: (q: ScopedSqlBuilder) => string): Promise<R[]> {
     return scopedSql<R>(this.manager, this.scope, build);
   }
-}
 
-/**
- * The connection under a ScopedData, for the statement builders that compose several scoped
- * writes into one hand-tuned statement (lead create, outbox insert, search upsert) and have not
- * moved onto ScopedSqlBuilder yet. Lint allows it only in the files listed in eslint.config.mjs.
- */
-export const managerOf = (data: ScopedData): EntityManager => data['manager'];
+  /** As sql(), each row an `entity` (a statement ending in `RETURNING *`, or selecting `q.columns(entity, alias)`). */
+  sqlEntities<T extends ObjectLiteral>(entity: EntityTarget<T>, build: (q: ScopedSqlBuilder) => string): Promise<T[]> {
+    return scopedEntities(this.manager, this.scope, entity, build);
+  }
+
+  /** The `entity` in a row of sql() whose columns came from `q.columns(entity, alias, prefix)`. */
+  entity<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Record<string, unknown>, prefix = ''): T {
+    return hydrate<T>(this.manager, metadataOf(this.manager, entity), row, prefix);
+  }
+}
