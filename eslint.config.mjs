@@ -14,7 +14,17 @@ const RAW_DATABASE_ACCESS = [
 ];
 
 const RAW_DATABASE_IMPORTS = {
-  paths: [{ name: 'typeorm', importNames: ['DataSource'], message: 'Import DataSource as a type only.', allowTypeImports: true }],
+  paths: [
+    { name: 'typeorm', importNames: ['DataSource'], message: 'Import DataSource as a type only.', allowTypeImports: true },
+    { name: 'pg', message: 'Connections belong to db/: db/notifications.ts for LISTEN/NOTIFY.' },
+  ],
+  patterns: [
+    {
+      regex: '(^|/)db/sql$',
+      message:
+        'db/sql.ts runs statements past the scope: write them with tx.sql (ScopedSqlBuilder), or db/unscoped.ts for a cross-tenant path.',
+    },
+  ],
 };
 
 /**
