@@ -75,7 +75,8 @@ export default tseslint.config(
   {
     // One door to the database: domain code reaches rows through ScopedData / the unit of work
     // (tenant and environment applied by db/, impossible to drop); cross-tenant paths use
-    // db/unscoped.ts. Raw TypeORM access stays inside db/.
+    // db/unscoped.ts, LISTEN/NOTIFY db/notifications.ts. Raw TypeORM and pg access stays inside
+    // db/, for every file of these folders (no exceptions).
     files: ['api/**/*.ts', 'domain/**/*.ts', 'activities/**/*.ts', 'lib/**/*.ts', 'workers/**/*.ts'],
     rules: {
       'no-restricted-syntax': ['error', PROCESS_ENV, ...RAW_DATABASE_ACCESS],

@@ -10,8 +10,9 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * - `from(Entity, alias)` reads only the scope's rows (a subquery PostgreSQL flattens);
  * - `insert(Entity, values)` writes one row with the scope's tenant (and environment) set by
  *   itself; `deleteFrom(Entity, condition)` deletes only the scope's rows;
- * - `table(Entity)` names a table to write, and then the statement must also use `scope()` (the
- *   predicate) or `scopeValues()` (the tenant and environment to insert), or it is refused.
+ * - `table(Entity)` names a table, and then the statement must also use `scope()` (the
+ *   predicate) or `scopeValues()` (the tenant and environment as parameters), or it is refused.
+ *   The check is per statement, not per table: a statement naming several tables scopes each.
  */
 export class ScopedSqlBuilder {
   readonly params = new Params();
@@ -41,7 +42,7 @@ export class ScopedSqlBuilder {
     return `(SELECT * FROM ${tableOf(meta)} WHERE ${this.predicate(meta.findColumnWithPropertyName('environment') !== undefined)}) ${alias}`;
   }
 
-  /** A table to write to; the statement must scope it with scope() or scopeValues(). */
+  /** A table to write (or to read under a predicate of its own); the statement must scope it with scope() or scopeValues(). */
   table(entity: EntityTarget<ObjectLiteral>): string {
     this.tablesNamed++;
     return tableOf(metadataOf(this.manager, entity));
@@ -51,11 +52,7 @@ export class ScopedSqlBuilder {
    * `INSERT INTO table (cols) SELECT $1::type, ... [WHERE where] [onConflict]` (see insertSql) of
    * one row, its tenant_id (and environment) those of the scope whatever `values` says.
    */
-  insert<T extends ObjectLiteral>(
-    entity: EntityTarget<T>,
-    values: ObjectLiteral,
-    opts: { where?: string; onConflict?: string } = {},
-  ): string {
+  insert(entity: EntityTarget<ObjectLiteral>, values: ObjectLiteral, opts: { where?: string; onConflict?: string } = {}): string {
     const meta = metadataOf(this.manager, entity);
     const partitioned = meta.findColumnWithPropertyName('environment') !== undefined;
     const { tenantId, environment } = this.tenantScope;
