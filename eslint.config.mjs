@@ -11,32 +11,21 @@ const RAW_DATABASE_ACCESS = [
     selector: 'CallExpression[callee.property.name=/^(query|getRepository|createQueryBuilder)$/]',
     message: 'Reach rows through ctx.data / unitOfWork (tx.repo, tx.sql), or db/unscoped.ts for a cross-tenant path.',
   },
-  { selector: "CallExpression[callee.name='managerOf']", message: 'managerOf is for the files listed in DATABASE_MIGRATION_PENDING only.' },
 ];
 
 const RAW_DATABASE_IMPORTS = {
-  paths: [{ name: 'typeorm', importNames: ['DataSource'], message: 'Import DataSource as a type only.', allowTypeImports: true }],
+  paths: [
+    { name: 'typeorm', importNames: ['DataSource'], message: 'Import DataSource as a type only.', allowTypeImports: true },
+    { name: 'pg', message: 'Connections belong to db/: db/notifications.ts for LISTEN/NOTIFY.' },
+  ],
+  patterns: [
+    {
+      regex: '(^|/)db/sql$',
+      message:
+        'db/sql.ts runs statements past the scope: write them with tx.sql (ScopedSqlBuilder), or db/unscoped.ts for a cross-tenant path.',
+    },
+  ],
 };
-
-/**
- * Files that still reach the database past the scoped door (raw query, getRepository, managerOf),
- * to be moved onto tx.sql / db/unscoped.ts. Listed by name so the rule holds for every other file
- * and a new file cannot join them unnoticed.
- */
-const DATABASE_MIGRATION_PENDING = [
-  // A dedicated pg client / query runner for LISTEN and pg_notify (key revocation), not row access.
-  'api/auth/key-cache.ts',
-  'lib/auth/key-revocation.ts',
-  // Hot-path statement builders composed into the one-statement lead create (managerOf): to move
-  // onto ScopedSqlBuilder (an insert() that adds the scope columns itself).
-  'domain/leads/dedupe-keys.ts',
-  'domain/leads/identities.ts',
-  'domain/search-index.ts',
-  // team_members has no id column, so ScopedRepository (TenantRow) cannot hold it yet.
-  'domain/memberships.ts',
-  'domain/teams.ts',
-  'domain/users.ts',
-];
 
 /**
  * Layers point one way: api -> domain -> db, activities -> domain, contracts (the shapes api and
@@ -86,9 +75,9 @@ export default tseslint.config(
   {
     // One door to the database: domain code reaches rows through ScopedData / the unit of work
     // (tenant and environment applied by db/, impossible to drop); cross-tenant paths use
-    // db/unscoped.ts. Raw TypeORM access stays inside db/.
+    // db/unscoped.ts, LISTEN/NOTIFY db/notifications.ts. Raw TypeORM and pg access stays inside
+    // db/, for every file of these folders (no exceptions).
     files: ['api/**/*.ts', 'domain/**/*.ts', 'activities/**/*.ts', 'lib/**/*.ts', 'workers/**/*.ts'],
-    ignores: DATABASE_MIGRATION_PENDING,
     rules: {
       'no-restricted-syntax': ['error', PROCESS_ENV, ...RAW_DATABASE_ACCESS],
       '@typescript-eslint/no-restricted-imports': ['error', RAW_DATABASE_IMPORTS],

@@ -9,6 +9,7 @@ import { encodeId } from '../lib/ids';
 import type { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import type { TenantScope } from '../db/scoped-repository';
 import { emitEvent } from '../domain/webhooks/emit-event';
+import { ScopedData } from '../db/scoped-data';
 import { relayAfterCommit } from '../domain/webhooks/relay';
 import { eventPayloads } from '../contracts/webhook-events';
 import type { Sample } from './sample';
@@ -131,7 +132,7 @@ export interface WebhookTarget {
 /** Commits one event the way a domain operation does, then relays it; returns its commit time. */
 async function commitEvent(t: WebhookTarget, commits: Map<string, number>): Promise<void> {
   const event = await t.db.transaction((m) =>
-    emitEvent(m, t.scope, 'lead.updated', eventPayloads['lead.updated']({ id: t.leadId, changes: { score: 1 } })),
+    emitEvent(new ScopedData(m, t.scope), 'lead.updated', eventPayloads['lead.updated']({ id: t.leadId, changes: { score: 1 } })),
   );
   commits.set(encodeId('event', event.id), performance.now());
   await relayAfterCommit(t.db, t.workflows, [event]);

@@ -1,4 +1,5 @@
-import type { DataSource, EntityMetadata } from 'typeorm';
+import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+import { metadataOf } from './sql';
 
 const BLOCK = 100;
 
@@ -16,7 +17,8 @@ const blocks = new WeakMap<DataSource, Map<string, Block>>();
  * statement. IDs stay unique; across processes they are not in creation order, and a stopped
  * process leaves a gap, as with any cached sequence.
  */
-export async function nextId(db: DataSource, meta: EntityMetadata): Promise<string> {
+export async function nextId(db: DataSource, entity: EntityTarget<ObjectLiteral>): Promise<string> {
+  const meta = metadataOf(db.manager, entity);
   let byTable = blocks.get(db);
   if (!byTable) blocks.set(db, (byTable = new Map()));
   let block = byTable.get(meta.tableName);

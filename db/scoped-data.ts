@@ -1,6 +1,7 @@
-import type { EntityManager, EntityTarget } from 'typeorm';
-import { ScopedRepository, type TenantRow, type TenantScope } from './scoped-repository';
-import { scopedSql, type ScopedSqlBuilder } from './scoped-sql';
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { ScopedRepository, ScopedRows, type TenantOwnedRow, type TenantRow, type TenantScope } from './scoped-repository';
+import { scopedEntities, scopedSql, type ScopedSqlBuilder } from './scoped-sql';
+import { hydrate, metadataOf } from './sql';
 
 /**
  * One tenant's data on one connection (or one transaction's): repositories and hand-written
@@ -17,15 +18,23 @@ export class ScopedData {
     return new ScopedRepository(this.manager, entity, this.scope);
   }
 
+  /** The scope's rows of an entity without an `id` (join rows such as team_members): repo() less the by-id methods. */
+  rows<T extends TenantOwnedRow>(entity: EntityTarget<T>): ScopedRows<T> {
+    return new ScopedRows(this.manager, entity, this.scope);
+  }
+
   /** Rows of one hand-written statement; see ScopedSqlBuilder for how the scope gets in. */
   sql<R = Record<string, unknown>>(build: (q: ScopedSqlBuilder) => string): Promise<R[]> {
     return scopedSql<R>(this.manager, this.scope, build);
   }
-}
 
-/**
- * The connection under a ScopedData, for the statement builders that compose several scoped
- * writes into one hand-tuned statement (lead create, outbox insert, search upsert) and have not
- * moved onto ScopedSqlBuilder yet. Lint allows it only in the files listed in eslint.config.mjs.
- */
-export const managerOf = (data: ScopedData): EntityManager => data['manager'];
+  /** As sql(), each row an `entity` (a statement ending in `RETURNING *`, or selecting `q.columns(entity, alias)`). */
+  sqlEntities<T extends ObjectLiteral>(entity: EntityTarget<T>, build: (q: ScopedSqlBuilder) => string): Promise<T[]> {
+    return scopedEntities(this.manager, this.scope, entity, build);
+  }
+
+  /** The `entity` in a row of sql() whose columns came from `q.columns(entity, alias, prefix)`. */
+  entity<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Record<string, unknown>, prefix = ''): T {
+    return hydrate<T>(this.manager, metadataOf(this.manager, entity), row, prefix);
+  }
+}

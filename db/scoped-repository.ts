@@ -8,7 +8,6 @@ import type {
   ObjectLiteral,
   Repository,
 } from 'typeorm';
-import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Environment } from './entities/tenant-owned';
 import { ScopedQuery } from './scoped-query';
@@ -20,21 +19,26 @@ export interface TenantScope {
 }
 
 /** Any row owned by a tenant; rows with an `environment` column are also split live/sandbox. */
-export interface TenantRow {
-  id: string;
+export interface TenantOwnedRow {
   tenantId: string;
   environment?: Environment;
+}
+
+/** A tenant's row with its own `id` (most entities; join rows such as team_members have none). */
+export interface TenantRow extends TenantOwnedRow {
+  id: string;
 }
 
 /**
  * The one data-access path to tenant-owned rows. Every method adds the scope's tenant (and, for
  * partitioned entities, its environment) to the query, so a handler cannot forget it; another
  * tenant's IDs simply find nothing. Tenant-wide entities (users, teams, API keys) have no
- * environment column and are shared by both environments.
+ * environment column and are shared by both environments. This base serves every tenant-owned
+ * entity, join rows without an `id` included; ScopedRepository adds the by-id methods.
  */
-export class ScopedRepository<T extends TenantRow> {
-  private readonly repo: Repository<T>;
-  private readonly partitioned: boolean;
+export class ScopedRows<T extends TenantOwnedRow> {
+  protected readonly repo: Repository<T>;
+  protected readonly partitioned: boolean;
 
   constructor(
     manager: EntityManager,
@@ -45,33 +49,12 @@ export class ScopedRepository<T extends TenantRow> {
     this.partitioned = !!this.repo.metadata.findColumnWithPropertyName('environment');
   }
 
-  private scopeColumns(): Partial<TenantRow> {
+  protected scopeColumns(): Partial<TenantOwnedRow> {
     return this.partitioned ? { tenantId: this.scope.tenantId, environment: this.scope.environment } : { tenantId: this.scope.tenantId };
   }
 
-  private where(where: FindOptionsWhere<T> = {}): FindOptionsWhere<T> {
+  protected where(where: FindOptionsWhere<T> = {}): FindOptionsWhere<T> {
     return { ...where, ...this.scopeColumns() } as FindOptionsWhere<T>;
-  }
-
-  findById(id: string): Promise<T | null> {
-    return this.selectById(id, false);
-  }
-
-  /**
-   * The row locked FOR UPDATE until the transaction ends: read-modify-write updates use it so a
-   * concurrent writer waits instead of having its change overwritten. Only inside a transaction.
-   */
-  findByIdForUpdate(id: string): Promise<T | null> {
-    return this.selectById(id, true);
-  }
-
-  // The most frequent read (every GET /v1/<resource>/:id): a prepared statement instead of the
-  // query builder, which costs more CPU than the query.
-  private async selectById(id: string, forUpdate: boolean): Promise<T | null> {
-    const { manager, metadata } = this.repo;
-    const scope = this.partitioned ? [this.scope.tenantId, this.scope.environment] : [this.scope.tenantId];
-    const [row] = await queryRows(manager, selectByIdSql(metadata, this.partitioned, forUpdate), [id, ...scope]);
-    return row ? hydrate<T>(manager, metadata, row) : null;
   }
 
   findOne(where: FindOptionsWhere<T>): Promise<T | null> {
@@ -129,15 +112,15 @@ export class ScopedRepository<T extends TenantRow> {
     const scopedRows = rows.map((row) => ({ ...row, ...this.scopeColumns() }));
     const inserted = await this.insertUniform(scopedRows, 'ON CONFLICT DO NOTHING RETURNING *');
     if (inserted) return inserted;
+    const { manager, metadata } = this.repo;
     const result = await this.repo
       .createQueryBuilder()
       .insert()
       .values(scopedRows as QueryDeepPartialEntity<T>[])
       .orIgnore()
-      .returning('id')
+      .returning('*')
       .execute();
-    const ids = (result.raw as { id: string }[]).map((r) => String(r.id));
-    return ids.length ? this.find({ where: { id: In(ids) } as FindOptionsWhere<T> }) : [];
+    return (result.raw as Record<string, unknown>[]).map((row) => hydrate<T>(manager, metadata, row));
   }
 
   /** The prepared unnest insert, or null when the rows do not share one shape (the caller falls back to TypeORM). */
@@ -169,6 +152,30 @@ export class ScopedRepository<T extends TenantRow> {
   async deleteWhere(where: FindOptionsWhere<T>): Promise<number> {
     const result = await this.repo.delete(this.where(where));
     return result.affected ?? 0;
+  }
+}
+
+/** ScopedRows of an entity with an `id`: the by-id reads and delete. */
+export class ScopedRepository<T extends TenantRow> extends ScopedRows<T> {
+  findById(id: string): Promise<T | null> {
+    return this.selectById(id, false);
+  }
+
+  /**
+   * The row locked FOR UPDATE until the transaction ends: read-modify-write updates use it so a
+   * concurrent writer waits instead of having its change overwritten. Only inside a transaction.
+   */
+  findByIdForUpdate(id: string): Promise<T | null> {
+    return this.selectById(id, true);
+  }
+
+  // The most frequent read (every GET /v1/<resource>/:id): a prepared statement instead of the
+  // query builder, which costs more CPU than the query.
+  private async selectById(id: string, forUpdate: boolean): Promise<T | null> {
+    const { manager, metadata } = this.repo;
+    const scope = this.partitioned ? [this.scope.tenantId, this.scope.environment] : [this.scope.tenantId];
+    const [row] = await queryRows(manager, selectByIdSql(metadata, this.partitioned, forUpdate), [id, ...scope]);
+    return row ? hydrate<T>(manager, metadata, row) : null;
   }
 
   async deleteById(id: string): Promise<boolean> {

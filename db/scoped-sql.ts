@@ -1,6 +1,6 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { TenantScope } from './scoped-repository';
-import { metadataOf, Params, queryRows, tableOf } from './sql';
+import { hydrate, insertSql, metadataOf, Params, queryRows, Raw, selectList, tableOf } from './sql';
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -8,8 +8,11 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * Builds one hand-written statement over a tenant's rows. Names come from entity metadata, values
  * become parameters, and the scope comes from here, never from the caller:
  * - `from(Entity, alias)` reads only the scope's rows (a subquery PostgreSQL flattens);
- * - `table(Entity)` names a table to write, and then the statement must also use `scope()` (the
- *   predicate) or `scopeValues()` (the tenant and environment to insert), or it is refused.
+ * - `insert(Entity, values)` writes one row with the scope's tenant (and environment) set by
+ *   itself; `deleteFrom(Entity, condition)` deletes only the scope's rows;
+ * - `table(Entity)` names a table, and then the statement must also use `scope()` (the
+ *   predicate) or `scopeValues()` (the tenant and environment as parameters), or it is refused.
+ *   The check is per statement, not per table: a statement naming several tables scopes each.
  */
 export class ScopedSqlBuilder {
   readonly params = new Params();
@@ -39,10 +42,39 @@ export class ScopedSqlBuilder {
     return `(SELECT * FROM ${tableOf(meta)} WHERE ${this.predicate(meta.findColumnWithPropertyName('environment') !== undefined)}) ${alias}`;
   }
 
-  /** A table to write to; the statement must scope it with scope() or scopeValues(). */
+  /** A table to write (or to read under a predicate of its own); the statement must scope it with scope() or scopeValues(). */
   table(entity: EntityTarget<ObjectLiteral>): string {
     this.tablesNamed++;
     return tableOf(metadataOf(this.manager, entity));
+  }
+
+  /**
+   * `INSERT INTO table (cols) SELECT $1::type, ... [WHERE where] [onConflict]` (see insertSql) of
+   * one row, its tenant_id (and environment) those of the scope whatever `values` says.
+   */
+  insert(entity: EntityTarget<ObjectLiteral>, values: ObjectLiteral, opts: { where?: string; onConflict?: string } = {}): string {
+    const meta = metadataOf(this.manager, entity);
+    const partitioned = meta.findColumnWithPropertyName('environment') !== undefined;
+    const { tenantId, environment } = this.tenantScope;
+    this.tablesNamed++;
+    this.scopeUsed = true;
+    return insertSql(this.manager, meta, { ...values, tenantId, ...(partitioned ? { environment } : {}) }, this.params, opts);
+  }
+
+  /** `DELETE FROM table WHERE <scope> AND (condition)`: the caller's condition cannot widen it. */
+  deleteFrom(entity: EntityTarget<ObjectLiteral>, condition: string): string {
+    const meta = metadataOf(this.manager, entity);
+    return `DELETE FROM ${this.table(entity)} WHERE ${this.scope(undefined, { environment: meta.findColumnWithPropertyName('environment') !== undefined })} AND (${condition})`;
+  }
+
+  /** A column value written as SQL text (an expression over the statement's other parts), for insert(). */
+  raw(text: string): Raw {
+    return new Raw(text);
+  }
+
+  /** The entity's columns under `alias`, as `alias.col AS "<prefix>col"`: rows of several tables in one result row (see ScopedData.entity). */
+  columns(entity: EntityTarget<ObjectLiteral>, alias: string, prefix = ''): string {
+    return selectList(metadataOf(this.manager, entity), alias, prefix);
   }
 
   /** `[alias.]tenant_id = $n AND [alias.]environment = $m`. */
@@ -51,7 +83,10 @@ export class ScopedSqlBuilder {
     return this.predicate(opts.environment ?? true, alias);
   }
 
-  /** The scope's tenant and environment as two parameters, for an INSERT's values. */
+  /**
+   * The scope's tenant and environment as two typed parameters (`$n::bigint`, `$m::varchar`): an
+   * INSERT's values, or a predicate that must reuse them (a statement of several scoped parts).
+   */
   scopeValues(): [tenantId: string, environment: string] {
     this.scopeUsed = true;
     return [`${this.value(this.tenantScope.tenantId)}::bigint`, `${this.value(this.tenantScope.environment)}::varchar`];
@@ -79,4 +114,16 @@ export async function scopedSql<R = Record<string, unknown>>(
   const text = build(q);
   q.assertScoped();
   return (await queryRows(manager, text, q.params)) as R[];
+}
+
+/** Runs a statement built by `build` within the scope; each row hydrated as an `entity`. */
+export async function scopedEntities<T extends ObjectLiteral>(
+  manager: EntityManager,
+  scope: TenantScope,
+  entity: EntityTarget<T>,
+  build: (q: ScopedSqlBuilder) => string,
+): Promise<T[]> {
+  const meta = metadataOf(manager, entity);
+  const rows = await scopedSql(manager, scope, build);
+  return rows.map((row) => hydrate<T>(manager, meta, row));
 }

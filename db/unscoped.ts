@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import { ScopedQuery } from './scoped-query';
+import { insertManySql, metadataOf, Params, queryRows } from './sql';
 
 /**
  * The door for the few paths that are nobody's tenant or span tenants: login and key resolution
@@ -17,5 +18,11 @@ export function unscoped(db: DataSource | EntityManager) {
       new ScopedQuery(db.getRepository(entity).createQueryBuilder(alias), (qb) => qb),
     /** Rows of one hand-written statement. */
     rows: <R = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<R[]> => db.query(sql, params),
+    /** Rows of any tenants in one prepared unnest INSERT (see insertManySql); the rows must give the same columns. */
+    insertMany: async <T extends ObjectLiteral>(entity: EntityTarget<T>, rows: Partial<T>[]): Promise<void> => {
+      const manager = 'manager' in db ? db.manager : db;
+      const p = new Params();
+      await queryRows(manager, insertManySql(manager, metadataOf(manager, entity), rows, p), p);
+    },
   };
 }

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { insertManySql, Params, queryRows } from '../db/sql';
+import { unscoped } from '../db/unscoped';
 import { GroupCommit } from '../lib/group-commit';
 import { logger } from '../lib/logger';
 import { auditEntriesLost } from '../lib/metrics';
@@ -53,11 +53,8 @@ export class AuditLogWriter {
   private readonly writes: GroupCommit<AuditEntry>;
 
   constructor(db: DataSource) {
-    const meta = db.getMetadata(AuditLog);
-    const insert = async (rows: Partial<AuditLog>[]) => {
-      const p = new Params();
-      await queryRows(db.manager, insertManySql(db.manager, meta, rows, p), p);
-    };
+    // One statement for the entries of every tenant that arrived together: hence the unscoped door.
+    const insert = (rows: Partial<AuditLog>[]) => unscoped(db).insertMany(AuditLog, rows);
     this.writes = new GroupCommit(async (entries) => {
       const rows = entries.map(toRow);
       try {

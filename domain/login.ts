@@ -6,6 +6,8 @@ import { AppError } from '../lib/errors';
 import { decodeId, encodeId } from '../lib/ids';
 import type { LoginThrottle } from './login-throttle';
 import { unscoped } from '../db/unscoped';
+import { ScopedData } from '../db/scoped-data';
+import { teamIdsOfUsers } from './memberships';
 
 export const LOGIN_FAILED_MESSAGE = 'Invalid email or password; if your email belongs to several tenants, also give tenantId';
 export const LOGIN_BLOCKED_MESSAGE = 'Too many failed login attempts; retry later';
@@ -39,5 +41,7 @@ export async function login(db: DataSource, throttle: LoginThrottle, input: { em
   await throttle.clear(input.email);
   const tenant = encodeId('tenant', user.tenantId);
   const { token, expiresIn } = issueAccessToken({ sub: encodeId('user', user.id), tid: tenant });
-  return { user, tenantId: tenant, accessToken: token, expiresIn };
+  // Users and teams are tenant-wide: the environment of this scope selects nothing.
+  const teams = await teamIdsOfUsers(new ScopedData(db.manager, { tenantId: user.tenantId, environment: 'live' }), [user.id]);
+  return { user, teamIds: teams.get(user.id) ?? [], tenantId: tenant, accessToken: token, expiresIn };
 }

@@ -1,12 +1,10 @@
-import type { EntityManager } from 'typeorm';
 import type { Lead, Partner } from '../db/entities';
 import { SearchDocument } from '../db/entities';
 import type { SearchType } from '../db/entities/search-document';
-import { type TenantScope } from '../db/scoped-repository';
-import { insertSql, metadataOf, Params, queryEntities, Raw } from '../db/sql';
+import type { ScopedData } from '../db/scoped-data';
+import type { ScopedSqlBuilder } from '../db/scoped-sql';
 import { encodeId } from '../lib/ids';
 import type { DomainContext } from './context';
-import { managerOf, type ScopedData } from '../db/scoped-data';
 
 /** Fields that name a record rank above the rest of its text (tsvector weight A vs B). */
 const TITLE_KEYS = ['name', 'title', 'firstName', 'lastName', 'company', 'email'];
@@ -37,19 +35,11 @@ export function searchText(doc: SearchDocumentInput): { title: string; body: str
 }
 
 /** Inserts or replaces the (type, id) document in one statement; the trigger recomputes its tsvector. */
-export function searchDocumentUpsertSql(
-  manager: EntityManager,
-  scope: TenantScope,
-  doc: SearchDocumentInput,
-  p: Params,
-  opts: { where?: string } = {},
-): string {
+export function searchDocumentUpsertSql(q: ScopedSqlBuilder, doc: SearchDocumentInput, opts: { where?: string } = {}): string {
   const { title, body } = searchText(doc);
-  return insertSql(
-    manager,
-    metadataOf(manager, SearchDocument),
-    { ...scope, docType: doc.type, docId: doc.id, data: doc.data, title, body, indexedAt: new Raw('now()') },
-    p,
+  return q.insert(
+    SearchDocument,
+    { docType: doc.type, docId: doc.id, data: doc.data, title, body, indexedAt: q.raw('now()') },
     {
       ...opts,
       onConflict: `ON CONFLICT (tenant_id, environment, doc_type, doc_id) DO UPDATE SET
@@ -59,10 +49,7 @@ export function searchDocumentUpsertSql(
 }
 
 export async function indexDocument(data: ScopedData, doc: SearchDocumentInput): Promise<SearchDocument> {
-  const manager = managerOf(data);
-  const p = new Params();
-  const sql = `${searchDocumentUpsertSql(manager, data.scope, doc, p)} RETURNING *`;
-  const [saved] = await queryEntities<SearchDocument>(manager, metadataOf(manager, SearchDocument), sql, p);
+  const [saved] = await data.sqlEntities(SearchDocument, (q) => `${searchDocumentUpsertSql(q, doc)} RETURNING *`);
   return saved;
 }
 

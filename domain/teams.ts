@@ -4,7 +4,6 @@ import type { TeamCreate, TeamUpdate } from '../contracts/team';
 import type { DomainContext } from './context';
 import { addMembers, assertAllInTenant, memberIdsOfTeams } from './memberships';
 import { unitOfWork } from './unit-of-work';
-import { managerOf } from '../db/scoped-data';
 
 export interface TeamWithMembers {
   team: Team;
@@ -17,8 +16,7 @@ export async function createTeam(ctx: DomainContext, input: TeamCreate): Promise
     const team = await tx.repo(Team).insert({ name: input.name, description: input.description ?? null });
     const memberIds = [...new Set(input.memberIds)];
     await addMembers(
-      managerOf(tx),
-      ctx.scope.tenantId,
+      tx,
       memberIds.map((userId) => ({ teamId: team.id, userId })),
     );
     return { team, memberIds };
@@ -28,7 +26,7 @@ export async function createTeam(ctx: DomainContext, input: TeamCreate): Promise
 export async function getTeam(ctx: DomainContext, id: string): Promise<TeamWithMembers> {
   const team = await ctx.data.repo(Team).findById(id);
   if (!team) throw notFound('Team');
-  const members = await memberIdsOfTeams(ctx.db.manager, ctx.scope.tenantId, [team.id]);
+  const members = await memberIdsOfTeams(ctx.data, [team.id]);
   return { team, memberIds: members.get(team.id) ?? [] };
 }
 
@@ -37,8 +35,7 @@ export async function listTeams(ctx: DomainContext, q: { page: number; limit: nu
   if (q.q) qb.andWhere('lower(t.name) LIKE :like', { like: `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
   const [teams, total] = await qb.orderBy('t.created_at', 'ASC').addOrderBy('t.id', 'ASC').page(q.page, q.limit);
   const members = await memberIdsOfTeams(
-    ctx.db.manager,
-    ctx.scope.tenantId,
+    ctx.data,
     teams.map((t) => t.id),
   );
   return { rows: teams.map((team) => ({ team, memberIds: members.get(team.id) ?? [] })), total };
@@ -54,10 +51,9 @@ export async function updateTeam(ctx: DomainContext, id: string, patch: TeamUpda
     await teams.save(team);
     if (patch.memberIds) {
       await assertAllInTenant(tx, User, patch.memberIds, 'memberIds');
-      await managerOf(tx).getRepository(TeamMember).delete({ tenantId: ctx.scope.tenantId, teamId: team.id });
+      await tx.rows(TeamMember).deleteWhere({ teamId: team.id });
       await addMembers(
-        managerOf(tx),
-        ctx.scope.tenantId,
+        tx,
         [...new Set(patch.memberIds)].map((userId) => ({ teamId: team.id, userId })),
       );
     }
@@ -68,7 +64,7 @@ export async function updateTeam(ctx: DomainContext, id: string, patch: TeamUpda
 export async function deleteTeam(ctx: DomainContext, id: string): Promise<TeamWithMembers> {
   const existing = await getTeam(ctx, id);
   await unitOfWork(ctx, async (tx) => {
-    await managerOf(tx).getRepository(TeamMember).delete({ tenantId: ctx.scope.tenantId, teamId: id });
+    await tx.rows(TeamMember).deleteWhere({ teamId: id });
     await tx.repo(Team).deleteById(id);
   });
   return existing;
@@ -79,8 +75,7 @@ export async function addTeamMembers(ctx: DomainContext, id: string, userIds: st
   await unitOfWork(ctx, async (tx) => {
     await assertAllInTenant(tx, User, userIds, 'userIds');
     await addMembers(
-      managerOf(tx),
-      ctx.scope.tenantId,
+      tx,
       [...new Set(userIds)].map((userId) => ({ teamId: id, userId })),
     );
   });
@@ -90,6 +85,6 @@ export async function addTeamMembers(ctx: DomainContext, id: string, userIds: st
 export async function removeTeamMember(ctx: DomainContext, id: string, userId: string): Promise<TeamWithMembers> {
   const { memberIds } = await getTeam(ctx, id);
   if (!memberIds.includes(userId)) throw notFound('Team member');
-  await ctx.db.getRepository(TeamMember).delete({ tenantId: ctx.scope.tenantId, teamId: id, userId });
+  await ctx.data.rows(TeamMember).deleteWhere({ teamId: id, userId });
   return getTeam(ctx, id);
 }

@@ -23,7 +23,7 @@ export class UnitOfWork extends ScopedData {
 
   /** An event whose data the caller built (a test ping aimed at one endpoint). */
   async emitRaw(type: string, data: Record<string, unknown>, opts: { targetEndpointId?: string } = {}): Promise<OutboxEvent> {
-    const event = await emitEvent(this.manager, this.scope, type as EventType, data, opts);
+    const event = await emitEvent(this, type as EventType, data, opts);
     this.events.push(event);
     return event;
   }

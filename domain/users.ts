@@ -8,7 +8,6 @@ import type { DomainContext } from './context';
 import { addMembers, assertAllInTenant, teamIdsOfUsers } from './memberships';
 import { hashPassword } from '../lib/auth/password';
 import { unitOfWork } from './unit-of-work';
-import { managerOf } from '../db/scoped-data';
 
 export interface UserWithTeams {
   user: User;
@@ -53,8 +52,7 @@ export async function createUser(ctx: DomainContext, callerScopes: string[], inp
         roleId: input.roleId,
       });
       await addMembers(
-        managerOf(tx),
-        ctx.scope.tenantId,
+        tx,
         input.teamIds.map((teamId) => ({ teamId, userId: user.id })),
       );
       return { user, teamIds: input.teamIds };
@@ -68,7 +66,7 @@ export async function createUser(ctx: DomainContext, callerScopes: string[], inp
 export async function getUser(ctx: DomainContext, id: string): Promise<UserWithTeams> {
   const user = await ctx.data.repo(User).findById(id);
   if (!user) throw notFound('User');
-  const teams = await teamIdsOfUsers(ctx.db.manager, ctx.scope.tenantId, [user.id]);
+  const teams = await teamIdsOfUsers(ctx.data, [user.id]);
   return { user, teamIds: teams.get(user.id) ?? [] };
 }
 
@@ -83,8 +81,7 @@ export async function listUsers(ctx: DomainContext, q: { page: number; limit: nu
   }
   const [users, total] = await qb.orderBy('u.created_at', 'ASC').addOrderBy('u.id', 'ASC').page(q.page, q.limit);
   const teams = await teamIdsOfUsers(
-    ctx.db.manager,
-    ctx.scope.tenantId,
+    ctx.data,
     users.map((u) => u.id),
   );
   return { rows: users.map((user) => ({ user, teamIds: teams.get(user.id) ?? [] })), total };
@@ -108,13 +105,12 @@ export async function updateUser(ctx: DomainContext, callerScopes: string[], id:
     Object.assign(user, fields, passwordHash ? { passwordHash } : {});
     await users.save(user);
     // Delivered on commit: every API process forgets the user's cached keys (they now answer 401).
-    if (patch.status === 'deactivated') await notifyRevocation(managerOf(tx), ownerRevocation(user.id));
+    if (patch.status === 'deactivated') await notifyRevocation(tx, ownerRevocation(user.id));
     if (teamIds) {
       await assertAllInTenant(tx, Team, teamIds, 'teamIds');
-      await managerOf(tx).getRepository(TeamMember).delete({ tenantId: ctx.scope.tenantId, userId: user.id });
+      await tx.rows(TeamMember).deleteWhere({ userId: user.id });
       await addMembers(
-        managerOf(tx),
-        ctx.scope.tenantId,
+        tx,
         teamIds.map((teamId) => ({ teamId, userId: user.id })),
       );
     }

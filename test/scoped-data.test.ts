@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { initializeDatabase } from '../db/data-source';
-import { Lead } from '../db/entities';
+import { Lead, Team, TeamMember, User } from '../db/entities';
 import { ScopedData } from '../db/scoped-data';
 import type { TenantScope } from '../db/scoped-repository';
 import { createTenant } from '../domain/tenants';
@@ -69,5 +69,59 @@ describe('a scoped statement', () => {
     await expect(mine.sql((q) => `UPDATE ${q.table(Lead)} SET score = 1`)).rejects.toThrow(/never applies the scope/);
     const [theirLead] = await theirs.repo(Lead).find();
     expect(theirLead.score).toBe(0);
+  });
+});
+
+describe('a scoped statement that writes', () => {
+  it('insert() writes the scope tenant and environment whatever the values say', async () => {
+    const [row] = await mine.sqlEntities(
+      Lead,
+      (q) =>
+        `${q.insert(Lead, {
+          tenantId: theirs.scope.tenantId,
+          environment: 'sandbox',
+          email: 'inserted@example.com',
+          emailNormalized: 'inserted@example.com',
+          firstName: 'Ins',
+          lastName: 'Erted',
+          source: 'api',
+          status: 'new',
+        })} RETURNING *`,
+    );
+    expect([row.tenantId, row.environment]).toEqual([mine.scope.tenantId, 'live']);
+    expect(emails(await theirs.repo(Lead).find())).toEqual(['theirs@example.com']);
+    await mine.repo(Lead).deleteById(row.id);
+  });
+
+  it('deleteFrom() keeps the scope when the condition is an OR naming other rows', async () => {
+    const doomed = await newLead(mine, 'doomed@example.com');
+    await mine.sql((q) =>
+      q.deleteFrom(Lead, `id = ${q.value(doomed.id)} OR tenant_id = ${q.value(theirs.scope.tenantId)} OR environment = 'sandbox'`),
+    );
+    expect(await mine.repo(Lead).findById(doomed.id)).toBeNull();
+    expect(emails(await mine.repo(Lead).find())).toEqual(['mine@example.com']);
+    expect(emails(await theirs.repo(Lead).find())).toEqual(['theirs@example.com']);
+    expect(emails(await otherEnvironment.repo(Lead).find())).toEqual(['sandbox@example.com']);
+  });
+});
+
+describe('scoped rows without an id (team_members)', () => {
+  const memberOf = async (data: ScopedData, email: string) => {
+    const user = await data.repo(User).insert({ email, passwordHash: 'x', firstName: 'T', lastName: 'M', roleId: 'member' });
+    const team = await data.repo(Team).insert({ name: `Team of ${email}` });
+    await data.rows(TeamMember).insertIgnoringConflicts([{ teamId: team.id, userId: user.id }]);
+    return { user, team };
+  };
+
+  it('reads, writes and deletes only the scope tenant rows', async () => {
+    const own = await memberOf(mine, 'member@mine.example');
+    const other = await memberOf(theirs, 'member@theirs.example');
+    // The same pair again is ignored, not a unique violation.
+    await mine.rows(TeamMember).insertIgnoringConflicts([{ teamId: own.team.id, userId: own.user.id }]);
+    expect((await mine.rows(TeamMember).find()).map((m) => [m.teamId, m.userId])).toEqual([[own.team.id, own.user.id]]);
+    expect(await mine.rows(TeamMember).find({ where: { teamId: other.team.id } })).toEqual([]);
+    expect(await mine.rows(TeamMember).deleteWhere({ teamId: other.team.id })).toBe(0);
+    expect(await theirs.rows(TeamMember).count()).toBe(1);
+    expect(await mine.rows(TeamMember).deleteWhere({ teamId: own.team.id })).toBe(1);
   });
 });

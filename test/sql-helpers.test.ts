@@ -89,8 +89,7 @@ describe('statements built from entity metadata', () => {
   });
 
   it('nextId hands out unique ids of the table sequence, also to concurrent callers', async () => {
-    const meta = metadataOf(db.manager, Lead);
-    const ids = await Promise.all(Array.from({ length: 250 }, () => nextId(db, meta)));
+    const ids = await Promise.all(Array.from({ length: 250 }, () => nextId(db, Lead)));
     expect(new Set(ids).size).toBe(250);
     const [{ last }] = await db.query(`SELECT last_value::text AS last FROM leads_id_seq`);
     for (const id of ids) expect(BigInt(id)).toBeLessThanOrEqual(BigInt(last));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { createApp } from '../api/app';
 import { emitEvent } from '../domain/webhooks/emit-event';
+import { ScopedData } from '../db/scoped-data';
 import { decodeId, encodeId } from '../lib/ids';
 import { ensureWebhookSweepSchedule, webhookSweepScheduleId } from '../lib/temporal/webhook-sweep-schedule';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
@@ -177,7 +178,7 @@ describe('webhook delivery (API -> outbox -> Temporal -> a real HTTP receiver)',
     const scope = { tenantId: tenant.tenant.id, environment: 'sandbox' as const };
     await expect(
       stack.db.transaction(async (manager) => {
-        await emitEvent(manager, scope, 'lead.deleted', { leadId: encodeId('lead', 1) });
+        await emitEvent(new ScopedData(manager, scope), 'lead.deleted', { leadId: encodeId('lead', 1) });
         throw new Error('the change failed after the event was written');
       }),
     ).rejects.toThrow('the change failed');

@@ -9,6 +9,7 @@ import { scoped } from '../db/scoped-repository';
 import { createTenant } from '../domain/tenants';
 import { generateSecret } from '../domain/webhooks/endpoints';
 import { emitEvent } from '../domain/webhooks/emit-event';
+import { ScopedData } from '../db/scoped-data';
 import { eventPayloads } from '../contracts/webhook-events';
 import { config } from '../lib/config';
 import { createWorker } from '../workers/create-worker';
@@ -52,7 +53,7 @@ describe('webhook retry schedule (time-skipping)', () => {
       status: 'active',
     });
     const events = await db.transaction((m) =>
-      Promise.all([1, 2].map((n) => emitEvent(m, scope, 'lead.deleted', eventPayloads['lead.deleted']({ id: n })))),
+      Promise.all([1, 2].map((n) => emitEvent(new ScopedData(m, scope), 'lead.deleted', eventPayloads['lead.deleted']({ id: n })))),
     );
 
     const worker = await createWorker({

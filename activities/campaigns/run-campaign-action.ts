@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { WorkflowNode } from '../../contracts/sequence-definition';
 import { CampaignEnrollment, Lead, Task } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
+import { ScopedData } from '../../db/scoped-data';
 import { emitEvent } from '../../domain/webhooks/emit-event';
 import { eventPayloads } from '../../contracts/webhook-events';
 import type { EnrollmentRef } from '.';
@@ -18,18 +18,19 @@ export function runCampaignAction(db: DataSource) {
     input: EnrollmentRef & { nodeId: string; action: ActionData },
   ): Promise<{ outcome: 'applied' | 'already_applied' | 'skipped' }> => {
     return db.transaction(async (m) => {
-      const enrollments = scoped(m, CampaignEnrollment, input);
+      const data = new ScopedData(m, input);
+      const enrollments = data.repo(CampaignEnrollment);
       const enrollment = await enrollments
         .select('e')
         .andWhere('e.id = :id', { id: input.enrollmentId })
         .setLock('pessimistic_write')
         .getOne();
       if (!enrollment || enrollment.appliedActions.includes(input.nodeId)) return { outcome: 'already_applied' as const };
-      const leads = scoped(m, Lead, input);
+      const leads = data.repo(Lead);
       const lead = await leads.findByIdForUpdate(input.leadId);
       if (!lead) return { outcome: 'skipped' as const };
       if (input.action.actionType === 'create_task') {
-        const task = await scoped(m, Task, input).insert({
+        const task = await data.repo(Task).insert({
           title: input.action.taskTitle ?? input.action.label ?? 'Follow up',
           description: `Created by a campaign sequence (node ${input.nodeId})`,
           leadId: lead.id,
@@ -39,8 +40,7 @@ export function runCampaignAction(db: DataSource) {
           createdBy: lead.assignedTo,
         });
         await emitEvent(
-          m,
-          input,
+          data,
           'task.created',
           eventPayloads['task.created']({ id: task.id, title: task.title, assigneeId: task.assignedTo }),
         );

@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { listen, type Subscription } from '../../db/notifications';
 import { parseRevocation, REVOCATION_CHANNEL } from '../../lib/auth/key-revocation';
 import { logger } from '../../lib/logger';
 import type { ResolvedKey } from './resolve-api-key';
@@ -28,7 +28,7 @@ interface Entry {
 export class ApiKeyCache {
   private readonly entries = new Map<string, Entry>();
   private evictions = 0;
-  private listener: Client | null = null;
+  private listener: Subscription | null = null;
   private databaseUrl: string | null = null;
   private closed = false;
   private reconnectDelayMs = RECONNECT_MIN_MS;
@@ -84,22 +84,22 @@ export class ApiKeyCache {
     clearTimeout(this.reconnectTimer);
     const listener = this.listener;
     this.listener = null;
-    await listener?.end().catch(() => undefined);
+    await listener?.close();
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl as string, application_name: 'lead-engagement-key-cache' });
-    client.on('notification', (msg) => {
-      if (msg.channel !== REVOCATION_CHANNEL || !msg.payload) return;
-      const revoked = parseRevocation(msg.payload);
-      if ('keyHash' in revoked) this.evict(revoked.keyHash);
-      else this.evictOwner(revoked.ownerUserId);
+    const subscription: Subscription = await listen(REVOCATION_CHANNEL, {
+      databaseUrl: this.databaseUrl as string,
+      applicationName: 'lead-engagement-key-cache',
+      onMessage: (payload) => {
+        const revoked = parseRevocation(payload);
+        if ('keyHash' in revoked) this.evict(revoked.keyHash);
+        else this.evictOwner(revoked.ownerUserId);
+      },
+      // Before listen() returns nothing is lost: a failure rejects the call.
+      onLost: (err) => this.lost(subscription, err),
     });
-    client.on('error', (err) => this.lost(client, err));
-    client.on('end', () => this.lost(client));
-    await client.connect();
-    await client.query(`LISTEN ${REVOCATION_CHANNEL}`);
-    this.listener = client;
+    this.listener = subscription;
     // Revocations sent while nobody listened were missed: forget every cached key.
     this.clear();
     if (this.reconnectTimer) logger.info('API key revocation listener reconnected');
@@ -112,11 +112,10 @@ export class ApiKeyCache {
    * listen again with backoff. Without this a revocation by another API process would never reach
    * this one again, and its revoked keys would keep working for up to the TTL after every request.
    */
-  private lost(client: Client, err?: Error): void {
-    if (client !== this.listener) return;
+  private lost(subscription: Subscription, err?: Error): void {
+    if (subscription !== this.listener) return;
     this.listener = null;
     this.clear();
-    void client.end().catch(() => undefined);
     logger.warn({ err }, 'API key revocation listener lost its connection; reconnecting');
     this.scheduleReconnect();
   }

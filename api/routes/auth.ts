@@ -1,6 +1,5 @@
 import { login, loginBlocked } from '../../domain/login';
 import { LoginThrottle } from '../../domain/login-throttle';
-import { teamIdsOfUsers } from '../../domain/memberships';
 import { AppError } from '../../lib/errors';
 import type { AppDeps } from '../http/domain-context';
 import { defineRoute } from '../http/route';
@@ -28,14 +27,13 @@ export function authRoutes(deps: AppDeps) {
         if (ipBlock.blocked) throw loginBlocked(ipBlock.retryAfterSeconds);
         try {
           const session = await login(deps.db, throttle, body);
-          const teams = await teamIdsOfUsers(deps.db.manager, session.user.tenantId, [session.user.id]);
           return {
             data: {
               accessToken: session.accessToken,
               tokenType: 'Bearer' as const,
               expiresIn: session.expiresIn,
               tenantId: session.tenantId,
-              user: serializeUser(session.user, teams.get(session.user.id) ?? []),
+              user: serializeUser(session.user, session.teamIds),
             },
             message: 'Logged in',
           };

@@ -1,8 +1,7 @@
-import type { DataSource } from 'typeorm';
 import { CampaignEnrollment, EngagementEvent, Lead, Message } from '../../db/entities';
 import type { EngagementType } from '../../db/entities/engagement-event';
-import { scoped, type TenantScope } from '../../db/scoped-repository';
-import { queryRows } from '../../db/sql';
+import { ScopedData } from '../../db/scoped-data';
+import type { TenantScope } from '../../db/scoped-repository';
 import { engagementSignal, type EngagementKind } from '../../workflows/campaign-signals';
 import { applySuppression, type SuppressionDeps } from '../communications/apply-suppression';
 import { signalWorkflows } from '../campaigns/signal-enrollments';
@@ -33,7 +32,7 @@ export async function recordEngagement(deps: SuppressionDeps, scope: TenantScope
  * Machine events are stored, not signalled.
  */
 export async function recordEngagements(deps: SuppressionDeps, scope: TenantScope, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
-  const { db } = deps;
+  const data = new ScopedData(deps.db.manager, scope);
   const leadOf = (input: EngagementInput) => input.leadId ?? input.message?.leadId ?? null;
   const events = await unitOfWork({ ...deps, scope }, async (tx) => {
     const stored = await tx.repo(EngagementEvent).insertMany(
@@ -52,13 +51,12 @@ export async function recordEngagements(deps: SuppressionDeps, scope: TenantScop
     return stored;
   });
   for (const input of inputs) {
-    if (input.type === 'email_bounce') await applyBounce(deps, scope, input, leadOf(input));
+    if (input.type === 'email_bounce') await applyBounce(deps, data, input, leadOf(input));
   }
   const signalled = inputs.filter((input) => !input.machine && input.type !== 'unsubscribe' && input.type !== 'email_delivered');
   if (signalled.length) {
     const targets = await enrollmentTargets(
-      db,
-      scope,
+      data,
       signalled.map((input) => ({ ...input, leadId: leadOf(input) })),
     );
     for (const [i, input] of signalled.entries()) {
@@ -93,20 +91,20 @@ async function emitIntegrationEvent(tx: UnitOfWork, e: EngagementEvent): Promise
  * lead's) for every lead that has it or gets it later. Every bounce reported here counts as hard:
  * providers report soft bounces by retrying, not through this path.
  */
-async function applyBounce(deps: SuppressionDeps, scope: TenantScope, input: EngagementInput, leadId: string | null): Promise<void> {
-  const leads = scoped(deps.db.manager, Lead, scope);
+async function applyBounce(deps: SuppressionDeps, data: ScopedData, input: EngagementInput, leadId: string | null): Promise<void> {
+  const leads = data.repo(Lead);
   const address = input.message?.channel === 'email' ? input.message.to : leadId ? (await leads.findById(leadId))?.email : null;
-  if (address) await applySuppression(deps, scope, { address, reason: 'bounced', at: input.occurredAt, leadId });
+  if (address) await applySuppression(deps, data.scope, { address, reason: 'bounced', at: input.occurredAt, leadId });
   else if (leadId) await leads.updateWhere({ id: leadId }, { bouncedAt: input.occurredAt });
 }
 
 /** The active enrollments each input concerns, with two queries for the whole batch. */
-async function enrollmentTargets(db: DataSource, scope: TenantScope, inputs: EngagementInput[]): Promise<string[][]> {
+async function enrollmentTargets(data: ScopedData, inputs: EngagementInput[]): Promise<string[][]> {
   // Only a workflow that is an enrollment of this tenant: an ID is never signalled blindly.
   const namedIds = inputs.flatMap((i) => (i.workflowExecutionId ? [i.workflowExecutionId] : []));
   const leadIds = inputs.flatMap((i) => (!i.workflowExecutionId && i.leadId ? [i.leadId] : []));
-  const named = namedIds.length ? await activeEnrollments(db, scope, 'workflow_id', namedIds) : [];
-  const ofLeads = leadIds.length ? await activeEnrollments(db, scope, 'lead_id', [...new Set(leadIds)]) : [];
+  const named = namedIds.length ? await activeEnrollments(data, 'workflow_id', namedIds) : [];
+  const ofLeads = leadIds.length ? await activeEnrollments(data, 'lead_id', [...new Set(leadIds)]) : [];
   return inputs.map((input) => {
     if (input.workflowExecutionId) return named.filter((e) => e.workflowId === input.workflowExecutionId).map((e) => e.workflowId);
     const campaignId = input.message?.campaignId;
@@ -122,18 +120,11 @@ type EnrollmentTarget = Pick<CampaignEnrollment, 'workflowId' | 'leadId' | 'camp
  * the others would spend a Temporal workflow task on a signal nothing reads. An event naming its
  * workflow is signalled whatever that workflow waits for.
  */
-async function activeEnrollments(
-  db: DataSource,
-  scope: TenantScope,
-  by: 'workflow_id' | 'lead_id',
-  values: string[],
-): Promise<EnrollmentTarget[]> {
-  const rows = await queryRows(
-    db.manager,
-    `SELECT workflow_id, lead_id::text, campaign_id::text FROM campaign_enrollments
-      WHERE tenant_id = $1 AND environment = $2 AND status = 'active' AND ${by} = ANY($3::${by === 'lead_id' ? 'bigint' : 'text'}[])
-      ${by === 'lead_id' ? 'AND engagement_signals_until > now()' : ''}`,
-    [scope.tenantId, scope.environment, values],
+async function activeEnrollments(data: ScopedData, by: 'workflow_id' | 'lead_id', values: string[]): Promise<EnrollmentTarget[]> {
+  const rows = await data.sql<{ workflow_id: string; lead_id: string; campaign_id: string }>(
+    (q) => `SELECT workflow_id, lead_id::text, campaign_id::text FROM ${q.table(CampaignEnrollment)}
+      WHERE ${q.scope()} AND status = 'active' AND ${by} = ANY(${q.value(values)}::${by === 'lead_id' ? 'bigint' : 'text'}[])
+      ${by === 'lead_id' ? `AND ${q.col(CampaignEnrollment, 'engagementSignalsUntil')} > now()` : ''}`,
   );
-  return rows.map((r) => ({ workflowId: r.workflow_id as string, leadId: r.lead_id as string, campaignId: r.campaign_id as string }));
+  return rows.map((r) => ({ workflowId: r.workflow_id, leadId: r.lead_id, campaignId: r.campaign_id }));
 }

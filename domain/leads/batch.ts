@@ -11,7 +11,6 @@ import {
   type Partner,
 } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
-import { metadataOf } from '../../db/sql';
 import type { LeadCreate } from '../../contracts/lead';
 import { AppError, type FieldError } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
@@ -47,7 +46,6 @@ export async function createLeadBatch(ctx: DomainContext, items: { index: number
   const refs = await resolveReferences(ctx, items);
   const firstByEmail = new Map<string, number>();
   const toCreate: { index: number; row: Row }[] = [];
-  const leadMeta = metadataOf(ctx.db.manager, Lead);
   for (const { index, input } of items) {
     const problem = refs.problems.get(index);
     if (problem) {
@@ -61,7 +59,7 @@ export async function createLeadBatch(ctx: DomainContext, items: { index: number
     toCreate.push({
       index,
       row: {
-        id: await nextId(ctx.db, leadMeta),
+        id: await nextId(ctx.db, Lead),
         ...ctx.scope,
         email: input.email,
         emailNormalized,

@@ -1,7 +1,6 @@
-import type { Lead } from '../../db/entities';
-import type { TenantScope } from '../../db/scoped-repository';
-import { Params } from '../../db/sql';
-import { managerOf, type ScopedData } from '../../db/scoped-data';
+import { LeadDedupeKey, type Lead } from '../../db/entities';
+import type { ScopedData } from '../../db/scoped-data';
+import type { ScopedSqlBuilder } from '../../db/scoped-sql';
 
 type Keyed = Pick<Lead, 'emailNormalized' | 'phoneNormalized'>;
 
@@ -12,17 +11,15 @@ export const dedupeKeys = (lead: Keyed): string[] => [
 ];
 
 /** Claims the keys for the lead; RETURNING key lists the ones it was the first to have. */
-export function claimDedupeKeysSql(scope: TenantScope, leadId: string, keys: string[], p: Params, opts: { where?: string } = {}): string {
-  return `INSERT INTO lead_dedupe_keys (tenant_id, environment, key, lead_id)
-    SELECT ${p.add(scope.tenantId)}::bigint, ${p.add(scope.environment)}::varchar, k, ${p.add(leadId)}::bigint
-      FROM unnest(${p.add(keys)}::varchar[]) k${opts.where ? ` WHERE ${opts.where}` : ''}
+export function claimDedupeKeysSql(q: ScopedSqlBuilder, leadId: string, keys: string[], opts: { where?: string } = {}): string {
+  const [tenant, environment] = q.scopeValues();
+  return `INSERT INTO ${q.table(LeadDedupeKey)} (tenant_id, environment, key, lead_id)
+    SELECT ${tenant}, ${environment}, k, ${q.value(leadId)}::bigint
+      FROM unnest(${q.value(keys)}::varchar[]) k${opts.where ? ` WHERE ${opts.where}` : ''}
     ON CONFLICT DO NOTHING`;
 }
 
 /** After a lead's email or phone changed: later leads with the new values must get the full check. */
 export async function claimDedupeKeys(data: ScopedData, lead: Keyed & Pick<Lead, 'id'>): Promise<void> {
-  const manager = managerOf(data);
-  const { scope } = data;
-  const p = new Params();
-  await manager.query(claimDedupeKeysSql(scope, lead.id, dedupeKeys(lead), p), p.values);
+  await data.sql((q) => claimDedupeKeysSql(q, lead.id, dedupeKeys(lead)));
 }

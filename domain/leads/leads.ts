@@ -1,6 +1,5 @@
-import { Lead, OutboxEvent, User, type Partner } from '../../db/entities';
+import { Campaign, Lead, OutboxEvent, StatusDefinition, User, type Partner } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
-import { hydrate, insertSql, metadataOf, Params, queryRows, Raw, selectList } from '../../db/sql';
 import { notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import type { StartOptions } from '../../lib/temporal/workflow-starter';
@@ -66,10 +65,8 @@ export async function createLead(ctx: DomainContext, input: LeadCreate): Promise
 }
 
 async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partner | null, status: string, mustBeDefault: boolean) {
-  const m = ctx.db.manager;
-  const [leadMeta, eventMeta] = [metadataOf(m, Lead), metadataOf(m, OutboxEvent)];
   const values = {
-    id: await nextId(ctx.db, leadMeta),
+    id: await nextId(ctx.db, Lead),
     ...ctx.scope,
     email: input.email,
     emailNormalized: normalizeEmail(input.email),
@@ -85,34 +82,34 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
     customFields: input.customFields ?? {},
     partnerId: partner?.id ?? null,
   };
-  const p = new Params();
-  const [tenant, environment] = [p.add(ctx.scope.tenantId), p.add(ctx.scope.environment)];
-  const statusExists = `EXISTS (SELECT 1 FROM status_definitions s WHERE s.tenant_id = ${tenant}::bigint AND s.environment = ${environment}::varchar
-    AND s.entity_type = 'lead' AND s.code = ${p.add(status)}::varchar${mustBeDefault ? ' AND s.is_default' : ''})`;
   const leadWritten = { where: 'EXISTS (SELECT 1 FROM lead)' };
   const keys = dedupeKeys(values);
-  const leadValues = {
-    ...values,
-    // Nothing to check when every key is new (claimed) or common (suggests no duplicates).
-    duplicatesCheckedAt: new Raw(
-      `CASE WHEN (SELECT count(*) FROM (SELECT key FROM claimed UNION SELECT key FROM common) k) = ${keys.length} THEN now() END`,
-    ),
-  };
-  const keysParam = p.add(keys);
-  const sql = `WITH claimed AS (${claimDedupeKeysSql(ctx.scope, values.id, keys, p, { where: statusExists })} RETURNING key),
-    common AS (${commonKeysSql(ctx.scope, keysParam, p)}),
-    lead AS (${insertSql(m, leadMeta, leadValues, p, { where: statusExists })} RETURNING *),
-    identities AS (${addIdentitiesSql(ctx.scope, values.id, keys, p, leadWritten)}),
-    doc AS (${searchDocumentUpsertSql(m, ctx.scope, leadSearchDocument(values), p, leadWritten)}),
-    event AS (${outboxInsertSql(m, { scope: ctx.scope, type: 'lead.created', data: eventPayloads['lead.created'](values) }, p, leadWritten)} RETURNING *),
-    triggered AS (SELECT coalesce(array_agg(c.id::text ORDER BY c.id), '{}') AS ids FROM campaigns c
-      WHERE c.tenant_id = ${tenant}::bigint AND c.environment = ${environment}::varchar AND c.status = 'active' AND c.trigger_type = 'lead_created')
-    SELECT ${selectList(leadMeta, 'lead', 'l_')}, ${selectList(eventMeta, 'event', 'e_')}, triggered.ids AS campaign_ids FROM lead, event, triggered`;
-  const [row] = await queryRows(m, sql, p);
+  const [row] = await ctx.data.sql((q) => {
+    const [tenant, environment] = q.scopeValues();
+    const statusExists = `EXISTS (SELECT 1 FROM ${q.table(StatusDefinition)} s WHERE s.tenant_id = ${tenant} AND s.environment = ${environment}
+    AND s.entity_type = 'lead' AND s.code = ${q.value(status)}::varchar${mustBeDefault ? ' AND s.is_default' : ''})`;
+    const leadValues = {
+      ...values,
+      // Nothing to check when every key is new (claimed) or common (suggests no duplicates).
+      duplicatesCheckedAt: q.raw(
+        `CASE WHEN (SELECT count(*) FROM (SELECT key FROM claimed UNION SELECT key FROM common) k) = ${keys.length} THEN now() END`,
+      ),
+    };
+    const keysParam = q.value(keys);
+    return `WITH claimed AS (${claimDedupeKeysSql(q, values.id, keys, { where: statusExists })} RETURNING key),
+    common AS (${commonKeysSql(q, keysParam)}),
+    lead AS (${q.insert(Lead, leadValues, { where: statusExists })} RETURNING *),
+    identities AS (${addIdentitiesSql(q, values.id, keys, leadWritten)}),
+    doc AS (${searchDocumentUpsertSql(q, leadSearchDocument(values), leadWritten)}),
+    event AS (${outboxInsertSql(q, { type: 'lead.created', data: eventPayloads['lead.created'](values) }, leadWritten)} RETURNING *),
+    triggered AS (SELECT coalesce(array_agg(c.id::text ORDER BY c.id), '{}') AS ids FROM ${q.table(Campaign)} c
+      WHERE c.tenant_id = ${tenant} AND c.environment = ${environment} AND c.status = 'active' AND c.trigger_type = 'lead_created')
+    SELECT ${q.columns(Lead, 'lead', 'l_')}, ${q.columns(OutboxEvent, 'event', 'e_')}, triggered.ids AS campaign_ids FROM lead, event, triggered`;
+  });
   if (!row) return null;
   return {
-    lead: hydrate<Lead>(m, leadMeta, row, 'l_'),
-    event: hydrate<OutboxEvent>(m, eventMeta, row, 'e_'),
+    lead: ctx.data.entity(Lead, row, 'l_'),
+    event: ctx.data.entity(OutboxEvent, row, 'e_'),
     campaignIds: row.campaign_ids as string[],
   };
 }

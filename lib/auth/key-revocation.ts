@@ -1,3 +1,5 @@
+import { notify } from '../../db/notifications';
+
 /**
  * How a revocation reaches every API process's key cache (api/auth/key-cache.ts): a NOTIFY on this
  * channel whose payload names what stopped working, sent in (or right after) the transaction that
@@ -19,7 +21,5 @@ export function parseRevocation(payload: string): Revocation {
   return payload.startsWith(OWNER_PREFIX) ? { ownerUserId: payload.slice(OWNER_PREFIX.length) } : { keyHash: payload };
 }
 
-/** Sends a revocation through `runner` (a DataSource, or a transaction's manager: then on commit). */
-export async function notifyRevocation(runner: { query(sql: string, params: unknown[]): Promise<unknown> }, payload: string) {
-  await runner.query('SELECT pg_notify($1, $2)', [REVOCATION_CHANNEL, payload]);
-}
+/** Sends a revocation through `via` (the pool, or a unit of work: then on commit). */
+export const notifyRevocation = (via: Parameters<typeof notify>[0], payload: string) => notify(via, REVOCATION_CHANNEL, payload);
