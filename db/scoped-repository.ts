@@ -104,6 +104,22 @@ export class ScopedRows<T extends TenantOwnedRow> {
   }
 
   /**
+   * insertMany for rows whose stored form nobody reads next (a batch's search documents): no
+   * RETURNING, so PostgreSQL sends nothing back and nothing is hydrated.
+   */
+  async insertManyWithoutReturning(rows: DeepPartial<T>[]): Promise<void> {
+    if (rows.length === 0) return;
+    const { manager, metadata } = this.repo;
+    const scopedRows = rows.map((data) => ({ ...data, ...this.scopeColumns() }));
+    if (!insertManyColumns(metadata, scopedRows)) {
+      await this.repo.insert(scopedRows as QueryDeepPartialEntity<T>[]);
+      return;
+    }
+    const p = new Params();
+    await queryRows(manager, insertManySql(manager, metadata, scopedRows, p), p);
+  }
+
+  /**
    * Many rows in one INSERT ... ON CONFLICT DO NOTHING: returns the rows that were inserted, so a
    * row that collided with a unique index is simply absent.
    */

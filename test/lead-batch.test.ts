@@ -1,6 +1,7 @@
 import { decodeId, encodeId } from '../lib/ids';
 import { threeEmails } from './support/sequences';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 let stack: TestStack;
 let tenant: TestTenant;
@@ -72,6 +73,33 @@ describe('POST /v1/leads/batch', () => {
     const enrolled = await stack.http().get(`/v1/campaigns/${campaign.body.data.id}/enrollments`).set(tenant.live).expect(200);
     expect(enrolled.body.data.map((e: { leadId: string }) => e.leadId)).toEqual(expect.arrayContaining([twin, fresh]));
     await stack.http().post(`/v1/campaigns/${campaign.body.data.id}/complete`).set(tenant.live).expect(202);
+  });
+
+  it('writes a lead.created event per lead: delivered to a subscribed endpoint, stored as dispatched when nobody subscribes', async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const subscriber = await newTenant(stack.db);
+      const hook = await stack
+        .http()
+        .post('/v1/integrations/webhooks')
+        .set(subscriber.live)
+        .send({ url: receiver.url('/batch'), events: ['lead.created'] })
+        .expect(201);
+      receiver.secrets.push(hook.body.data.secret);
+      const leads = [validLead(), validLead(), validLead()];
+      const res = await stack.http().post('/v1/leads/batch').set(subscriber.live).send({ leads }).expect(200);
+      const got = await receiver.waitFor('/batch', 3);
+      expect(got.map((r) => r.body.data.leadId).sort()).toEqual(res.body.data.map((r: { id: string }) => r.id).sort());
+
+      const quiet = await batch([validLead(), validLead()]).expect(200);
+      const rows = await stack.db.query(
+        `SELECT dispatched_at FROM events WHERE tenant_id = $1 AND type = 'lead.created' AND (data->>'leadId') = ANY($2::text[])`,
+        [tenant.tenant.id, quiet.body.data.map((r: { id: string }) => r.id)],
+      );
+      expect(rows.map((r: { dispatched_at: Date | null }) => r.dispatched_at !== null)).toEqual([true, true]);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('replays the same results for the same Idempotency-Key without creating the leads twice', async () => {

@@ -79,13 +79,8 @@ export async function createLeadBatch(ctx: DomainContext, items: { index: number
     });
   }
 
-  const { leads, events } = toCreate.length
-    ? await writeLeads(
-        ctx,
-        toCreate.map((c) => c.row),
-      )
-    : { leads: [], events: [] };
-  const created = new Map(leads.map((l) => [l.id, l]));
+  const rows = toCreate.map((c) => c.row);
+  const events = rows.length ? await writeLeads(ctx, rows) : [];
   for (const { index, row } of toCreate) results.set(index, { index, status: 'created', id: encodeId('lead', row.id) });
   for (const { index, input } of items) {
     if (results.has(index)) continue;
@@ -94,8 +89,8 @@ export async function createLeadBatch(ctx: DomainContext, items: { index: number
   }
 
   await relayCommitted(ctx, events);
-  for (const lead of created.values()) if (!lead.duplicatesCheckedAt) startDuplicateDetection(ctx, lead);
-  await enrollCreated(ctx, [...created.values()]);
+  for (const row of rows) if (!row.duplicatesCheckedAt) startDuplicateDetection(ctx, row);
+  await enrollCreated(ctx, rows);
   return items.map(({ index }) => results.get(index) as BatchItemResult);
 }
 
@@ -137,7 +132,12 @@ async function resolveReferences(ctx: DomainContext, items: { index: number; inp
   return { problems, statuses, partners };
 }
 
-async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<{ leads: Lead[]; events: OutboxEvent[] }> {
+/**
+ * The batch's statements. Only the events that still need relaying come back: the leads, their
+ * search documents and events nobody subscribes to are written without RETURNING, since the rows
+ * in hand already say all that follows needs (IDs, scope, whether a duplicate check is due).
+ */
+async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<OutboxEvent[]> {
   return unitOfWork(ctx, async (tx) => {
     // Sorted, so two batches claiming the same keys take their locks in the same order (no deadlock).
     const keyed = rows
@@ -163,14 +163,14 @@ async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<{ leads: Lea
       // Nothing to check when every key is new to this lead (claimed) or common, as in a single create.
       if (dedupeKeys(r).every((k) => settled.has(`${r.id}:${k}`) || commonKeys.has(k))) r.duplicatesCheckedAt = now;
     }
-    const leads = await tx.repo(Lead).insertMany(rows);
+    await tx.repo(Lead).insertManyWithoutReturning(rows);
     await tx.sql((q) => {
       const [tenant, env] = q.scopeValues();
       return `INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
         SELECT ${tenant}::bigint, ${env}::varchar, k, id FROM unnest(${q.value(keys)}::varchar[], ${q.value(ids)}::bigint[]) AS u(k, id)
         ON CONFLICT DO NOTHING`;
     });
-    await tx.repo(SearchDocument).insertMany(
+    await tx.repo(SearchDocument).insertManyWithoutReturning(
       rows.map((r) => {
         const doc = leadSearchDocument(r);
         return { docType: doc.type, docId: doc.id, data: doc.data, ...searchText(doc), indexedAt: now };
@@ -180,21 +180,21 @@ async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<{ leads: Lea
       (q) => `SELECT EXISTS (SELECT 1 FROM ${q.from(WebhookEndpoint, 'w')} WHERE w.status = 'active'
         AND ('lead.created' = ANY(w.events) OR '*' = ANY(w.events))) AS any`,
     );
-    const events = await tx.repo(OutboxEvent).insertMany(
-      rows.map((r) => ({
-        type: 'lead.created',
-        data: eventPayloads['lead.created'](r),
-        targetEndpointId: null,
-        // As emitEvent does: an event nobody subscribes to is written as dispatched already.
-        dispatchedAt: subscribed.any ? null : now,
-      })),
-    );
-    return { leads, events };
+    const events = rows.map((r) => ({
+      type: 'lead.created',
+      data: eventPayloads['lead.created'](r),
+      targetEndpointId: null,
+      // As emitEvent does: an event nobody subscribes to is written as dispatched already.
+      dispatchedAt: subscribed.any ? null : now,
+    }));
+    if (subscribed.any) return tx.repo(OutboxEvent).insertMany(events);
+    await tx.repo(OutboxEvent).insertManyWithoutReturning(events);
+    return [];
   });
 }
 
 /** `lead_created` campaigns, one enrollment call per campaign for every lead of the batch. */
-async function enrollCreated(ctx: DomainContext, leads: Lead[]): Promise<void> {
+async function enrollCreated(ctx: DomainContext, leads: Pick<Lead, 'id'>[]): Promise<void> {
   if (!leads.length) return;
   try {
     const campaigns = await ctx.data.repo(Campaign).find({ where: { status: 'active', triggerType: 'lead_created' } });
