@@ -5,6 +5,7 @@ import { logger } from '../lib/logger';
 import { auditEntriesLost } from '../lib/metrics';
 import { AuditLog } from '../db/entities';
 import type { TenantScope } from '../db/scoped-repository';
+import { ScopedData } from '../db/scoped-data';
 import type { DomainContext } from './context';
 
 /** Who made the request: the API's AuthContext satisfies it. */
@@ -24,7 +25,7 @@ export interface AuditEntry {
   ip: string | null;
 }
 
-const toRow = (e: AuditEntry): Partial<AuditLog> => ({
+export const auditRow = (e: AuditEntry): Partial<AuditLog> => ({
   tenantId: e.auth.tenantId,
   environment: e.auth.environment,
   apiKeyId: e.auth.apiKeyId,
@@ -39,12 +40,13 @@ const toRow = (e: AuditEntry): Partial<AuditLog> => ({
 });
 
 /**
- * Audit entries are written before the response is sent; concurrent requests share one INSERT
- * (group commit), so the hot path pays no extra round trip of its own.
+ * The entries no unit of work wrote with its change (pending-audit.ts): mutations that commit
+ * through a single repository call. They are written after the change, before the response;
+ * concurrent requests share one INSERT (group commit), so they pay no round trip of their own.
  *
- * The entry records a change that has already committed. A failed write must therefore never turn
- * into an error response: the client would retry and repeat the change (a second lead). So `record`
- * never rejects. A failed batch is retried entry by entry (one bad entry cannot fail its neighbours'
+ * Such an entry records a change that has already committed. A failed write must therefore never
+ * turn into an error response: the client would retry and repeat the change. So `record` never
+ * rejects. A failed batch is retried entry by entry (one bad entry cannot fail its neighbours'
  * requests), and an entry that still cannot be stored goes to the error log in full (IDs only, no
  * payloads) and to the `audit_entries_lost_total` metric, for an operator to alert on and restore.
  * See docs/decisions.md, "Audit log".
@@ -52,11 +54,11 @@ const toRow = (e: AuditEntry): Partial<AuditLog> => ({
 export class AuditLogWriter {
   private readonly writes: GroupCommit<AuditEntry>;
 
-  constructor(db: DataSource) {
+  constructor(private readonly db: DataSource) {
     // One statement for the entries of every tenant that arrived together: hence the unscoped door.
     const insert = (rows: Partial<AuditLog>[]) => unscoped(db).insertMany(AuditLog, rows);
     this.writes = new GroupCommit(async (entries) => {
-      const rows = entries.map(toRow);
+      const rows = entries.map(auditRow);
       try {
         return await insert(rows);
       } catch (err) {
@@ -68,6 +70,21 @@ export class AuditLogWriter {
 
   record(entry: AuditEntry): Promise<void> {
     return this.writes.add(entry);
+  }
+
+  /**
+   * An entry written with its change before the response was known: the created resource's ID
+   * and the status the handler chose. Logged, never raised, like `record`: the change committed.
+   */
+  async correct(scope: TenantScope, id: string, fix: { resourceId: string | null; statusCode: number }): Promise<void> {
+    try {
+      await new ScopedData(this.db.manager, scope).sql(
+        (q) => `UPDATE ${q.table(AuditLog)} SET resource_id = ${q.value(fix.resourceId)}, status_code = ${q.value(fix.statusCode)}
+          WHERE ${q.scope()} AND id = ${q.value(id)}`,
+      );
+    } catch (err) {
+      logger.error({ err, auditEntryId: id, ...fix }, 'audit entry not corrected; it was stored with the change');
+    }
   }
 }
 

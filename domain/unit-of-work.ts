@@ -3,6 +3,7 @@ import { ScopedData } from '../db/scoped-data';
 import type { DomainContext } from './context';
 import { emitEvent } from './webhooks/emit-event';
 import { relayAfterCommit } from './webhooks/relay';
+import { insertClaimedAudit, PendingAudit, type WrittenAudit } from './pending-audit';
 import { eventPayloads, type CatalogEventType, type EventType } from '../contracts/webhook-events';
 
 type BuilderInput<T extends CatalogEventType> = Parameters<(typeof eventPayloads)[T]>[0];
@@ -38,10 +39,26 @@ export type UnitOfWorkContext = Pick<DomainContext, 'db' | 'scope' | 'workflows'
 export const relayCommitted = (ctx: Pick<UnitOfWorkContext, 'db' | 'workflows' | 'webhooks'>, events: OutboxEvent[]) =>
   relayAfterCommit(ctx.db, ctx.workflows, events, ctx.webhooks?.relayHooks);
 
-/** Runs `work` as one unit of work and relays its events after the commit. */
+/**
+ * Runs `work` as one unit of work and relays its events after the commit. The request's audit
+ * entry, while no other change has written it, commits in the same transaction (pending-audit.ts).
+ */
 export async function unitOfWork<R>(ctx: UnitOfWorkContext, work: (tx: UnitOfWork) => Promise<R>): Promise<R> {
   let tx: UnitOfWork | undefined;
-  const result = await ctx.db.transaction((manager) => work((tx = new UnitOfWork(manager, ctx.scope))));
+  const audit = PendingAudit.claim(ctx.scope);
+  let written: WrittenAudit | null = null;
+  let result: R;
+  try {
+    result = await ctx.db.transaction(async (manager) => {
+      const r = await work((tx = new UnitOfWork(manager, ctx.scope)));
+      if (audit) written = await insertClaimedAudit(tx, audit, r);
+      return r;
+    });
+  } catch (err) {
+    audit?.done(null);
+    throw err;
+  }
+  audit?.done(written);
   if (tx?.events.length) await relayCommitted(ctx, tx.events);
   return result;
 }

@@ -1,7 +1,7 @@
 import type { AuthContext } from '../api/http/context';
 import { AuditLogWriter } from '../domain/audit';
 import { metricsRegistry } from '../lib/metrics';
-import { newTenant, startStack, validLead, type TestStack } from './support/stack';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
 let stack: TestStack;
 // A real failure inside PostgreSQL: audit rows whose request ID carries this marker are refused.
@@ -25,8 +25,14 @@ afterAll(async () => {
 
 const lostEntries = async () => (await metricsRegistry.getSingleMetric('audit_entries_lost_total')?.get())?.values[0]?.value ?? 0;
 
-describe('a failed audit write', () => {
-  it('never turns a committed lead into an error: each request gets one lead and one success, and only the refused entry is missing', async () => {
+const entriesOf = async (t: TestTenant, resourceId: string) =>
+  (await stack.http().get(`/v1/audit-logs?resourceId=${resourceId}`).set(t.sandbox)).body.data as {
+    requestId: string;
+    statusCode: number;
+  }[];
+
+describe('the audit entry commits with its change', () => {
+  it('POST /v1/leads: an entry that cannot be stored fails its lead with it, so a retry creates exactly one lead', async () => {
     const t = await newTenant(stack.db);
     // The tenant's first lead seeds its statuses; concurrent first leads race on that (a separate issue).
     expect((await stack.http().post('/v1/leads').set(t.sandbox).send(validLead())).status).toBe(201);
@@ -35,21 +41,82 @@ describe('a failed audit write', () => {
       lead: validLead(),
       requestId: i === 3 ? `${MARKER}${i}` : `audit-ok-${process.pid}-${i}`,
     }));
-    // Sent together so the failing entry shares a group-commit batch with the others.
     const responses = await Promise.all(
       leads.map(({ lead, requestId }) => stack.http().post('/v1/leads').set(t.sandbox).set('X-Request-Id', requestId).send(lead)),
     );
-    expect(responses.map((r) => r.status)).toEqual(leads.map(() => 201));
-
+    expect(responses.map((r) => r.status)).toEqual(leads.map((_, i) => (i === 3 ? 500 : 201)));
     for (const [i, { lead, requestId }] of leads.entries()) {
       const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM leads WHERE email = $1`, [lead.email]);
-      expect(n).toBe(1);
-      const audit = await stack.http().get(`/v1/audit-logs?resourceId=${responses[i].body.data.id}`).set(t.sandbox);
-      expect(audit.body.data.map((e: { requestId: string }) => e.requestId)).toEqual(requestId.startsWith(MARKER) ? [] : [requestId]);
+      expect(n).toBe(i === 3 ? 0 : 1);
+      if (i !== 3) expect((await entriesOf(t, responses[i].body.data.id)).map((e) => e.requestId)).toEqual([requestId]);
     }
-    expect(await lostEntries()).toBe(lostBefore + 1);
+    // The client retries the failed request (a new request ID here, as the stored one is refused):
+    // one lead, with its entry.
+    const retry = await stack.http().post('/v1/leads').set(t.sandbox).set('X-Request-Id', `retry-${process.pid}`).send(leads[3].lead);
+    expect(retry.status).toBe(201);
+    const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM leads WHERE email = $1`, [leads[3].lead.email]);
+    expect(n).toBe(1);
+    expect((await entriesOf(t, retry.body.data.id)).map((e) => e.requestId)).toEqual([`retry-${process.pid}`]);
+    expect(await lostEntries()).toBe(lostBefore); // nothing committed without its entry
   });
 
+  it('a change through a unit of work (PATCH a lead) rolls back with its entry', async () => {
+    const t = await newTenant(stack.db);
+    const lead = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.sandbox)
+        .send(validLead({ firstName: 'Ada' }))
+        .expect(201)
+    ).body.data;
+    const failed = await stack
+      .http()
+      .patch(`/v1/leads/${lead.id}`)
+      .set(t.sandbox)
+      .set('X-Request-Id', `${MARKER}patch`)
+      .send({ firstName: 'Grace' });
+    expect(failed.status).toBe(500);
+    expect((await stack.http().get(`/v1/leads/${lead.id}`).set(t.sandbox)).body.data.firstName).toBe('Ada');
+    await stack
+      .http()
+      .patch(`/v1/leads/${lead.id}`)
+      .set(t.sandbox)
+      .set('X-Request-Id', `patch-ok-${process.pid}`)
+      .send({ firstName: 'Grace' })
+      .expect(200);
+    expect((await entriesOf(t, lead.id)).map((e) => e.requestId)).toEqual([`patch-ok-${process.pid}`, expect.any(String)]);
+  });
+
+  it('records the resource a unit of work created and the status the handler answered', async () => {
+    const t = await newTenant(stack.db);
+    const task = await stack
+      .http()
+      .post('/v1/tasks')
+      .set(t.sandbox)
+      .set('X-Request-Id', `task-${process.pid}`)
+      .send({ title: 'Call back' });
+    expect(task.status).toBe(201);
+    expect(await entriesOf(t, task.body.data.id)).toEqual([expect.objectContaining({ requestId: `task-${process.pid}`, statusCode: 201 })]);
+    // A WebhookEndpoint names no ID type: the entry is corrected from the response after the commit.
+    const hook = await stack
+      .http()
+      .post('/v1/integrations/webhooks')
+      .set(t.sandbox)
+      .set('X-Request-Id', `hook-${process.pid}`)
+      .send({ url: 'https://hooks.example.com/in', events: ['lead.created'] });
+    expect(hook.status).toBe(201);
+    expect(await entriesOf(t, hook.body.data.id)).toEqual([expect.objectContaining({ requestId: `hook-${process.pid}`, statusCode: 201 })]);
+    const failed = await stack.http().post('/v1/tasks').set(t.sandbox).set('X-Request-Id', `${MARKER}task`).send({ title: 'Never stored' });
+    expect(failed.status).toBe(500);
+    const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM tasks WHERE tenant_id = $1 AND title = 'Never stored'`, [
+      t.tenant.id,
+    ]);
+    expect(n).toBe(0);
+  });
+});
+
+describe('the group-commit writer (mutations outside a unit of work)', () => {
   it('fails no neighbour of a group-commit batch: the entries written with the refused one are stored', async () => {
     const t = await newTenant(stack.db);
     const auth = {

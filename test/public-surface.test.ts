@@ -1,14 +1,15 @@
 import { temporal } from '@temporalio/proto';
 import type { AppDeps } from '../api/http/domain-context';
-import { EngagementEvent, Message } from '../db/entities';
+import { CampaignEnrollment, EngagementEvent, Message } from '../db/entities';
 import { scoped, type TenantScope } from '../db/scoped-repository';
 import { signTrackingToken } from '../domain/communications/tracking-token';
 import { loadConfig, trustProxyWarning } from '../lib/config';
 import { encodeId } from '../lib/ids';
 import { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
 import { seedEnrollment } from './support/campaign-seed';
-import { waitOnly } from './support/sequences';
+import { awaitReply } from './support/sequences';
 import { startStack, type TestStack } from './support/stack';
+import { waitUntil } from './support/wait-until';
 
 /** The unauthenticated routes under abuse: per-IP limits, tracking replays, a tenant's flood. */
 let stack: TestStack;
@@ -38,7 +39,7 @@ const atMinuteSafe = async () => {
 
 /** A sent email of an enrolled lead (sent an hour ago: its opens are a person's, not a prefetch). */
 async function sentEmail(scope?: TenantScope) {
-  const seeded = await seedEnrollment(stack.db, waitOnly(), scope);
+  const seeded = await seedEnrollment(stack.db, awaitReply(), scope);
   const message = await scoped(stack.db.manager, Message, seeded.scope).insert({
     channel: 'email',
     to: seeded.lead.email,
@@ -150,6 +151,11 @@ describe('tracking hits under replay and flood', () => {
       workflowId: sent.enrollment.workflowId,
       args: [sent.input],
     });
+    // Engagements are signalled to an enrollment once it waits on its condition.
+    await waitUntil(
+      async () => (await scoped(stack.db.manager, CampaignEnrollment, sent.scope).findById(sent.enrollment.id))?.engagementSignalsUntil,
+      'the enrollment to wait on its condition',
+    );
     const ip = newIp();
     const browser = { 'X-Forwarded-For': ip, 'User-Agent': 'Mozilla/5.0' };
     for (let i = 0; i < 4; i++) {

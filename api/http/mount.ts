@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { AuditLogWriter, resourceTypeOf } from '../../domain/audit';
 import { authenticate, requireScope } from '../middleware/authenticate';
 import { idempotency } from '../middleware/idempotency';
@@ -8,7 +8,8 @@ import { tenantFairShare } from '../middleware/tenant-fair-share';
 import { config } from '../../lib/config';
 import type { AuthContext } from './context';
 import { domainContext, type AppDeps } from './domain-context';
-import { toHandler, type AnyRoute, type SuccessHook } from './route';
+import { defaultStatus, toHandler, type AnyRoute, type HandlerHooks } from './route';
+import { PendingAudit } from '../../domain/pending-audit';
 
 const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
 
@@ -26,20 +27,7 @@ export function mountRoutes(routes: AnyRoute[], deps: AppDeps): Router {
     onBehalfOf(deps.db),
   ];
   const idempotent = idempotency(deps.db);
-  const auditLog = new AuditLogWriter(deps.db);
-  const audit: SuccessHook = async (req, route, status, data) => {
-    if (!MUTATING.has(route.method) || !req.ctx.auth) return;
-    const id = (req.params as Record<string, string>).id ?? (data as { id?: unknown } | null)?.id;
-    await auditLog.record({
-      auth: req.ctx.auth,
-      action: `${route.method.toUpperCase()} ${route.path}`,
-      resourceType: resourceTypeOf(route.path),
-      resourceId: typeof id === 'string' ? id.slice(0, 40) : null,
-      statusCode: status,
-      requestId: req.ctx.requestId,
-      ip: req.ip ?? null,
-    });
-  };
+  const audit = auditHooks(new AuditLogWriter(deps.db));
   const contextFor = (auth: AuthContext) => domainContext(deps, auth);
   const groups = new Map<string, Router>();
   for (const route of routes) {
@@ -82,5 +70,42 @@ export function underPrefix(prefix: string, group: Router): RequestHandler {
     const path = req.path;
     const inside = path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/');
     return inside ? group(req, res, next) : next();
+  };
+}
+
+/**
+ * The audit entry of every successful mutation: pending while the handler runs, so the unit of work
+ * that commits the change writes it in the same transaction (domain/pending-audit.ts); corrected
+ * after when the response names another resource or status than was known then; written after the
+ * change, by the group-commit writer, when no unit of work took it.
+ */
+function auditHooks(writer: AuditLogWriter): HandlerHooks {
+  const pending = new WeakMap<Request, PendingAudit>();
+  return {
+    run(req, route, handler) {
+      if (!MUTATING.has(route.method) || !req.ctx.auth) return handler();
+      const id = (req.params as Record<string, string>).id;
+      const entry = new PendingAudit({
+        auth: req.ctx.auth,
+        action: `${route.method.toUpperCase()} ${route.path}`,
+        resourceType: resourceTypeOf(route.path),
+        resourceId: typeof id === 'string' ? id.slice(0, 40) : null,
+        statusCode: defaultStatus(route),
+        requestId: req.ctx.requestId,
+        ip: req.ip ?? null,
+      });
+      pending.set(req, entry);
+      return entry.run(handler);
+    },
+    async succeeded(req, _route, status, data) {
+      const entry = pending.get(req);
+      if (!entry) return;
+      const id = entry.entry.resourceId ?? (data as { id?: unknown } | null)?.id;
+      const resourceId = typeof id === 'string' ? id.slice(0, 40) : null;
+      const written = await entry.close();
+      if (!written) return writer.record({ ...entry.entry, resourceId, statusCode: status });
+      if (written.resourceId !== resourceId || written.statusCode !== status)
+        await writer.correct(entry.entry.auth, written.id, { resourceId, statusCode: status });
+    },
   };
 }

@@ -163,8 +163,11 @@ function parseBody(route: AnyRoute, raw: unknown) {
   throw new AppError('validation_failed', 'Validation failed', toFieldErrors(result.error));
 }
 
-/** Runs after a handler succeeded and before the response is sent (the audit log). */
-export type SuccessHook = (req: Request, route: AnyRoute, status: number, data: unknown) => Promise<void>;
+/** Around every handler (the audit log): `run` wraps the call, `succeeded` runs before the response is sent. */
+export interface HandlerHooks {
+  run<R>(req: Request, route: AnyRoute, handler: () => Promise<R>): Promise<R>;
+  succeeded(req: Request, route: AnyRoute, status: number, data: unknown): Promise<void>;
+}
 
 /** Builds the domain context for an authenticated caller (mountRoutes binds it to the app's dependencies). */
 export type ContextFor = (auth: AuthContext) => DomainContext;
@@ -176,11 +179,14 @@ const noContext =
     throw new Error(`${route.method.toUpperCase()} ${route.path} is public: it has no tenant context`);
   };
 
+/** What a successful call answers unless its handler says otherwise. */
+export const defaultStatus = (route: AnyRoute): number => route.status ?? (route.method === 'post' ? 201 : 200);
+
 /**
  * The Express handler for a route: parse, build the caller's domain context, call, wrap in the
  * envelope. Errors go to the error middleware.
  */
-export function toHandler(route: AnyRoute, contextFor: ContextFor = noContext(route), onSuccess?: SuccessHook): RequestHandler {
+export function toHandler(route: AnyRoute, contextFor: ContextFor = noContext(route), hooks?: HandlerHooks): RequestHandler {
   return async (req, res) => {
     const params = parseParams(route.params, req.params);
     const query = parseQuery(route.query, req.query);
@@ -199,9 +205,9 @@ export function toHandler(route: AnyRoute, contextFor: ContextFor = noContext(ro
         return (ctx ??= auth ? contextFor(auth) : noContext(route)(auth));
       },
     };
-    const result = await route.handler(input);
-    const status = result.status ?? route.status ?? (route.method === 'post' ? 201 : 200);
-    await onSuccess?.(req, route, status, result.data);
+    const result = hooks ? await hooks.run(req, route, () => route.handler(input)) : await route.handler(input);
+    const status = result.status ?? defaultStatus(route);
+    await hooks?.succeeded(req, route, status, result.data);
     const message = result.message ?? 'OK';
     if (result.browser) {
       if ('redirectTo' in result.browser) return res.redirect(303, result.browser.redirectTo);

@@ -18,6 +18,7 @@ import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentUpsertSql
 import { outboxInsertSql } from '../webhooks/emit-event';
 import { eventPayloads } from '../../contracts/webhook-events';
 import { relayCommitted, unitOfWork } from '../unit-of-work';
+import { auditInsertSql, PendingAudit } from '../pending-audit';
 
 export interface LeadFilters {
   page: number;
@@ -84,19 +85,23 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
   };
   const leadWritten = { where: 'EXISTS (SELECT 1 FROM lead)' };
   const keys = dedupeKeys(values);
-  const [row] = await ctx.data.sql((q) => {
-    const [tenant, environment] = q.scopeValues();
-    const statusExists = `EXISTS (SELECT 1 FROM ${q.table(StatusDefinition)} s WHERE s.tenant_id = ${tenant} AND s.environment = ${environment}
+  // The request's audit entry is part of the statement: the lead and its entry commit together.
+  const audit = PendingAudit.claim(ctx.scope);
+  const auditRow = audit?.row(encodeId('lead', values.id));
+  const [row] = await ctx.data
+    .sql((q) => {
+      const [tenant, environment] = q.scopeValues();
+      const statusExists = `EXISTS (SELECT 1 FROM ${q.table(StatusDefinition)} s WHERE s.tenant_id = ${tenant} AND s.environment = ${environment}
     AND s.entity_type = 'lead' AND s.code = ${q.value(status)}::varchar${mustBeDefault ? ' AND s.is_default' : ''})`;
-    const leadValues = {
-      ...values,
-      // Nothing to check when every key is new (claimed) or common (suggests no duplicates).
-      duplicatesCheckedAt: q.raw(
-        `CASE WHEN (SELECT count(*) FROM (SELECT key FROM claimed UNION SELECT key FROM common) k) = ${keys.length} THEN now() END`,
-      ),
-    };
-    const keysParam = q.value(keys);
-    return `WITH claimed AS (${claimDedupeKeysSql(q, values.id, keys, { where: statusExists })} RETURNING key),
+      const leadValues = {
+        ...values,
+        // Nothing to check when every key is new (claimed) or common (suggests no duplicates).
+        duplicatesCheckedAt: q.raw(
+          `CASE WHEN (SELECT count(*) FROM (SELECT key FROM claimed UNION SELECT key FROM common) k) = ${keys.length} THEN now() END`,
+        ),
+      };
+      const keysParam = q.value(keys);
+      return `WITH claimed AS (${claimDedupeKeysSql(q, values.id, keys, { where: statusExists })} RETURNING key),
     common AS (${commonKeysSql(q, keysParam)}),
     lead AS (${q.insert(Lead, leadValues, { where: statusExists })} RETURNING *),
     identities AS (${addIdentitiesSql(q, values.id, keys, leadWritten)}),
@@ -104,8 +109,19 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
     event AS (${outboxInsertSql(q, { type: 'lead.created', data: eventPayloads['lead.created'](values) }, leadWritten)} RETURNING *),
     triggered AS (SELECT coalesce(array_agg(c.id::text ORDER BY c.id), '{}') AS ids FROM ${q.table(Campaign)} c
       WHERE c.tenant_id = ${tenant} AND c.environment = ${environment} AND c.status = 'active' AND c.trigger_type = 'lead_created')
-    SELECT ${q.columns(Lead, 'lead', 'l_')}, ${q.columns(OutboxEvent, 'event', 'e_')}, triggered.ids AS campaign_ids FROM lead, event, triggered`;
-  });
+    ${auditRow ? `, audit AS (${auditInsertSql(q, auditRow, leadWritten)} RETURNING id)` : ''}
+    SELECT ${q.columns(Lead, 'lead', 'l_')}, ${q.columns(OutboxEvent, 'event', 'e_')}, triggered.ids AS campaign_ids
+      ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''} FROM lead, event, triggered`;
+    })
+    .catch((err: unknown) => {
+      audit?.done(null);
+      throw err;
+    });
+  audit?.done(
+    row && auditRow
+      ? { id: row.audit_id as string, resourceId: auditRow.resourceId ?? null, statusCode: auditRow.statusCode as number }
+      : null,
+  );
   if (!row) return null;
   return {
     lead: ctx.data.entity(Lead, row, 'l_'),

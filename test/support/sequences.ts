@@ -104,3 +104,25 @@ export function waitOnly() {
     ],
   };
 }
+
+/** trigger -> "replied?" for 30 days -> end either way: an enrollment that listens to every engagement (each is signalled) and no open or click decides. */
+export function awaitReply() {
+  return {
+    name: 'Await a reply',
+    nodes: [
+      { nodeId: 'start', type: 'trigger', position: pos(0), data: { triggerType: 'manual' } },
+      {
+        nodeId: 'replied',
+        type: 'condition',
+        position: pos(1),
+        data: { conditionField: 'email_replied', window: { duration: 30, durationUnit: 'days' } },
+      },
+      { nodeId: 'done', type: 'end', position: pos(2), data: {} },
+    ],
+    edges: [
+      { edgeId: 'e1', source: 'start', target: 'replied' },
+      { edgeId: 'e2', source: 'replied', target: 'done', branch: 'true' },
+      { edgeId: 'e3', source: 'replied', target: 'done', branch: 'false' },
+    ],
+  };
+}

@@ -1,0 +1,99 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { AuditLog } from '../db/entities';
+import type { ScopedData } from '../db/scoped-data';
+import type { TenantScope } from '../db/scoped-repository';
+import type { ScopedSqlBuilder } from '../db/scoped-sql';
+import { encodeId, ID_TYPES, type IdType } from '../lib/ids';
+import { auditRow, type AuditEntry } from './audit';
+
+/** The stored entry, as written with the change. */
+export interface WrittenAudit {
+  id: string;
+  resourceId: string | null;
+  statusCode: number;
+}
+
+const storage = new AsyncLocalStorage<PendingAudit>();
+
+/**
+ * The audit entry of the mutating request being handled. The first unit of work that commits a
+ * change in the request's tenant and environment writes it in its own transaction (the
+ * one-statement lead create, in its statement), so the change and its entry commit together or not
+ * at all: a failed entry fails the change, and the client's retry cannot repeat it. A request
+ * whose change goes through no unit of work gets its entry after the handler (AuditLogWriter).
+ * See docs/decisions.md, "Audit log".
+ */
+export class PendingAudit {
+  private state: 'open' | 'claimed' | 'closed' = 'open';
+  private written: WrittenAudit | null = null;
+  private settled: Promise<void> = Promise.resolve();
+
+  /** `entry` as known before the handler runs: the resource ID from the path, the route's status. */
+  constructor(readonly entry: AuditEntry) {}
+
+  /** Runs the handler with this entry pending. */
+  run<R>(handler: () => Promise<R>): Promise<R> {
+    return storage.run(this, handler);
+  }
+
+  /**
+   * After the handler: the entry written with the change, or null once no change can write it any
+   * more (the caller then writes it itself). Waits for a claim still in flight (work the handler
+   * started without awaiting it).
+   */
+  async close(): Promise<WrittenAudit | null> {
+    while (this.state === 'claimed') await this.settled;
+    this.state = 'closed';
+    return this.written;
+  }
+
+  /**
+   * Takes the entry for a change about to be written in `scope`, or null when it is not this
+   * request's to write (no request, another scope, already written or being written). The claim
+   * must end with `done`: the written entry once committed, or null when the change rolled back.
+   */
+  static claim(scope: TenantScope): AuditClaim | null {
+    const p = storage.getStore();
+    if (!p || p.state !== 'open') return null;
+    if (p.entry.auth.tenantId !== scope.tenantId || p.entry.auth.environment !== scope.environment) return null;
+    p.state = 'claimed';
+    let finish!: () => void;
+    p.settled = new Promise((resolve) => (finish = resolve));
+    return {
+      row: (resourceId) => auditRow({ ...p.entry, resourceId: p.entry.resourceId ?? resourceId }),
+      done: (written) => {
+        p.written = written;
+        p.state = written ? 'closed' : 'open';
+        finish();
+      },
+    };
+  }
+}
+
+export interface AuditClaim {
+  /** The row to insert; `resourceId` is used when the path names none (a create). */
+  row(resourceId: string | null): Partial<AuditLog>;
+  done(written: WrittenAudit | null): void;
+}
+
+/** `INSERT` of the claimed entry, to compose into a statement (its RETURNING gives the row's id). */
+export const auditInsertSql = (q: ScopedSqlBuilder, row: Partial<AuditLog>, opts: { where?: string } = {}): string =>
+  q.insert(AuditLog, row, opts);
+
+/** Writes the claimed entry inside the change's transaction. */
+export async function insertClaimedAudit(data: ScopedData, claim: AuditClaim, result: unknown): Promise<WrittenAudit> {
+  const row = claim.row(publicIdOf(result));
+  const [stored] = await data.sql<{ id: string }>((q) => `${auditInsertSql(q, row)} RETURNING id::text`);
+  return { id: stored.id, resourceId: row.resourceId ?? null, statusCode: row.statusCode as number };
+}
+
+/**
+ * The public ID of what a unit of work returned, when it is an entity whose class names an ID type
+ * (Lead -> lead). Anything else leaves it to the response, which corrects the entry after.
+ */
+function publicIdOf(result: unknown): string | null {
+  if (!result || typeof result !== 'object' || !('id' in result)) return null;
+  const name = result.constructor.name;
+  const type = name.charAt(0).toLowerCase() + name.slice(1);
+  return type in ID_TYPES ? encodeId(type as IdType, String(result.id)).slice(0, 40) : null;
+}
