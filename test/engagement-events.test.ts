@@ -1,8 +1,10 @@
 import type { AppDeps } from '../api/http/domain-context';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
 import { clickTargets, SmtpSink, trackingPaths } from './support/smtp-sink';
-import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { startMailStack } from './support/mail-stack';
+import { validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
+import { registerEndpoint } from './support/webhook-api';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -15,7 +17,7 @@ let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
 let receiver: WebhookReceiver;
-const tracking = { secret: 'engagement-events-tracking-secret-0123456789', baseUrl: 'https://events.test' };
+let stop: () => Promise<void>;
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
 const EVENTS = [
   'email.sent',
@@ -30,23 +32,12 @@ const EVENTS = [
 ];
 
 beforeAll(async () => {
-  smtp = await new SmtpSink().start();
+  ({ stack, tenant, smtp, stop } = await startMailStack({ name: 'engagement-events' }));
   receiver = await new WebhookReceiver().start();
-  stack = await startStack({
-    activityDeps: { messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking } },
-    appDeps: { tracking },
-  });
-  tenant = await newTenant(stack.db);
-  const endpoint = await api()
-    .post('/v1/integrations/webhooks')
-    .set(tenant.live)
-    .send({ url: receiver.url('/hook'), events: EVENTS })
-    .expect(201);
-  receiver.secrets.push(endpoint.body.data.secret);
+  await registerEndpoint(stack.app, tenant, receiver, '/hook', EVENTS);
 });
 afterAll(async () => {
-  await stack.stop();
-  await smtp.stop();
+  await stop();
   await receiver.stop();
 });
 
