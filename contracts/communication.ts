@@ -8,7 +8,7 @@ const emailFormat = z.enum(EMAIL_FORMATS).meta({
     'text: sent as written plus an HTML version with every character escaped and the URLs written in the body made clickable; html: sent as written. Placeholder values are always HTML-escaped in HTML. Default: html when the body (as written, before placeholders are filled) holds a tag.',
 });
 
-export const EMAIL_CATEGORIES = ['marketing', 'transactional'] as const;
+const EMAIL_CATEGORIES = ['marketing', 'transactional'] as const;
 
 const templateData = z.record(z.string().max(100), z.union([z.string().max(5000), z.number(), z.boolean(), z.null()]));
 

@@ -8,7 +8,7 @@ import type { TenantScope } from '../db/scoped-repository';
 import type { DomainContext } from './context';
 
 /** Who made the request: the API's AuthContext satisfies it. */
-export interface AuditCaller extends TenantScope {
+interface AuditCaller extends TenantScope {
   apiKeyId: string | null;
   ownerUserId: string;
   actorUserId: string;
