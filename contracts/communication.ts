@@ -52,7 +52,7 @@ export const SendSms = z
   .meta({ id: 'SendSms' });
 export type SendSms = z.output<typeof SendSms>;
 
-/** Spec 2.16 "Email message": id, to, status, createdAt. */
+/** What a send answers, the fields integrations were promised: id, to, status, createdAt; GET /v1/communications/messages/:id has the rest. */
 export const SentMessage = z
   .object({ id: z.string(), to: z.string(), status: z.enum(MESSAGE_STATUSES), createdAt: z.string() })
   .meta({ id: 'SentMessage' });
