@@ -1,5 +1,6 @@
 import type { AppDeps } from '../api/http/domain-context';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
+import { oneEmail } from './support/sequences';
 import { clickTargets, SmtpSink, trackingPaths } from './support/smtp-sink';
 import { startMailStack } from './support/mail-stack';
 import { validLead, type TestStack, type TestTenant } from './support/stack';
@@ -50,31 +51,17 @@ async function eventually(type: string, leadId: string) {
   return received(type, leadId);
 }
 
-/** trigger -> email -> end */
-const oneEmail = {
-  name: 'One email',
-  nodes: [
-    { nodeId: 'start', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'manual' } },
-    {
-      nodeId: 'email-1',
-      type: 'email',
-      position: { x: 0, y: 100 },
-      data: { subjectLine: 'Hello {{firstName}}', body: 'Hi {{firstName}},\n\nSee https://example.com/pricing for details.' },
-    },
-    { nodeId: 'done', type: 'end', position: { x: 0, y: 200 }, data: {} },
-  ],
-  edges: [
-    { edgeId: 'e1', source: 'start', target: 'email-1' },
-    { edgeId: 'e2', source: 'email-1', target: 'done' },
-  ],
-};
+const PRICING_EMAIL = oneEmail({
+  subjectLine: 'Hello {{firstName}}',
+  body: 'Hi {{firstName}},\n\nSee https://example.com/pricing for details.',
+});
 
 describe('engagement events for integrations', () => {
   it('a campaign email to a lead: enrollment started, email.sent, enrollment completed; a person opens and clicks; a machine hit is silent; an unsubscribe is sent', async () => {
     // Hits right after sending would be classed as prefetches: this test decides who is a machine by user agent.
     await api().patch('/v1/analytics/settings').set(tenant.live).send({ prefetchWindowSeconds: 0 }).expect(200);
     const lead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data as { id: string; email: string };
-    const workflow = await api().post('/v1/workflows').set(tenant.live).send(oneEmail).expect(201);
+    const workflow = await api().post('/v1/workflows').set(tenant.live).send(PRICING_EMAIL).expect(201);
     const campaign = (
       await api()
         .post('/v1/campaigns')

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
+import { oneEmail } from './support/sequences';
 import { header, SmtpSink, type ReceivedMail } from './support/smtp-sink';
 import { startMailStack } from './support/mail-stack';
 import { validLead, type TestStack, type TestTenant } from './support/stack';
@@ -75,23 +76,7 @@ describe('sender identities and DKIM', () => {
     const workflow = await api()
       .post('/v1/workflows')
       .set(tenant.live)
-      .send({
-        name: 'From Ada',
-        nodes: [
-          { nodeId: 'start', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'manual' } },
-          {
-            nodeId: 'hello',
-            type: 'email',
-            position: { x: 0, y: 100 },
-            data: { subjectLine: 'Hello', body: 'Hi {{firstName}}', senderId },
-          },
-          { nodeId: 'done', type: 'end', position: { x: 0, y: 200 }, data: {} },
-        ],
-        edges: [
-          { edgeId: 'e1', source: 'start', target: 'hello' },
-          { edgeId: 'e2', source: 'hello', target: 'done' },
-        ],
-      })
+      .send(oneEmail({ subjectLine: 'Hello', body: 'Hi {{firstName}}', senderId }, 'From Ada'))
       .expect(201);
     const campaign = (
       await api()
