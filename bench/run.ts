@@ -287,7 +287,7 @@ async function main(): Promise<void> {
       },
       {
         id: 'T2-dup',
-        what: 'POST /v1/leads with distinct phones (T2) vs POST /v1/leads where every lead shares one phone (issue 16)',
+        what: 'POST /v1/leads with distinct phones (T2) vs POST /v1/leads where every lead shares one phone (one large duplicate cluster)',
         goal: 0.8,
         baseline: () =>
           measure(app, {

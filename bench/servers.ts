@@ -1,5 +1,6 @@
 /**
- * The bare Express baselines of issue 8, one per child process, so the load generator (the parent)
+ * The bare Express baselines (what Express and pg alone reach on this machine, the ceiling each
+ * benchmark row is compared with), one per child process, so the load generator (the parent)
  * and the server under test do not share an event loop. The service itself runs as shipped (bench/shipped.ts).
  */
 import express from 'express';

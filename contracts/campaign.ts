@@ -63,7 +63,7 @@ export const EnrollResult = z
   .object({ leadId: z.string(), status: z.enum(['enrolled', 'already_enrolled', 'not_found', 'unsubscribed']) })
   .meta({ id: 'EnrollResult' });
 
-export const SequenceProgress = z
+const SequenceProgress = z
   .object({
     currentNodeId: z.string().nullable(),
     path: z.array(z.string()),

@@ -8,7 +8,7 @@ const emailFormat = z.enum(EMAIL_FORMATS).meta({
     'text: sent as written plus an HTML version with every character escaped and the URLs written in the body made clickable; html: sent as written. Placeholder values are always HTML-escaped in HTML. Default: html when the body (as written, before placeholders are filled) holds a tag.',
 });
 
-export const EMAIL_CATEGORIES = ['marketing', 'transactional'] as const;
+const EMAIL_CATEGORIES = ['marketing', 'transactional'] as const;
 
 const templateData = z.record(z.string().max(100), z.union([z.string().max(5000), z.number(), z.boolean(), z.null()]));
 
@@ -52,7 +52,7 @@ export const SendSms = z
   .meta({ id: 'SendSms' });
 export type SendSms = z.output<typeof SendSms>;
 
-/** Spec 2.16 "Email message": id, to, status, createdAt. */
+/** What a send answers, the fields integrations were promised: id, to, status, createdAt; GET /v1/communications/messages/:id has the rest. */
 export const SentMessage = z
   .object({ id: z.string(), to: z.string(), status: z.enum(MESSAGE_STATUSES), createdAt: z.string() })
   .meta({ id: 'SentMessage' });

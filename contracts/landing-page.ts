@@ -7,7 +7,8 @@ const FORM_FIELDS = ['email', 'firstName', 'lastName', 'phone', 'company', 'mess
 const hex = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Must be a hex color such as #1a2b3c');
 
 /**
- * Spec 2.14 fields plus optional copy (heading, body, items, form fields, button text): the
+ * The public section fields (sectionId, type, label, visible, order) plus optional copy (heading,
+ * body, items, form fields, button text): the
  * hosted page is rendered from these, never from free HTML.
  */
 export const LandingSection = z

@@ -83,7 +83,7 @@ export const LeadMerge = z
 
 export const LeadDuplicate = z.object({ lead: Lead, reasons: z.array(z.enum(['email', 'phone'])) }).meta({ id: 'LeadDuplicate' });
 
-export const LEAD_BATCH_MAX = 100;
+const LEAD_BATCH_MAX = 100;
 
 export const LeadBatchCreate = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField, encodedId, PaginationQuery } from './common';
+import { emailField, encodedId } from './common';
 
 /** No control characters: a display name goes into a header. */
 const displayName = z
@@ -75,4 +75,3 @@ export const DkimKeyRecord = z
   .meta({ id: 'DkimKey' });
 export type DkimKeyRecord = z.output<typeof DkimKeyRecord>;
 export const DkimKeyIdParams = z.object({ id: encodedId('dkimKey') });
-export const SenderListQuery = PaginationQuery;

@@ -96,7 +96,7 @@ export const WebhookDelivery = z
   .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.output<typeof WebhookDelivery>;
 
-export const WebhookDeliveryAttempt = z
+const WebhookDeliveryAttempt = z
   .object({
     attemptNumber: z.number().int(),
     statusCode: z.number().int().nullable(),

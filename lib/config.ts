@@ -266,7 +266,7 @@ export const ConfigSchema = EnvSchema.superRefine((c, ctx) => {
 export type Config = z.infer<typeof ConfigSchema>;
 
 /** An environment that cannot run: its message lists every offending variable and what to do. */
-export class ConfigError extends Error {
+class ConfigError extends Error {
   override name = 'ConfigError';
 }
 

@@ -11,7 +11,7 @@ export interface Pagination {
   hasPrev: boolean;
 }
 
-export function meta() {
+function meta() {
   return { timestamp: new Date().toISOString(), version: API_VERSION };
 }
 

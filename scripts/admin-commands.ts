@@ -34,7 +34,10 @@ const positive = (name: string, v: string | undefined) => {
   return n;
 };
 
-/** The bootstrap commands (DESIGN 3): what exists before any API key does. Returns the JSON to print. */
+/**
+ * The operator's bootstrap commands: tenants and their first keys exist before any API key does,
+ * so no API route can create them. Returns the JSON to print.
+ */
 export async function runAdmin(db: DataSource, argv: string[]): Promise<unknown> {
   const { positionals, values } = parseArgs({
     args: argv,

@@ -19,10 +19,7 @@ import { startDevServer } from '../lib/temporal/dev-server';
 import { findTemporalBinary } from '../lib/temporal/find-binary';
 import { registerSearchAttributes } from '../lib/temporal/register-search-attributes';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
-import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
-import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
-import { ensureIdempotencyPurgeSchedule } from '../lib/temporal/idempotency-purge-schedule';
-import { ensurePendingUploadSweepSchedule } from '../lib/temporal/pending-upload-sweep-schedule';
+import { ensureWorkerSchedules } from '../workers/ensure-schedules';
 import { SHUTDOWN_DRAIN_MS, WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { aiSettingsFromConfig } from '../activities/ai/settings';
 import { describeError } from '../lib/describe-error';
@@ -97,13 +94,7 @@ async function main(): Promise<void> {
     const client = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
     stops.push(() => client.connection.close());
     const workflows = new WorkflowStarter(client);
-    await ensureWebhookSweepSchedule(client, TASK_QUEUE, {
-      everyMs: config.WEBHOOK_SWEEP_INTERVAL_MS,
-      minAgeMs: config.WEBHOOK_SWEEP_MIN_AGE_MS,
-    });
-    await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
-    await ensureIdempotencyPurgeSchedule(client, TASK_QUEUE);
-    await ensurePendingUploadSweepSchedule(client, TASK_QUEUE);
+    await ensureWorkerSchedules(client, TASK_QUEUE, config);
     const webhooks = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS };
     const workerConnection = await NativeConnection.connect(temporalConnectionOptions(temporalAddress));
     const worker = await createWorker({

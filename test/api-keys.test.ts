@@ -1,11 +1,10 @@
 import request from 'supertest';
-import { createApp } from '../api/app';
 import { ApiKeyCache } from '../api/auth/key-cache';
 import { resolveApiKey } from '../api/auth/resolve-api-key';
-import { initializeDatabase } from '../db/data-source';
 import { ApiKey } from '../db/entities';
 import { hashApiKey } from '../lib/auth/api-key-secret';
 import { encodeId } from '../lib/ids';
+import { startSecondApi } from './support/second-api';
 import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
 
 let stack: TestStack;
@@ -149,26 +148,19 @@ describe('API keys', () => {
 
 describe('API key cache across processes', () => {
   it('revoking in one API process is 401 at once in another that had the key cached', async () => {
-    const otherDb = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 2 });
-    const other = createApp(
-      { db: otherDb, workflows: { client: stack.client } as never },
-      { limits: { ipPerMinute: 1e9, authFailuresPerMinute: 1e9 } },
-    );
-    const cache = other.locals.keyCache as ApiKeyCache;
-    await cache.listen(process.env.TEST_DB_URL as string);
+    const other = await startSecondApi(stack);
     try {
       const k = (await createKey({ name: 'Cached elsewhere' })).body.data;
-      expect((await request(other).get('/v1/leads').set('X-API-Key', k.fullKey)).status).toBe(200); // now cached there
+      expect((await request(other.app).get('/v1/leads').set('X-API-Key', k.fullKey)).status).toBe(200); // now cached there
       await stack.http().delete(`/v1/api-keys/${k.id}`).set(tenant.live);
       let status = 200;
       for (let i = 0; i < 50 && status === 200; i++) {
-        status = (await request(other).get('/v1/leads').set('X-API-Key', k.fullKey)).status;
+        status = (await request(other.app).get('/v1/leads').set('X-API-Key', k.fullKey)).status;
         if (status === 200) await new Promise((r) => setTimeout(r, 20));
       }
       expect(status).toBe(401);
     } finally {
-      await cache.close();
-      await otherDb.destroy();
+      await other.stop();
     }
   });
 

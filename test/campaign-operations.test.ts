@@ -8,7 +8,7 @@ import { progressQuery } from '../workflows/campaign-signals';
 import { waitOnly } from './support/sequences';
 import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
 
-/** Campaign-wide signals run as a workflow after a 202, not inside the request (issue 14). */
+/** Campaign-wide signals run as a workflow after a 202, not inside the request: a request's work does not grow with the enrollments. */
 let stack: TestStack;
 let tenant: TestTenant;
 beforeAll(async () => {

@@ -2,26 +2,19 @@ import type { AppDeps } from '../api/http/domain-context';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
 import { threeEmails } from './support/sequences';
 import { SmtpSink, trackingPaths } from './support/smtp-sink';
-import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { startMailStack } from './support/mail-stack';
+import { validLead, type TestStack, type TestTenant } from './support/stack';
 
 /** Campaign stats per recipient beside per message, from mail received at a real SMTP server and real tracking hits. */
 let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
-const tracking = { secret: 'recipient-stats-tracking-secret-0123456789', baseUrl: 'https://stats.test' };
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  smtp = await new SmtpSink().start();
-  stack = await startStack({
-    activityDeps: { messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking } },
-    appDeps: { tracking },
-  });
-  tenant = await newTenant(stack.db);
+  ({ stack, tenant, smtp, stop } = await startMailStack({ name: 'recipient-stats' }));
 });
-afterAll(async () => {
-  await stack.stop();
-  await smtp.stop();
-});
+afterAll(() => stop());
 
 const api = () => stack.http();
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';

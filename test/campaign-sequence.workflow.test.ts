@@ -16,10 +16,7 @@ import { seedEnrollment } from './support/campaign-seed';
 import { historyToObject } from './support/history';
 import { branchOnOpen, branchOnOpenAfterWait, threeEmails } from './support/sequences';
 import { header, SmtpSink, trackingPaths } from './support/smtp-sink';
-import { startTimeSkipping } from './support/time-skipping';
-import { createFileStorage } from '../lib/files/create-storage';
-import { config } from '../lib/config';
-import { createWorker } from '../workers/create-worker';
+import { startTimeSkipping, timeSkippingWorker } from './support/time-skipping';
 
 /**
  * Campaign sequences on the time-skipping server: days of waits pass in seconds. Mail goes through
@@ -48,19 +45,10 @@ beforeEach(() => {
   app = createApp({ db, workflows: new WorkflowStarter(env.client, taskQueue), tracking }, { limits: { ipPerMinute: 1_000_000 } });
 });
 
-async function newWorker(messaging: Partial<MessagingSettings> = {}) {
-  return createWorker({
-    connection: env.nativeConnection,
-    namespace: env.namespace ?? 'default',
-    taskQueue,
-    workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
-    deps: {
-      db,
-      workflows: new WorkflowStarter(env.client, taskQueue),
-      files: createFileStorage(config),
-      webhooks: { allowPrivateTargets: true },
-      messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking, ...messaging },
-    },
+function newWorker(messaging: Partial<MessagingSettings> = {}) {
+  return timeSkippingWorker(env, taskQueue, {
+    db,
+    messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking, ...messaging },
   });
 }
 

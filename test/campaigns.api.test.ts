@@ -4,26 +4,19 @@ import { decodeId } from '../lib/ids';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
 import { actionsOnly, branchOnOpen, threeEmails } from './support/sequences';
 import { header, SmtpSink, trackingPaths } from './support/smtp-sink';
-import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { startMailStack } from './support/mail-stack';
+import { validLead, type TestStack, type TestTenant } from './support/stack';
 
 /** The campaign API on the shared dev server (real search attributes), sending to a real SMTP server. */
 let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
-const tracking = { secret: 'api-test-tracking-secret-0123456789', baseUrl: 'http://api.test' };
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  smtp = await new SmtpSink().start();
-  stack = await startStack({
-    activityDeps: { messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking } },
-    appDeps: { tracking },
-  });
-  tenant = await newTenant(stack.db);
+  ({ stack, tenant, smtp, stop } = await startMailStack({ name: 'campaigns-api' }));
 });
-afterAll(async () => {
-  await stack.stop();
-  await smtp.stop();
-});
+afterAll(() => stop());
 
 const api = () => stack.http();
 const THREE_SECONDS = { duration: 0.05, durationUnit: 'minutes' as const };

@@ -8,7 +8,7 @@ import { DEFINITION_MAX_BYTES } from '../contracts/definition-size';
 import { threeEmails } from './support/sequences';
 import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
 
-/** Caps on what one request can make the service hold or do (issue 14, item 8). */
+/** Caps on what one request can make the service hold or do, so one caller cannot exhaust memory, the pool or the worker. */
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startStack();

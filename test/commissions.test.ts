@@ -29,6 +29,15 @@ async function approvedPartner(t: TestTenant, tier: string) {
   const code = (await stack.http().get(`/v1/partners/${partner.id}/referral-codes`).set(t.sandbox)).body.data[0].code as string;
   return { partner, code };
 }
+/** A lead the partner with this referral code brought in. */
+const referredLead = async (t: TestTenant, code: string) =>
+  (
+    await stack
+      .http()
+      .post('/v1/leads')
+      .set(t.sandbox)
+      .send(validLead({ referralCode: code }))
+  ).body.data;
 const record = (t: TestTenant, body: Record<string, unknown>) => stack.http().post('/v1/commissions').set(t.sandbox).send(body);
 
 describe('commissions', () => {
@@ -96,13 +105,7 @@ describe('commissions', () => {
   it('pays a partner its tier rate for a won deal on a lead it referred, once per opportunity', async () => {
     const t = await newTenant(stack.db);
     const { partner, code } = await approvedPartner(t, 'silver');
-    const lead = (
-      await stack
-        .http()
-        .post('/v1/leads')
-        .set(t.sandbox)
-        .send(validLead({ referralCode: code }))
-    ).body.data;
+    const lead = await referredLead(t, code);
     const scope = { tenantId: t.tenant.id, environment: 'sandbox' as const };
     const deal = { leadId: decodeId('lead', lead.id) as string, opportunityId: '424242', value: 10_000 };
     const first = await unitOfWork(workContext(scope), (tx) => earnCommissionForWonDeal(tx, deal));
@@ -127,13 +130,7 @@ describe('commissions', () => {
       await unitOfWork(workContext(scope), (tx) => earnCommissionForWonDeal(tx, { leadId, opportunityId: '1', value: 500 })),
     ).toBeNull();
     const { partner, code } = await approvedPartner(t, 'platinum');
-    const referred = (
-      await stack
-        .http()
-        .post('/v1/leads')
-        .set(t.sandbox)
-        .send(validLead({ referralCode: code }))
-    ).body.data;
+    const referred = await referredLead(t, code);
     await stack.http().post(`/v1/partners/${partner.id}/suspend`).set(t.sandbox);
     const referredId = decodeId('lead', referred.id) as string;
     expect(

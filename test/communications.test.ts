@@ -4,34 +4,28 @@ import { scoped } from '../db/scoped-repository';
 import { decodeId } from '../lib/ids';
 import { FakeTwilio } from './support/fake-twilio';
 import { header, SmtpSink, trackingPaths } from './support/smtp-sink';
-import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { startMailStack } from './support/mail-stack';
+import { validLead, type TestStack, type TestTenant } from './support/stack';
 
 /** Communications through the real worker: nodemailer to a real SMTP server, the real twilio client to a local stand-in. */
 let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
 let twilio: FakeTwilio;
-const tracking = { secret: 'comms-test-tracking-secret-0123456789', baseUrl: 'http://comms.test' };
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  smtp = await new SmtpSink().start();
   twilio = await new FakeTwilio().start();
-  stack = await startStack({
-    activityDeps: {
-      messaging: {
-        smtpUrl: smtp.url,
-        emailFrom: 'Sales <sales@example.test>',
-        twilio: { accountSid: 'AC00000000000000000000000000000001', authToken: 'token', from: '+15550001111', apiBaseUrl: twilio.url },
-        tracking,
-      },
+  ({ stack, tenant, smtp, stop } = await startMailStack({
+    name: 'comms',
+    emailFrom: 'Sales <sales@example.test>',
+    messaging: {
+      twilio: { accountSid: 'AC00000000000000000000000000000001', authToken: 'token', from: '+15550001111', apiBaseUrl: twilio.url },
     },
-    appDeps: { tracking },
-  });
-  tenant = await newTenant(stack.db);
+  }));
 });
 afterAll(async () => {
-  await stack.stop();
-  await smtp.stop();
+  await stop();
   await twilio.stop();
 });
 

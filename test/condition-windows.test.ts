@@ -1,25 +1,18 @@
 import { SmtpSink } from './support/smtp-sink';
-import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { startMailStack } from './support/mail-stack';
+import { validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
 
 /** Conditions say what they wait for: in the definition, its warnings, and the running enrollment's progress. */
 let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  smtp = await new SmtpSink().start();
-  const tracking = { secret: 'condition-windows-tracking-secret-0123456789', baseUrl: 'https://windows.test' };
-  stack = await startStack({
-    activityDeps: { messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking } },
-    appDeps: { tracking },
-  });
-  tenant = await newTenant(stack.db);
+  ({ stack, tenant, smtp, stop } = await startMailStack({ name: 'condition-windows' }));
 });
-afterAll(async () => {
-  await stack.stop();
-  await smtp.stop();
-});
+afterAll(() => stop());
 
 const api = () => stack.http();
 const pos = { x: 0, y: 0 };

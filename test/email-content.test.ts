@@ -1,27 +1,21 @@
-import { composeEmail } from '../domain/communications/compose-email';
+import { composeEmail, type TrackingSettings } from '../domain/communications/compose-email';
 import { inferEmailFormat } from '../domain/communications/email-format';
 import { clickTargets, htmlPart, SmtpSink, textPart, type ReceivedMail } from './support/smtp-sink';
-import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { startMailStack } from './support/mail-stack';
+import { validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
 
 /** Lead data in emails, read at a real SMTP server: it is shown as text, never as markup or a tracked link. */
 let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
-const tracking = { secret: 'content-test-tracking-secret-0123456789', baseUrl: 'http://content.test' };
+let tracking: TrackingSettings;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  smtp = await new SmtpSink().start();
-  stack = await startStack({
-    activityDeps: { messaging: { smtpUrl: smtp.url, emailFrom: 'Sales <sales@example.test>', tracking } },
-    appDeps: { tracking },
-  });
-  tenant = await newTenant(stack.db);
+  ({ stack, tenant, smtp, tracking, stop } = await startMailStack({ name: 'content', emailFrom: 'Sales <sales@example.test>' }));
 });
-afterAll(async () => {
-  await stack.stop();
-  await smtp.stop();
-});
+afterAll(() => stop());
 
 const api = () => stack.http();
 const EVIL_NAME = '<a href="https://evil.example">x</a>';

@@ -2,27 +2,20 @@ import { EmailSuppression } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
 import { SmtpSink, trackingPaths } from './support/smtp-sink';
-import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { startMailStack } from './support/mail-stack';
+import { validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
 
 /** Suppression by address, proven at a real SMTP server: what one lead record opted out of, no other lead with the address gets. */
 let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
-const tracking = { secret: 'suppression-test-tracking-secret-0123456789', baseUrl: 'http://suppression.test' };
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  smtp = await new SmtpSink().start();
-  stack = await startStack({
-    activityDeps: { messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking } },
-    appDeps: { tracking },
-  });
-  tenant = await newTenant(stack.db);
+  ({ stack, tenant, smtp, stop } = await startMailStack({ name: 'email-suppression' }));
 });
-afterAll(async () => {
-  await stack.stop();
-  await smtp.stop();
-});
+afterAll(() => stop());
 
 const api = () => stack.http();
 const pos = { x: 0, y: 0 };

@@ -1,8 +1,11 @@
 import type { AppDeps } from '../api/http/domain-context';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
+import { oneEmail } from './support/sequences';
 import { clickTargets, SmtpSink, trackingPaths } from './support/smtp-sink';
-import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { startMailStack } from './support/mail-stack';
+import { validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
+import { registerEndpoint } from './support/webhook-api';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -15,7 +18,7 @@ let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
 let receiver: WebhookReceiver;
-const tracking = { secret: 'engagement-events-tracking-secret-0123456789', baseUrl: 'https://events.test' };
+let stop: () => Promise<void>;
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
 const EVENTS = [
   'email.sent',
@@ -30,23 +33,12 @@ const EVENTS = [
 ];
 
 beforeAll(async () => {
-  smtp = await new SmtpSink().start();
+  ({ stack, tenant, smtp, stop } = await startMailStack({ name: 'engagement-events' }));
   receiver = await new WebhookReceiver().start();
-  stack = await startStack({
-    activityDeps: { messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking } },
-    appDeps: { tracking },
-  });
-  tenant = await newTenant(stack.db);
-  const endpoint = await api()
-    .post('/v1/integrations/webhooks')
-    .set(tenant.live)
-    .send({ url: receiver.url('/hook'), events: EVENTS })
-    .expect(201);
-  receiver.secrets.push(endpoint.body.data.secret);
+  await registerEndpoint(stack.app, tenant, receiver, '/hook', EVENTS);
 });
 afterAll(async () => {
-  await stack.stop();
-  await smtp.stop();
+  await stop();
   await receiver.stop();
 });
 
@@ -59,31 +51,17 @@ async function eventually(type: string, leadId: string) {
   return received(type, leadId);
 }
 
-/** trigger -> email -> end */
-const oneEmail = {
-  name: 'One email',
-  nodes: [
-    { nodeId: 'start', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'manual' } },
-    {
-      nodeId: 'email-1',
-      type: 'email',
-      position: { x: 0, y: 100 },
-      data: { subjectLine: 'Hello {{firstName}}', body: 'Hi {{firstName}},\n\nSee https://example.com/pricing for details.' },
-    },
-    { nodeId: 'done', type: 'end', position: { x: 0, y: 200 }, data: {} },
-  ],
-  edges: [
-    { edgeId: 'e1', source: 'start', target: 'email-1' },
-    { edgeId: 'e2', source: 'email-1', target: 'done' },
-  ],
-};
+const PRICING_EMAIL = oneEmail({
+  subjectLine: 'Hello {{firstName}}',
+  body: 'Hi {{firstName}},\n\nSee https://example.com/pricing for details.',
+});
 
 describe('engagement events for integrations', () => {
   it('a campaign email to a lead: enrollment started, email.sent, enrollment completed; a person opens and clicks; a machine hit is silent; an unsubscribe is sent', async () => {
     // Hits right after sending would be classed as prefetches: this test decides who is a machine by user agent.
     await api().patch('/v1/analytics/settings').set(tenant.live).send({ prefetchWindowSeconds: 0 }).expect(200);
     const lead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data as { id: string; email: string };
-    const workflow = await api().post('/v1/workflows').set(tenant.live).send(oneEmail).expect(201);
+    const workflow = await api().post('/v1/workflows').set(tenant.live).send(PRICING_EMAIL).expect(201);
     const campaign = (
       await api()
         .post('/v1/campaigns')

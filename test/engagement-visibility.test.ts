@@ -1,6 +1,7 @@
 import type { AppDeps } from '../api/http/domain-context';
 import { SmtpSink, trackingPaths } from './support/smtp-sink';
-import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { startMailStack } from './support/mail-stack';
+import { validLead, type TestStack, type TestTenant } from './support/stack';
 
 /**
  * Every engagement hit is visible, at a real SMTP server and the real tracking routes: machine hits
@@ -10,23 +11,17 @@ import { newTenant, startStack, validLead, type TestStack, type TestTenant } fro
 let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
-const tracking = { secret: 'visibility-test-tracking-secret-0123456789', baseUrl: 'https://visibility.test' };
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  smtp = await new SmtpSink().start();
-  stack = await startStack({
-    activityDeps: { messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking } },
-    appDeps: { tracking },
+  ({ stack, tenant, smtp, stop } = await startMailStack({
+    name: 'visibility',
     // Each kind of client below comes from its own address: the same token from one address within
     // a minute is recorded once (replay protection), which would fold the scanner into the prefetch.
     app: { trustProxy: 1 },
-  });
-  tenant = await newTenant(stack.db);
+  }));
 });
-afterAll(async () => {
-  await stack.stop();
-  await smtp.stop();
-});
+afterAll(() => stop());
 
 const api = () => stack.http();
 const flush = () => (stack.app.locals.deps as AppDeps).trackingHits.flush();

@@ -1,8 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
+import { oneEmail } from './support/sequences';
 import { header, SmtpSink, type ReceivedMail } from './support/smtp-sink';
-import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { startMailStack } from './support/mail-stack';
+import { validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
 
 /**
@@ -13,21 +15,13 @@ import { waitUntil } from './support/wait-until';
 let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
-const tracking = { secret: 'senders-test-tracking-secret-0123456789', baseUrl: 'https://senders.test' };
+let stop: () => Promise<void>;
 const DOMAIN = `acme-${Date.now()}.test`;
 
 beforeAll(async () => {
-  smtp = await new SmtpSink().start();
-  stack = await startStack({
-    activityDeps: { messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking } },
-    appDeps: { tracking },
-  });
-  tenant = await newTenant(stack.db);
+  ({ stack, tenant, smtp, stop } = await startMailStack({ name: 'senders' }));
 });
-afterAll(async () => {
-  await stack.stop();
-  await smtp.stop();
-});
+afterAll(() => stop());
 
 const api = () => stack.http();
 const newLead = async () =>
@@ -82,23 +76,7 @@ describe('sender identities and DKIM', () => {
     const workflow = await api()
       .post('/v1/workflows')
       .set(tenant.live)
-      .send({
-        name: 'From Ada',
-        nodes: [
-          { nodeId: 'start', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'manual' } },
-          {
-            nodeId: 'hello',
-            type: 'email',
-            position: { x: 0, y: 100 },
-            data: { subjectLine: 'Hello', body: 'Hi {{firstName}}', senderId },
-          },
-          { nodeId: 'done', type: 'end', position: { x: 0, y: 200 }, data: {} },
-        ],
-        edges: [
-          { edgeId: 'e1', source: 'start', target: 'hello' },
-          { edgeId: 'e2', source: 'hello', target: 'done' },
-        ],
-      })
+      .send(oneEmail({ subjectLine: 'Hello', body: 'Hi {{firstName}}', senderId }, 'From Ada'))
       .expect(201);
     const campaign = (
       await api()

@@ -1,8 +1,10 @@
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
 import { threeEmails } from './support/sequences';
 import { header, SmtpSink, trackingPaths } from './support/smtp-sink';
-import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { startMailStack } from './support/mail-stack';
+import { validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
+import { registerEndpoint } from './support/webhook-api';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -14,26 +16,15 @@ let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
 let receiver: WebhookReceiver;
-const tracking = { secret: 'suppression-state-tracking-secret-0123456789', baseUrl: 'https://suppression.test' };
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  smtp = await new SmtpSink().start();
+  ({ stack, tenant, smtp, stop } = await startMailStack({ name: 'suppression' }));
   receiver = await new WebhookReceiver().start();
-  stack = await startStack({
-    activityDeps: { messaging: { smtpUrl: smtp.url, emailFrom: 'Campaigns <campaigns@example.test>', tracking } },
-    appDeps: { tracking },
-  });
-  tenant = await newTenant(stack.db);
-  const endpoint = await api()
-    .post('/v1/integrations/webhooks')
-    .set(tenant.live)
-    .send({ url: receiver.url('/hook'), events: ['lead.updated'] })
-    .expect(201);
-  receiver.secrets.push(endpoint.body.data.secret);
+  await registerEndpoint(stack.app, tenant, receiver, '/hook', ['lead.updated']);
 });
 afterAll(async () => {
-  await stack.stop();
-  await smtp.stop();
+  await stop();
   await receiver.stop();
 });
 

@@ -1,9 +1,7 @@
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { createApp } from '../api/app';
-import type { ApiKeyCache } from '../api/auth/key-cache';
-import { initializeDatabase } from '../db/data-source';
 import { encodeId } from '../lib/ids';
+import { startSecondApi } from './support/second-api';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
 let stack: TestStack;
@@ -135,30 +133,23 @@ describe('users cannot climb above the caller', () => {
   });
 
   it("makes a deactivated user's API keys answer 401 at once, also in another API process that had them cached", async () => {
-    const otherDb = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 2 });
-    const other = createApp(
-      { db: otherDb, workflows: { client: stack.client } as never },
-      { limits: { ipPerMinute: 1e9, authFailuresPerMinute: 1e9 } },
-    );
-    const cache = other.locals.keyCache as ApiKeyCache;
-    await cache.listen(process.env.TEST_DB_URL as string);
+    const other = await startSecondApi(stack);
     try {
       const user = (await newUser({ roleId: 'admin' })).body.data;
       const minted = await stack.http().post('/v1/api-keys').set(tenant.live).set('X-On-Behalf-Of', user.id).send({ name: "Leaver's key" });
       const key = { 'X-API-Key': minted.body.data.fullKey as string };
       expect((await stack.http().get('/v1/leads').set(key)).status).toBe(200); // cached here
-      expect((await request(other).get('/v1/leads').set(key)).status).toBe(200); // and there
+      expect((await request(other.app).get('/v1/leads').set(key)).status).toBe(200); // and there
       expect((await stack.http().delete(`/v1/users/${user.id}`).set(tenant.live)).status).toBe(200);
       expect((await stack.http().get('/v1/leads').set(key)).status).toBe(401);
       let status = 200;
       for (let i = 0; i < 100 && status === 200; i++) {
-        status = (await request(other).get('/v1/leads').set(key)).status;
+        status = (await request(other.app).get('/v1/leads').set(key)).status;
         if (status === 200) await new Promise((r) => setTimeout(r, 20));
       }
       expect(status).toBe(401);
     } finally {
-      await cache.close();
-      await otherDb.destroy();
+      await other.stop();
     }
   });
 });

@@ -26,7 +26,7 @@ afterAll(() => stack.stop());
 
 const create = (body: Record<string, unknown>, headers = tenant.sandbox) => stack.http().post(BASE).set(headers).send(body);
 
-/** Spec 6.2, verbatim: event -> data fields. */
+/** The documented event catalog, verbatim: event -> data fields (integrators code against exactly these). */
 const SPEC_EVENTS: Record<string, string[]> = {
   'lead.created': ['leadId', 'email', 'source'],
   'lead.updated': ['leadId', 'changes'],
@@ -131,7 +131,7 @@ describe('webhook event catalog', () => {
   });
 
   // The catalog also holds the email, sms and campaign engagement events.
-  it('lists the 14 events of spec 6.2 and the engagement events by group with exactly their data fields in each example', async () => {
+  it('lists the 14 catalog events and the engagement events by group with exactly their data fields in each example', async () => {
     const res = await stack.http().get(`${BASE}/catalog`).set(tenant.live);
     expect(res.status).toBe(200);
     const catalog = res.body.data as Record<string, { event: string; description: string; examplePayload: Record<string, unknown> }[]>;

@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { DataSource } from 'typeorm';
-import { messagingSettingsFromConfig } from '../activities/messaging/settings';
 import { initializeDatabase } from '../db/data-source';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
@@ -11,14 +10,10 @@ import { generateSecret } from '../domain/webhooks/endpoints';
 import { emitEvent } from '../domain/webhooks/emit-event';
 import { ScopedData } from '../db/scoped-data';
 import { eventPayloads } from '../contracts/webhook-events';
-import { config } from '../lib/config';
-import { createWorker } from '../workers/create-worker';
-import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_RETRY_JITTER, webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
 import { historyToObject } from './support/history';
 import { WebhookReceiver } from './support/webhook-receiver';
-import { startTimeSkipping } from './support/time-skipping';
-import { createFileStorage } from '../lib/files/create-storage';
+import { startTimeSkipping, timeSkippingWorker } from './support/time-skipping';
 
 /**
  * The whole ~28 h retry schedule in seconds of test time: the time-skipping test server jumps over
@@ -56,19 +51,7 @@ describe('webhook retry schedule (time-skipping)', () => {
       Promise.all([1, 2].map((n) => emitEvent(new ScopedData(m, scope), 'lead.deleted', eventPayloads['lead.deleted']({ id: n })))),
     );
 
-    const worker = await createWorker({
-      connection: env.nativeConnection,
-      namespace: env.namespace ?? 'default',
-      taskQueue,
-      workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE as string },
-      deps: {
-        db,
-        workflows: new WorkflowStarter(env.client, taskQueue),
-        files: createFileStorage(config),
-        webhooks: { allowPrivateTargets: true, autoDisableAfter: 2 },
-        messaging: messagingSettingsFromConfig(config),
-      },
-    });
+    const worker = await timeSkippingWorker(env, taskQueue, { db, webhooks: { allowPrivateTargets: true, autoDisableAfter: 2 } });
     const handles = await worker.runUntil(async () => {
       const hs = await Promise.all(
         events.map((e) =>

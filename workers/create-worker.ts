@@ -1,13 +1,11 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../activities';
+import { createActivities, type Activities, type ActivityDeps } from '../activities';
 import { messagingSettingsFromConfig } from '../activities/messaging/settings';
 import { createFileStorage } from '../lib/files/create-storage';
 import { config } from '../lib/config';
 import { laneTaskQueue, type ActivityLane } from '../workflows/activity-lanes';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { WorkerGroup } from './worker-group';
-
-type Activities = ReturnType<typeof createActivities>;
 
 /** Which activities run on which lane (the workflows name the same lane when they call them). */
 const LANE_ACTIVITIES: Record<ActivityLane, readonly (keyof Activities)[]> = {
@@ -16,7 +14,7 @@ const LANE_ACTIVITIES: Record<ActivityLane, readonly (keyof Activities)[]> = {
   ai: ['askModel'],
 };
 
-export interface LaneSettings {
+interface LaneSettings {
   /** Activities of the lane run at once in this process. */
   concurrency: number;
   /** Activities of the lane started per second across every worker on its queue (a provider's limit); unset: no limit. */
@@ -42,7 +40,7 @@ export interface WorkerSetup {
   shutdownGraceTimeMs?: number;
 }
 
-export const laneSettingsFromConfig = (c: typeof config): Record<ActivityLane, LaneSettings> => ({
+const laneSettingsFromConfig = (c: typeof config): Record<ActivityLane, LaneSettings> => ({
   webhooks: { concurrency: c.WORKER_WEBHOOK_CONCURRENCY },
   sends: { concurrency: c.WORKER_SEND_CONCURRENCY, perSecond: c.WORKER_SEND_RATE_PER_SECOND },
   ai: { concurrency: c.WORKER_AI_CONCURRENCY },

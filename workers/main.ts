@@ -12,10 +12,7 @@ import { aiSettingsFromConfig } from '../activities/ai/settings';
 import { connectTemporalClient } from '../lib/temporal/client';
 import { temporalConnectionOptions } from '../lib/temporal/connection-options';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
-import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
-import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
-import { ensureIdempotencyPurgeSchedule } from '../lib/temporal/idempotency-purge-schedule';
-import { ensurePendingUploadSweepSchedule } from '../lib/temporal/pending-upload-sweep-schedule';
+import { ensureWorkerSchedules } from './ensure-schedules';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createWorker } from './create-worker';
 import { serveWorkerEndpoints } from './http-endpoints';
@@ -31,13 +28,7 @@ async function main(): Promise<void> {
   await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
   await admin.close();
   const client = await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
-  await ensureWebhookSweepSchedule(client, TASK_QUEUE, {
-    everyMs: config.WEBHOOK_SWEEP_INTERVAL_MS,
-    minAgeMs: config.WEBHOOK_SWEEP_MIN_AGE_MS,
-  });
-  await ensureLeadDedupeSweepSchedule(client, TASK_QUEUE);
-  await ensureIdempotencyPurgeSchedule(client, TASK_QUEUE);
-  await ensurePendingUploadSweepSchedule(client, TASK_QUEUE);
+  await ensureWorkerSchedules(client, TASK_QUEUE, config);
   const connection = await NativeConnection.connect(temporalConnectionOptions(config.TEMPORAL_ADDRESS));
   const deps = {
     db,

@@ -10,7 +10,6 @@
  * Pure names, shared by workflows and the worker: no I/O, no configuration here. A lane's queue is derived from the
  * workflow's own queue, so each deployment (and each test file) keeps its lanes apart.
  */
-export const ACTIVITY_LANES = ['webhooks', 'sends', 'ai'] as const;
-export type ActivityLane = (typeof ACTIVITY_LANES)[number];
+export type ActivityLane = 'webhooks' | 'sends' | 'ai';
 
 export const laneTaskQueue = (workflowTaskQueue: string, lane: ActivityLane): string => `${workflowTaskQueue}-${lane}`;

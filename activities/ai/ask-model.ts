@@ -20,7 +20,7 @@ export type ModelAnswer =
   | { status: 'invalid'; answer: string; errors: FieldError[] }
   | { status: 'not_configured' };
 
-export const AI_FAILURE = { unavailable: 'AiProviderUnavailable', rejected: 'AiProviderRejected' } as const;
+const AI_FAILURE = { unavailable: 'AiProviderUnavailable', rejected: 'AiProviderRejected' } as const;
 
 /** Longest wait a 429's Retry-After may ask for; beyond it the API's own bound has passed anyway. */
 const MAX_RETRY_AFTER_MS = 10_000;

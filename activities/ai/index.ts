@@ -12,5 +12,4 @@ export function createAiActivities(settings: AiSettings | undefined) {
 }
 
 export type AiActivities = ReturnType<typeof createAiActivities>;
-export type { AskModelInput, ModelAnswer } from './ask-model';
-export { AI_FAILURE } from './ask-model';
+export type { ModelAnswer } from './ask-model';

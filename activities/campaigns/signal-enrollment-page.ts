@@ -8,7 +8,7 @@ import type { EnrollmentSignal } from '../../workflows/campaign-transition';
 import { createOperationActivities, type OperationRef } from '../operations';
 
 /** Enrollments signalled per activity: a page takes a few seconds even on a loaded machine. */
-export const ENROLLMENT_PAGE_SIZE = 500;
+const ENROLLMENT_PAGE_SIZE = 500;
 /** Signals in flight at once: enough to keep the Temporal frontend busy without queueing on the client. */
 const SIGNALS_IN_FLIGHT = 32;
 

@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer';
 import type { ComposedEmail } from '../../domain/communications/compose-email';
 import type { DkimSigning } from './sending-identity';
 
-export interface OutgoingEmail extends ComposedEmail {
+interface OutgoingEmail extends ComposedEmail {
   to: string;
   from: string | { name: string; address: string };
   replyTo?: string;

@@ -7,7 +7,7 @@ import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { createOperationActivities, type OperationRef } from '../operations';
 
 /** Failed deliveries re-sent per activity. */
-export const RECOVER_PAGE_SIZE = 100;
+const RECOVER_PAGE_SIZE = 100;
 
 export function createRecoverActivities(db: DataSource, workflows: WorkflowStarter) {
   const progress = createOperationActivities(db);

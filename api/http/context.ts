@@ -15,7 +15,7 @@ export interface AuthContext extends TenantScope {
   limits: CustomLimits;
 }
 
-export interface RequestContext {
+interface RequestContext {
   requestId: string;
   auth?: AuthContext;
 }

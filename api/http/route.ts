@@ -7,13 +7,13 @@ import { bareBody, paginate, successBody, type Pagination } from '../../lib/http
 import { findNulCharacter, NUL_MESSAGE } from './nul-characters';
 import { toFieldErrors } from '../../lib/zod-errors';
 
-export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
-export type AuthMode = 'tenant' | 'public';
+type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
+type AuthMode = 'tenant' | 'public';
 
 type AnySchema = z.ZodType;
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface HandlerInput<P, Q, B> {
+interface HandlerInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
@@ -24,7 +24,7 @@ export interface HandlerInput<P, Q, B> {
   res: Response;
 }
 
-export interface HandlerResult<D> {
+interface HandlerResult<D> {
   data: D;
   message?: string;
   status?: number;
@@ -70,7 +70,7 @@ export interface RouteSpec<
 }
 
 /** What a list handler returns: one page of rows and the total the pagination reports. */
-export interface ListResult<Row> {
+interface ListResult<Row> {
   rows: Row[];
   total: number;
 }

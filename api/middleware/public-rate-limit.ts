@@ -4,7 +4,7 @@ import type { PublicRouteClass, RateLimiter } from '../../lib/rate-limit/limiter
 import { FILE_URL_PREFIX } from '../routes/file-urls';
 
 /** Which per-IP class an unauthenticated request falls in; null for every other request. */
-export function publicRouteClass(method: string, path: string): PublicRouteClass | null {
+function publicRouteClass(method: string, path: string): PublicRouteClass | null {
   if (path.startsWith('/v1/t/')) return 'tracking';
   if (path.startsWith('/v1/public/forms/')) return 'forms';
   if (path.startsWith('/p/')) return 'pages';

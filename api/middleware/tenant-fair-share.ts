@@ -4,7 +4,8 @@ import type { RequestHandler } from 'express';
  * At most `maxInFlight` requests of one tenant and environment run past this point at once; the
  * rest wait their turn here, in arrival order, holding nothing but a socket. Without it one
  * tenant's 50 concurrent requests fill the database pool and every other tenant's request waits
- * behind all of them (issue 16); with it another tenant's request only ever waits for a share.
+ * behind all of them, past the pool's connection timeout; with it another tenant's request only
+ * ever waits for a share (docs/decisions.md, "Data": background work has its own connections).
  */
 export function tenantFairShare(maxInFlight: number): RequestHandler {
   const lanes = new Map<string, { running: number; waiting: (() => void)[] }>();

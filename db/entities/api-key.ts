@@ -1,8 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { Environment } from './tenant-owned';
 
-export const API_KEY_STATUSES = ['active', 'revoked'] as const;
-export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
+export type ApiKeyStatus = 'active' | 'revoked';
 
 @Entity({ name: 'api_keys' })
 @Index('ix_api_keys_tenant', ['tenantId', 'environment'])

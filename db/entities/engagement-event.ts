@@ -2,7 +2,8 @@ import { Column, Entity, Index } from 'typeorm';
 import { TenantOwned } from './tenant-owned';
 
 /**
- * Spec 2.15 types, plus `unsubscribe`, which only the unsubscribe link records, and
+ * The public engagement event types (email_open ... page_visit, the set integrations were promised),
+ * plus `unsubscribe`, which only the unsubscribe link records, and
  * `email_delivered`, which only the provider's delivery notification records.
  */
 export const ENGAGEMENT_TYPES = [

@@ -37,7 +37,7 @@ import { WebhookEndpoint } from './webhook-endpoint';
 import { SequenceDefinition } from './sequence-definition';
 import { SequenceDefinitionVersion } from './sequence-definition-version';
 
-export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadIdentity, LoginFailure, RateCounter, Team, TeamMember, Tenant, User };
+export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadIdentity, Team, TeamMember, Tenant, User };
 export { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint };
 export { LandingPage, StatusDefinition, SequenceDefinition, SequenceDefinitionVersion };
 export { Form, FormSubmission, Opportunity };

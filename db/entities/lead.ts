@@ -2,7 +2,6 @@ import { Column, Entity, Index } from 'typeorm';
 import { TenantOwned } from './tenant-owned';
 
 export const LEAD_SOURCES = ['web', 'referral', 'api', 'import', 'manual'] as const;
-export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'unqualified'] as const;
 
 @Entity({ name: 'leads' })
 @Index('ix_leads_scope_email', ['tenantId', 'environment', 'emailNormalized'])

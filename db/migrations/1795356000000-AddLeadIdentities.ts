@@ -1,8 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Duplicate clusters as membership (issue 16): `lead_identities` holds a row per (key, lead) and
- * replaces `lead_duplicates`, which held a row per pair in each direction. The pairs were derived
+ * Duplicate clusters as membership (docs/decisions.md, "Data"): `lead_identities` holds a row per
+ * (key, lead) and replaces `lead_duplicates`, which held a row per pair in each direction, so a
+ * cluster of n leads cost about n² rows and one shared phone could flood the table. The pairs were derived
  * from the leads' emails and phones, so the leads themselves carry the data across.
  */
 export class AddLeadIdentities1795356000000 implements MigrationInterface {

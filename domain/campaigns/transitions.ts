@@ -35,7 +35,7 @@ export interface CampaignTransition {
  * Locks the campaign row, checks the move, applies `change` (which may return how many enrollments
  * it changed) and, for a move the enrollments must hear about, records an operation in the same
  * transaction; after commit a workflow signals the enrollments, so the request does a fixed amount
- * of work however many there are (issue 14).
+ * of work however many there are (docs/decisions.md, "Campaigns": pause, resume, complete).
  */
 async function move(
   ctx: DomainContext,

@@ -21,7 +21,7 @@ export interface MachineRules {
   /** A hit this soon after sending is a prefetch, not a person. */
   prefetchWindowSeconds: number;
 }
-export const DEFAULT_MACHINE_RULES: MachineRules = { countAppleMailPrivacyOpens: true, prefetchWindowSeconds: 2 };
+const DEFAULT_MACHINE_RULES: MachineRules = { countAppleMailPrivacyOpens: true, prefetchWindowSeconds: 2 };
 
 /** Why a hit is a machine's, in words (stored with the event), or null for a person. */
 export function machineReason(

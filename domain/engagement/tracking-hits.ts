@@ -34,7 +34,7 @@ export interface TrackingHitsOptions {
 }
 
 /** A replayed token from the same address within this window records nothing more. */
-export const REPLAY_WINDOW_MS = 60_000;
+const REPLAY_WINDOW_MS = 60_000;
 
 const scopeKey = (scope: TenantScope) => `${scope.tenantId}:${scope.environment}`;
 const replayKey = (hit: TrackingHit) => `replay:${createHash('sha256').update(hit.token).digest('base64url').slice(0, 22)}:${hit.ip}`;

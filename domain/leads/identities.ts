@@ -14,7 +14,7 @@ import { dedupeKeys } from './dedupe-keys';
 
 export type DuplicateReason = 'email' | 'phone';
 
-export const reasonOf = (key: string): DuplicateReason => (key.startsWith('e:') ? 'email' : 'phone');
+const reasonOf = (key: string): DuplicateReason => (key.startsWith('e:') ? 'email' : 'phone');
 
 /** Inserts the lead's identity rows (the caller's `where` guards them, e.g. on the lead being written). */
 export function addIdentitiesSql(q: ScopedSqlBuilder, leadId: string, keys: string[], opts: { where?: string } = {}): string {

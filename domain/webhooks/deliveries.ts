@@ -70,12 +70,10 @@ export async function retryDelivery(ctx: DomainContext, id: string) {
   return { delivery, workflowId: run.workflowId };
 }
 
-/** How far back `recover` reaches. */
-
 /**
  * Re-sends every failed delivery of a webhook created since `since`, after the answer: records an
- * operation (with the count) and starts the workflow that re-sends them page by page (issue 14:
- * no request does work proportional to a backlog). The caller polls GET /v1/operations/:id.
+ * operation (with the count) and starts the workflow that re-sends them page by page, so no
+ * request does work proportional to a backlog. The caller polls GET /v1/operations/:id.
  */
 export async function recoverFailedDeliveries(ctx: DomainContext, webhookId: string, since: string): Promise<Operation> {
   const endpoint = await getWebhook(ctx, webhookId);

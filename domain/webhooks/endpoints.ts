@@ -30,7 +30,7 @@ async function checkUrl(ctx: DomainContext, url: string): Promise<void> {
  * Every event fans out to each endpoint of the tenant and environment (one delivery workflow
  * each), so their number is capped: WEBHOOK_ENDPOINTS_MAX, default 20.
  */
-export const maxWebhookEndpoints = () => config.WEBHOOK_ENDPOINTS_MAX;
+const maxWebhookEndpoints = () => config.WEBHOOK_ENDPOINTS_MAX;
 
 export async function createWebhook(ctx: DomainContext, input: WebhookCreate): Promise<WebhookEndpoint> {
   await checkUrl(ctx, input.url);

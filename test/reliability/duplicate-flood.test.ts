@@ -4,7 +4,7 @@ import { startServices, type Services } from '../support/processes/services';
 import { newTenant, validLead, type TestTenant } from '../support/stack';
 
 /**
- * Issue 16: 300 leads sharing one phone, created at 50 concurrent requests, used to write 34,000
+ * 300 leads sharing one phone, created at 50 concurrent requests, used to write 34,000
  * pair rows and answer 503 to every tenant. Here 5,000 such leads arrive at 50 concurrent requests
  * from one tenant while another tenant creates ordinary leads one at a time: nobody gets a 5xx, the
  * other tenant's p99 stays under a second (its p99 on the quiet machine is measured first and

@@ -4,7 +4,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../lib/paths';
 
 /** Debian's Chromium (apt-get install chromium); playwright-core never downloads a browser. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const INSTALL_HINT =
   "install it with 'DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium' (bash .ci/run does)";
 
@@ -37,7 +37,7 @@ export async function launchChromium(): Promise<Browser> {
   }
 }
 
-export const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts', 'dashboard');
+const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts', 'dashboard');
 
 /** A full-page screenshot under test-artifacts/dashboard/ (git-ignored), for a person to look at. */
 export async function screenshot(page: Page, name: string): Promise<void> {

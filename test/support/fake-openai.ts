@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FakeReply =
+type FakeReply =
   | {
       status: number;
       json?: unknown;
@@ -13,7 +13,7 @@ export type FakeReply =
 
 type Received = FakeOpenAi['requests'][number];
 /** A reply, or a function of the request (e.g. by prompt, when concurrent calls arrive in any order). */
-export type FakeFallback = FakeReply | ((request: Received) => FakeReply);
+type FakeFallback = FakeReply | ((request: Received) => FakeReply);
 
 export interface FakeOpenAi {
   baseUrl: string;

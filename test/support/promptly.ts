@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 
 /** How long a request may take while a dependency is down; beyond it, the API counts as hanging. */
-export const PROMPT_MS = 15_000;
+const PROMPT_MS = 15_000;
 
 /** The "never hangs" check: `call` must settle within `ms`, whatever it answers. */
 export async function promptly<T>(what: string, call: () => PromiseLike<T>, ms = PROMPT_MS): Promise<T> {

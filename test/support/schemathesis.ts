@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 
 /** The pinned CLI that scripts/install-tools.sh puts into .tools (CI runs that script first). */
-export const SCHEMATHESIS_BIN = path.resolve(__dirname, '../../.tools/bin/schemathesis');
+const SCHEMATHESIS_BIN = path.resolve(__dirname, '../../.tools/bin/schemathesis');
 
 export type OpenApiDocument = {
   paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: Record<string, unknown> }[] }>>;

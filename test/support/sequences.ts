@@ -9,6 +9,22 @@ const email = (nodeId: string, i: number, subject: string) => ({
   data: { subjectLine: subject, body: `Hi {{firstName}},\n\nSee https://example.com/pricing?from=${nodeId} for details.\n\nThe team` },
 });
 
+/** trigger -> email -> end, the email node's data as given (subject, body, a senderId ...). */
+export function oneEmail(data: Record<string, unknown>, name = 'One email') {
+  return {
+    name,
+    nodes: [
+      { nodeId: 'start', type: 'trigger', position: pos(0), data: { triggerType: 'manual' } },
+      { nodeId: 'email-1', type: 'email', position: pos(1), data },
+      { nodeId: 'done', type: 'end', position: pos(2), data: {} },
+    ],
+    edges: [
+      { edgeId: 'e1', source: 'start', target: 'email-1' },
+      { edgeId: 'e2', source: 'email-1', target: 'done' },
+    ],
+  };
+}
+
 /** trigger -> email -> wait -> email -> wait -> email -> end */
 export function threeEmails(wait: Wait = { duration: 2, durationUnit: 'days' }, triggerType = 'manual') {
   return {

@@ -13,7 +13,7 @@ export interface ReceivedWebhook {
 }
 
 /** Verifies `t=<unix>,v1=<hex>[,v1=<hex>...]` the way a receiver would: recompute, compare in constant time. */
-export function verifyServiceSignature(header: string, rawBody: string, secret: string): boolean {
+function verifyServiceSignature(header: string, rawBody: string, secret: string): boolean {
   const parts = header.split(',').map((p) => p.split('='));
   const t = parts.find(([k]) => k === 't')?.[1];
   if (!t) return false;

@@ -1,0 +1,17 @@
+import type { Client } from '@temporalio/client';
+import type { Config } from '../lib/config';
+import { ensureIdempotencyPurgeSchedule } from '../lib/temporal/idempotency-purge-schedule';
+import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
+import { ensurePendingUploadSweepSchedule } from '../lib/temporal/pending-upload-sweep-schedule';
+import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
+
+/** The periodic sweeps and purges every worker process makes sure exist on its queue at start (idempotent). */
+export async function ensureWorkerSchedules(client: Client, taskQueue: string, config: Config): Promise<void> {
+  await ensureWebhookSweepSchedule(client, taskQueue, {
+    everyMs: config.WEBHOOK_SWEEP_INTERVAL_MS,
+    minAgeMs: config.WEBHOOK_SWEEP_MIN_AGE_MS,
+  });
+  await ensureLeadDedupeSweepSchedule(client, taskQueue);
+  await ensureIdempotencyPurgeSchedule(client, taskQueue);
+  await ensurePendingUploadSweepSchedule(client, taskQueue);
+}
