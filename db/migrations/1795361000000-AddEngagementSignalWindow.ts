@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class AddEngagementSignalWindow1795360000000 implements MigrationInterface {
-  name = 'AddEngagementSignalWindow1795360000000';
+export class AddEngagementSignalWindow1795361000000 implements MigrationInterface {
+  name = 'AddEngagementSignalWindow1795361000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "campaign_enrollments" ADD "engagement_signals_until" TIMESTAMP WITH TIME ZONE`);
