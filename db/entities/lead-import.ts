@@ -31,6 +31,10 @@ export class LeadImport extends TenantOwned {
   @Column({ name: 'file_id', type: 'bigint' })
   fileId: string;
 
+  /** The file's size when the import was created: progress and ETA are measured in bytes read. */
+  @Column({ name: 'file_size', type: 'integer' })
+  fileSize: number;
+
   @Column({ type: 'varchar', length: 10 })
   format: ImportFormat;
 

@@ -25,6 +25,7 @@ import { normalizeEmail, normalizePhone } from '../normalize';
 import { resolveReferralCode } from '../referral-codes';
 import { leadSearchDocument, searchText } from '../search-index';
 import { relayCommitted, unitOfWork } from '../unit-of-work';
+import type { ScopedData } from '../../db/scoped-data';
 import { eventPayloads } from '../../contracts/webhook-events';
 import { config } from '../../lib/config';
 
@@ -102,7 +103,7 @@ export async function createLeadBatch(ctx: DomainContext, items: { index: number
 }
 
 /** Statuses, assignees and referral codes, each distinct value looked up once; per-item problems by index. */
-async function resolveReferences(ctx: DomainContext, items: { index: number; input: LeadCreate }[]) {
+export async function resolveReferences(ctx: DomainContext, items: { index: number; input: LeadCreate }[]) {
   const problems = new Map<number, FieldError[]>();
   const statuses = new Map<string, string>();
   const partners = new Map<string, Partner>();
@@ -178,25 +179,32 @@ async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<{ leads: Lea
         return { docType: doc.type, docId: doc.id, data: doc.data, ...searchText(doc), indexedAt: now };
       }),
     );
-    const [subscribed] = await tx.sql<{ any: boolean }>(
-      (q) => `SELECT EXISTS (SELECT 1 FROM ${q.from(WebhookEndpoint, 'w')} WHERE w.status = 'active'
-        AND ('lead.created' = ANY(w.events) OR '*' = ANY(w.events))) AS any`,
-    );
-    const events = await tx.repo(OutboxEvent).insertMany(
-      rows.map((r) => ({
-        type: 'lead.created',
-        data: eventPayloads['lead.created'](r),
-        targetEndpointId: null,
-        // As emitEvent does: an event nobody subscribes to is written as dispatched already.
-        dispatchedAt: subscribed.any ? null : now,
-      })),
-    );
+    const events = await insertLeadCreatedEvents(tx, rows);
     return { leads, events };
   });
 }
 
-/** `lead_created` campaigns, one enrollment call per campaign for every lead of the batch. */
-async function enrollCreated(ctx: DomainContext, leads: Lead[]): Promise<void> {
+/** The lead.created outbox rows of leads written together, in one statement (relayed after commit by the caller). */
+export async function insertLeadCreatedEvents(tx: ScopedData, leads: Pick<Lead, 'id' | 'email' | 'source'>[]): Promise<OutboxEvent[]> {
+  if (!leads.length) return [];
+  const [subscribed] = await tx.sql<{ any: boolean }>(
+    (q) => `SELECT EXISTS (SELECT 1 FROM ${q.from(WebhookEndpoint, 'w')} WHERE w.status = 'active'
+      AND ('lead.created' = ANY(w.events) OR '*' = ANY(w.events))) AS any`,
+  );
+  const now = new Date();
+  return tx.repo(OutboxEvent).insertMany(
+    leads.map((l) => ({
+      type: 'lead.created',
+      data: eventPayloads['lead.created'](l),
+      targetEndpointId: null,
+      // As emitEvent does: an event nobody subscribes to is written as dispatched already.
+      dispatchedAt: subscribed.any ? null : now,
+    })),
+  );
+}
+
+/** `lead_created` campaigns, one enrollment call per campaign for every lead of the batch (or of an import's chunk). */
+export async function enrollCreated(ctx: DomainContext, leads: Pick<Lead, 'id'>[]): Promise<void> {
   if (!leads.length) return;
   try {
     const campaigns = await ctx.data.repo(Campaign).find({ where: { status: 'active', triggerType: 'lead_created' } });

@@ -122,7 +122,7 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
  * and so is its start: the request does not wait for Temporal. A lead whose start was dropped or
  * lost stays unchecked (duplicates_checked_at null) until the lead-dedupe sweep starts its workflow.
  */
-export function startDuplicateDetection(ctx: DomainContext, lead: Lead): void {
+export function startDuplicateDetection(ctx: DomainContext, lead: Pick<Lead, 'id' | 'tenantId' | 'environment'>): void {
   ctx.workflows.startSoon(leadDedupeWorkflow, leadDedupeStart(lead));
 }
 
