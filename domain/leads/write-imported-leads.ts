@@ -157,6 +157,8 @@ async function stage(tx: UnitOfWork, leads: NewLead[], updates: ValidRow[]) {
     ['id', 'key'],
     leads.flatMap((l) => dedupeKeys(l).map((key) => [l.id, key])),
   );
+  // Fresh temporary tables have no statistics: without them the joins below are planned as nested loops over thousands of rows.
+  await tx.sql(() => `ANALYZE lead_import_stage, lead_import_keys`);
 }
 
 /**
