@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createApp, flushApp } from '../api/app';
 import { createLeadImportActivities } from '../activities/leads/import-leads';
 import { config } from '../lib/config';
@@ -6,7 +8,9 @@ import { decodeId } from '../lib/ids';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import request from 'supertest';
 import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
+import { historyToObject } from './support/history';
 import { waitUntil } from './support/wait-until';
+import { leadImportWorkflow } from '../workflows/lead-import';
 
 let stack: TestStack;
 
@@ -190,6 +194,11 @@ describe('POST /v1/leads/imports', () => {
     const leads = await leadsOf(t);
     expect(leads).toHaveLength(20_000);
     expect(leads.map((l: { last_name: string }) => l.last_name)).toEqual(rows.map((_, i) => `N${i}`));
+
+    if (process.env.RECORD_HISTORIES) {
+      const history = await stack.client.workflow.getHandle(done.workflowId as string).fetchHistory();
+      writeFileSync(path.join(__dirname, 'histories', 'lead-import.json'), JSON.stringify(historyToObject(history), null, 1));
+    }
   }, 120_000);
 });
 
@@ -227,6 +236,35 @@ describe('lead imports without a running workflow', () => {
       await app.close();
     }
   });
+
+  it('continues from the last committed chunk when a worker died after committing it', async () => {
+    const t = await newTenant(stack.db);
+    const app = idle();
+    try {
+      const rows = Array.from({ length: 7_000 }, (_, i) => `resume-${i}@example.com,Row,R${i},,`);
+      const fileId = await upload(t, ['Email,First name,Last name,Phone,Company', ...rows].join('\n') + '\n', 'text/csv', app.http);
+      const created = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' }, app.http).expect(202);
+      const importId = decodeId('leadImport', created.body.data.id) as string;
+      const [row] = await stack.db.query(`SELECT cursor::text, created_by::text FROM lead_imports WHERE id = $1`, [importId]);
+      const input = { tenantId: t.tenant.id, environment: 'live' as const, importId, actorUserId: row.created_by, cursor: row.cursor };
+      // The first worker committed chunk one and died before reporting it.
+      const firstChunk = await createLeadImportActivities(stack.db, stack.workflows, createFileStorage(config)).importLeadChunk(input);
+      expect(firstChunk).toMatchObject({ done: false, created: 5_000 });
+
+      // A new run starts from the cursor the first one was given: it finds chunk one applied and goes on.
+      await stack.client.workflow.execute(leadImportWorkflow, {
+        taskQueue: stack.taskQueue,
+        workflowId: `${created.body.data.workflowId}-resumed`,
+        args: [input],
+      });
+      const done = await finished(t, created.body.data.id);
+      expect(done).toMatchObject({ status: 'completed', rowsRead: 7_000, created: 7_000, failed: 0 });
+      const leads = await leadsOf(t);
+      expect(leads.map((l: { last_name: string }) => l.last_name)).toEqual(rows.map((_, i) => `R${i}`));
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
 
   it('applies a chunk once: the same cursor twice writes no row twice', async () => {
     const t = await newTenant(stack.db);
