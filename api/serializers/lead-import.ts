@@ -29,6 +29,7 @@ export function serializeLeadImport(i: LeadImportEntity, now = new Date()): Lead
     skipped: i.skipped,
     failed: i.failed,
     rowCap: i.rowCap,
+    progress: i.status === 'completed' || i.fileSize === 0 ? 1 : Math.min(1, Math.floor((Number(i.cursor) / i.fileSize) * 1000) / 1000),
     ...pace(i, now),
     error: i.error,
     workflowId: i.workflowId,
