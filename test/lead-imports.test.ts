@@ -186,6 +186,27 @@ describe('POST /v1/leads/imports', () => {
     expect((await stack.http().get('/v1/leads/imports').set(other.live).expect(200)).body.data).toEqual([]);
   });
 
+  it("fails the rows beyond the plan's row cap (10 x monthly calls, at least 10,000) with that reason", async () => {
+    const t = await newTenant(stack.db);
+    const limits = (monthlyCalls: number) =>
+      stack.db.query(`UPDATE tenants SET custom_limits = $2 WHERE id = $1`, [t.tenant.id, { monthlyCalls, perMinute: 1e6, burst: 1e6 }]);
+    await limits(500);
+    const rows = Array.from({ length: 10_003 }, (_, i) => `cap-${i}@example.com,Row,C${i},,`);
+    const done = await importCsv(t, ['Email,First name,Last name,Phone,Company', ...rows].join('\n') + '\n');
+    expect(done).toMatchObject({ status: 'completed', rowCap: 10_000, rowsRead: 10_003, created: 10_000, failed: 3 });
+    const failures = await stack.http().get(`/v1/leads/imports/${done.id}/failures`).set(t.live).expect(200);
+    expect(failures.body.data.map((f: { line: number; reason: string }) => [f.line, f.reason])).toEqual(
+      [10_002, 10_003, 10_004].map((line) => [line, "Over the import's row cap of 10000 rows"]),
+    );
+
+    // A cap larger than a row counter holds is the counter's limit, not an error.
+    await limits(1e9);
+    const fileId = await upload(t, 'Email,First name,Last name,Phone,Company\n');
+    const big = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' }).expect(202);
+    expect(big.body.data.rowCap).toBe(2 ** 31 - 1);
+    await finished(t, big.body.data.id);
+  }, 60_000);
+
   it('imports a 20,000-row file completely, over several chunks, with createdAt in file order', async () => {
     const t = await newTenant(stack.db);
     const rows = Array.from({ length: 20_000 }, (_, i) => `big-${i}@example.com,Row,N${i},,Co ${i % 7}`);
@@ -232,6 +253,33 @@ describe('lead imports without a running workflow', () => {
         .set(t.sandbox)
         .send({ ...body, fileId: sandboxFile, format: 'ndjson' })
         .expect(202);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers a repeated Idempotency-Key with the same import, started once', async () => {
+    const t = await newTenant(stack.db);
+    const app = idle();
+    try {
+      const fileId = await upload(t, 'Email,First name,Last name,Phone,Company\na@example.com,A,B,,\n', 'text/csv', app.http);
+      const body = { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' };
+      const key = `import-once-${process.pid}-${Date.now()}`;
+      const first = await app
+        .http()
+        .post('/v1/leads/imports')
+        .set({ ...t.live, 'Idempotency-Key': key })
+        .send(body)
+        .expect(202);
+      const again = await app
+        .http()
+        .post('/v1/leads/imports')
+        .set({ ...t.live, 'Idempotency-Key': key })
+        .send(body)
+        .expect(202);
+      expect(again.body.data.id).toBe(first.body.data.id);
+      const list = await stack.http().get('/v1/leads/imports').set(t.live).expect(200);
+      expect(list.body.data.map((i: { id: string }) => i.id)).toEqual([first.body.data.id]);
     } finally {
       await app.close();
     }

@@ -18,10 +18,13 @@ import { mappedColumns } from './import-rows';
 export const MAX_CONCURRENT_IMPORTS = 3;
 const MIN_ROW_CAP = 10_000;
 
-/** Rows one import may bring: ten times the plan's monthly calls, at least 10,000. */
+/** The row counters are 32-bit integers. */
+const MAX_ROW_CAP = 2 ** 31 - 1;
+
+/** Rows one import may bring: ten times the plan's monthly calls, at least 10,000 (and what a counter holds). */
 async function rowCapOf(ctx: DomainContext): Promise<number> {
   const tenant = await unscoped(ctx.db).repo(Tenant).findOneByOrFail({ id: ctx.scope.tenantId });
-  return Math.max(MIN_ROW_CAP, 10 * limitsFor(tenant).monthlyCalls);
+  return Math.min(MAX_ROW_CAP, Math.max(MIN_ROW_CAP, 10 * limitsFor(tenant).monthlyCalls));
 }
 
 /** A CSV file's header row and where the rows after it start; reads nothing past it. */
