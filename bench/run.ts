@@ -148,7 +148,9 @@ async function runCases(cases: Case[], service: ShippedProcess[]): Promise<Recor
       log(`${c.id} round ${round}/${rounds}: target ...`);
       t.push(await c.target(round));
     }
-    const ratio = Math.round(median(t.map((x, i) => x.rps / b[i].rps)) * 100) / 100;
+    const raw = median(t.map((x, i) => x.rps / b[i].rps));
+    // Two decimals, or two significant digits for a ratio too small to show in two decimals (T8).
+    const ratio = raw >= 0.1 ? Math.round(raw * 100) / 100 : Number(raw.toPrecision(2));
     const target = summarize(t);
     const baseline = summarize(b);
     const met =
