@@ -181,6 +181,10 @@ describe('POST /v1/leads/imports', () => {
       await stack.http().get(path).set(other.live).expect(404);
       await stack.http().get(path).set(owner.sandbox).expect(404);
     }
+    // Another tenant's file cannot be imported: it is not found in the caller's scope.
+    const ownersFile = await upload(owner, 'Email,First name,Last name,Phone,Company\n');
+    const refused = await startImport(other, { fileId: ownersFile, format: 'csv', mapping: MAPPING, onExisting: 'skip' }).expect(422);
+    expect(refused.body.errors).toEqual([{ field: 'fileId', message: 'File not found' }]);
     const mine = await stack.http().get('/v1/leads/imports').set(owner.live).expect(200);
     expect(mine.body.data.map((i: { id: string }) => i.id)).toEqual([done.id]);
     expect((await stack.http().get('/v1/leads/imports').set(other.live).expect(200)).body.data).toEqual([]);

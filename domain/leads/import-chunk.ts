@@ -1,4 +1,6 @@
-import { LeadImport, LeadImportFailure, StoredFile } from '../../db/entities';
+import { Lead, LeadImport, LeadImportFailure, StoredFile } from '../../db/entities';
+import { reserveIds } from '../../db/id-blocks';
+import { metadataOf } from '../../db/sql';
 import type { ImportStatus } from '../../db/entities/lead-import';
 import { objectKey, type FileStorage } from '../../lib/files/file-storage';
 import { csvRecords } from '../../lib/records/csv-records';
@@ -98,10 +100,13 @@ export async function importChunk(
       });
   });
 
+  // Reserved before the transaction, one per valid row: asking the pool for a connection while the
+  // transaction holds one could wait forever once every connection is held by a chunk.
+  const ids = await reserveIds(ctx.db, metadataOf(ctx.db.manager, Lead), valid.length);
   const outcome = await unitOfWork(ctx, async (tx) => {
     const locked = await tx.repo(LeadImport).findByIdForUpdate(importId);
     if (!locked || locked.cursor !== from) return { applied: null, imp: locked ?? imp };
-    const applied = await writeImportedLeads(tx, ctx, locked, valid, refs.statuses.get('') ?? null);
+    const applied = await writeImportedLeads(tx, ctx, locked, valid, refs.statuses.get('') ?? null, ids);
     await tx.repo(LeadImportFailure).insertMany(failures.map((f) => ({ importId, line: f.line, reason: f.reason, raw: f.raw })));
     const counts = {
       rowsRead: locked.rowsRead + rows.length,

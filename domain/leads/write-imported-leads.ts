@@ -1,8 +1,6 @@
 import { In } from 'typeorm';
 import { Lead, LeadDedupeKey, LeadIdentity, type LeadImport } from '../../db/entities';
 import { copyIntoStaging, type CopyValue } from '../../db/copy-rows';
-import { reserveIds } from '../../db/id-blocks';
-import { metadataOf } from '../../db/sql';
 import type { LeadCreate } from '../../contracts/lead';
 import { config } from '../../lib/config';
 import type { DomainContext } from '../context';
@@ -57,7 +55,8 @@ const STAGE_COLUMNS = [
  * dedupe-key claims, cluster rows and search documents a batch create writes. Which rows create and
  * which update or skip is decided here, in file order, from one lookup of the chunk's emails: under
  * `skip` and `update` the first row of a new email creates the lead and later ones count as existing.
- * New leads get IDs and createdAt in file order, after every lead the scope already has.
+ * New leads take `ids` (ascending, at least one per row) and createdAt in file order, after every
+ * lead the scope already has.
  */
 export async function writeImportedLeads(
   tx: UnitOfWork,
@@ -65,6 +64,7 @@ export async function writeImportedLeads(
   imp: LeadImport,
   rows: ValidRow[],
   defaultStatus: string | null,
+  ids: string[],
 ): Promise<{ created: CreatedLead[]; updated: number; skipped: number }> {
   if (!rows.length) return { created: [], updated: 0, skipped: 0 };
   const existing = new Set<string>();
@@ -88,7 +88,6 @@ export async function writeImportedLeads(
     else skipped++;
   }
 
-  const ids = await reserveIds(ctx.db, metadataOf(ctx.db.manager, Lead), inserts.length);
   const leads = inserts.map((row, i): NewLead => ({
     id: ids[i],
     email: row.input.email,
