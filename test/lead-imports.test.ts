@@ -4,11 +4,12 @@ import { createApp, flushApp } from '../api/app';
 import { createLeadImportActivities } from '../activities/leads/import-leads';
 import { config } from '../lib/config';
 import { createFileStorage } from '../lib/files/create-storage';
-import { decodeId } from '../lib/ids';
+import { decodeId, encodeId } from '../lib/ids';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import request from 'supertest';
 import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
 import { historyToObject } from './support/history';
+import { threeEmails } from './support/sequences';
 import { waitUntil } from './support/wait-until';
 import { leadImportWorkflow } from '../workflows/lead-import';
 
@@ -157,6 +158,28 @@ describe('POST /v1/leads/imports', () => {
     expect(lead).toMatchObject({ email: 'nd1@example.com', custom_fields: { plan: 'pro' } });
     const events = await stack.db.query(`SELECT type FROM events WHERE tenant_id = $1 ORDER BY id`, [t.tenant.id]);
     expect(events.map((e: { type: string }) => e.type).sort()).toEqual(['lead.created', 'lead.created', 'lead.import.completed']);
+  });
+
+  it('enrolls imported leads in lead_created campaigns only when asked', async () => {
+    const t = await newTenant(stack.db);
+    const workflow = await stack.http().post('/v1/workflows').set(t.live).send(threeEmails(undefined, 'lead_created')).expect(201);
+    const campaign = await stack
+      .http()
+      .post('/v1/campaigns')
+      .set(t.live)
+      .send({ name: 'Import welcome', workflowId: workflow.body.data.id, status: 'active' })
+      .expect(201);
+    const enrolled = async () =>
+      (await stack.http().get(`/v1/campaigns/${campaign.body.data.id}/enrollments`).set(t.live).expect(200)).body.data.map(
+        (e: { leadId: string }) => e.leadId,
+      );
+    await importCsv(t, 'Email,First name,Last name,Phone,Company\nquiet@example.com,Q,Uiet,,\n');
+    expect(await enrolled()).toEqual([]);
+
+    await importCsv(t, 'Email,First name,Last name,Phone,Company\nasked@example.com,A,Sked,,\n', { triggerCampaigns: true });
+    const asked = (await leadsOf(t)).find((l: { email: string }) => l.email === 'asked@example.com');
+    expect(await enrolled()).toEqual([encodeId('lead', asked.id)]);
+    await stack.http().post(`/v1/campaigns/${campaign.body.data.id}/complete`).set(t.live).expect(202);
   });
 
   it('answers 422 when the CSV header lacks a mapped column, reading only the header', async () => {
