@@ -11,6 +11,7 @@ import { createMessagingActivities } from './messaging';
 import type { MessagingSettings } from './messaging/settings';
 import { createHousekeepingActivities } from './housekeeping';
 import { createLeadActivities } from './leads';
+import { createLeadImportActivities } from './leads/import-leads';
 import { createWebhookActivities, type WebhookActivityOptions } from './webhooks';
 import { createRecoverActivities } from './webhooks/recover-page';
 
@@ -39,6 +40,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createOperationActivities(deps.db),
     ...createRecoverActivities(deps.db, deps.workflows),
     ...createFileActivities(deps.db, deps.files),
+    ...createLeadImportActivities(deps.db, deps.workflows, deps.files),
     ...createMessagingActivities(deps.db, deps.workflows, deps.messaging),
   };
 }

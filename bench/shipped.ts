@@ -56,6 +56,8 @@ function productionEnv(ctx: ShippedContext, extra: Record<string, string>): Node
     LOG_LEVEL: 'info',
     DATABASE_URL: ctx.dbUrl,
     TEMPORAL_ADDRESS: ctx.temporalAddress,
+    // The API stores uploads where the worker's imports read them, whichever layout runs.
+    FILES_DIR: path.join(ctx.workDir, 'files'),
     ...RAISED_LIMITS,
     ...extra,
   };

@@ -49,10 +49,31 @@ const enrollment = (e: EnrollmentRef) => ({
   leadId: encodeId('lead', e.leadId),
 });
 
+interface LeadImportOutcome {
+  id: Id;
+  status: 'completed' | 'failed';
+  rowsRead: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+  completedAt: Date;
+}
+
 export const eventPayloads = {
   'lead.created': (l: { id: Id; email: string; source: string }) => ({ leadId: encodeId('lead', l.id), email: l.email, source: l.source }),
   'lead.updated': (l: { id: Id; changes: Record<string, unknown> }) => ({ leadId: encodeId('lead', l.id), changes: l.changes }),
   'lead.deleted': (l: { id: Id }) => ({ leadId: encodeId('lead', l.id) }),
+  'lead.import.completed': (i: LeadImportOutcome) => ({
+    importId: encodeId('leadImport', i.id),
+    status: i.status,
+    rowsRead: i.rowsRead,
+    created: i.created,
+    updated: i.updated,
+    skipped: i.skipped,
+    failed: i.failed,
+    completedAt: i.completedAt.toISOString(),
+  }),
   'opportunity.created': (o: { id: Id; value: number; stage: string }) => ({
     opportunityId: encodeId('opportunity', o.id),
     value: o.value,
@@ -133,6 +154,22 @@ const docs: { [T in CatalogEventType]: CatalogDoc } = {
     example: () => eventPayloads['lead.updated']({ id: 1001, changes: { status: 'qualified', score: 80 } }),
   },
   'lead.deleted': { group: 'leads', description: 'Lead removed', example: () => eventPayloads['lead.deleted']({ id: 1001 }) },
+  'lead.import.completed': {
+    group: 'leads',
+    description:
+      'A bulk import (POST /v1/leads/imports) finished: one event per import with its counts (per-lead lead.created events only when it asked for them)',
+    example: () =>
+      eventPayloads['lead.import.completed']({
+        id: 9301,
+        status: 'completed',
+        rowsRead: 20000,
+        created: 19850,
+        updated: 0,
+        skipped: 120,
+        failed: 30,
+        completedAt: EXAMPLE_AT,
+      }),
+  },
   'opportunity.created': {
     group: 'opportunities',
     description: 'New opportunity opened',

@@ -36,10 +36,14 @@ export async function nextId(db: DataSource, entity: EntityTarget<ObjectLiteral>
   return block.ids.shift() as string;
 }
 
-async function reserve(db: DataSource, table: string): Promise<string[]> {
+/** `count` new values of a table's identity sequence at once, ascending (for set-based inserts in a given order). */
+export const reserveIds = (db: DataSource, entity: EntityTarget<ObjectLiteral>, count: number): Promise<string[]> =>
+  count ? reserve(db, metadataOf(db.manager, entity).tableName, count) : Promise.resolve([]);
+
+async function reserve(db: DataSource, table: string, count = BLOCK): Promise<string[]> {
   const rows: { id: string }[] = await db.query(
     `SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id FROM generate_series(1, $2) ORDER BY id`,
-    [table, BLOCK],
+    [table, count],
   );
   return rows.map((r) => String(r.id));
 }

@@ -2,6 +2,7 @@ import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ScopedRepository, ScopedRows, type TenantOwnedRow, type TenantRow, type TenantScope } from './scoped-repository';
 import { scopedEntities, scopedSql, type ScopedSqlBuilder } from './scoped-sql';
 import { hydrate, metadataOf } from './sql';
+import { copyIntoStaging, type CopyValue } from './copy-rows';
 
 /**
  * One tenant's data on one connection (or one transaction's): repositories and hand-written
@@ -21,6 +22,14 @@ export class ScopedData {
   /** The scope's rows of an entity without an `id` (join rows such as team_members): repo() less the by-id methods. */
   rows<T extends TenantOwnedRow>(entity: EntityTarget<T>): ScopedRows<T> {
     return new ScopedRows(this.manager, entity, this.scope);
+  }
+
+  /**
+   * COPYs rows into a temporary staging table of this transaction (nobody else's rows, so no scope
+   * applies; db/copy-rows.ts); the statements that move them on go through sql() as usual.
+   */
+  copyIntoStaging(table: string, columns: string[], rows: CopyValue[][]): Promise<void> {
+    return copyIntoStaging(this.manager, table, columns, rows);
   }
 
   /** Rows of one hand-written statement; see ScopedSqlBuilder for how the scope gets in. */

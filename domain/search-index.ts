@@ -67,6 +67,22 @@ export const leadSearchDocument = (
 
 export const indexLead = (data: ScopedData, l: Lead) => indexDocument(data, leadSearchDocument(l));
 
+/** Inserts or replaces many documents in one statement (an import's chunk). */
+export async function upsertSearchDocuments(data: ScopedData, docs: SearchDocumentInput[]): Promise<void> {
+  if (!docs.length) return;
+  const texts = docs.map(searchText);
+  await data.sql((q) => {
+    const [tenant, env] = q.scopeValues();
+    return `INSERT INTO ${q.table(SearchDocument)} (tenant_id, environment, doc_type, doc_id, data, title, body, indexed_at)
+      SELECT ${tenant}, ${env}, d.type, d.id, d.data, d.title, d.body, now()
+        FROM unnest(${q.value(docs.map((d) => d.type))}::varchar[], ${q.value(docs.map((d) => d.id))}::varchar[],
+          ${q.value(docs.map((d) => JSON.stringify(d.data)))}::jsonb[], ${q.value(texts.map((t) => t.title))}::text[],
+          ${q.value(texts.map((t) => t.body))}::text[]) AS d(type, id, data, title, body)
+      ON CONFLICT (tenant_id, environment, doc_type, doc_id) DO UPDATE SET
+        data = EXCLUDED.data, title = EXCLUDED.title, body = EXCLUDED.body, indexed_at = EXCLUDED.indexed_at, updated_at = now()`;
+  });
+}
+
 export const indexPartner = (data: ScopedData, p: Partner) =>
   indexDocument(data, {
     type: 'partner',

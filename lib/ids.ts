@@ -38,6 +38,7 @@ export const ID_TYPES = {
   operation: 'opr',
   sender: 'snd',
   dkimKey: 'dkm',
+  leadImport: 'imp',
 } as const;
 
 export type IdType = keyof typeof ID_TYPES;

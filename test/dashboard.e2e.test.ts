@@ -281,6 +281,31 @@ describe('the dashboard in Chromium', () => {
     expect(url).toBe('http://127.0.0.1:8233/namespaces/default/workflows/campaign%2FcmpA1%2Flead%2FleaB2');
   });
 
+  it('lists lead imports with a progress bar and their counts', async () => {
+    const file = await stack
+      .http()
+      .post('/v1/files/upload')
+      .set(tenant.live)
+      .attach('file', Buffer.from('email,first,last\nboard-1@example.com,A,B\nbad,C,D\n'), { filename: 'l.csv', contentType: 'text/csv' })
+      .expect(201);
+    const mapping = { email: 'email', firstName: 'first', lastName: 'last' };
+    const created = await stack
+      .http()
+      .post('/v1/leads/imports')
+      .set(tenant.live)
+      .send({ fileId: file.body.data.id, format: 'csv', mapping, onExisting: 'skip' })
+      .expect(202);
+    await stack.client.workflow.getHandle(created.body.data.workflowId).result();
+
+    await signIn('#/imports');
+    await page.getByRole('heading', { name: 'Lead imports', level: 1 }).waitFor();
+    const bar = page.getByRole('progressbar', { name: `Import ${created.body.data.id}: 100% read` });
+    await bar.waitFor();
+    expect(await bar.getAttribute('value')).toBe('100');
+    await page.getByText('2 read · 1 created · 0 updated · 0 skipped · 1 failed').waitFor();
+    await screenshot(page, 'imports');
+  });
+
   it('returns to the sign-in form with a readable message when the API refuses the session token', async () => {
     await signIn('#/keys');
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
@@ -302,6 +327,7 @@ describe('the dashboard in Chromium', () => {
       ['keys', 'API keys'],
       ['webhooks', 'Webhooks'],
       ['campaigns', 'Campaigns'],
+      ['imports', 'Lead imports'],
       ['usage', 'Usage and audit log'],
     ]) {
       await page.goto(`${base}/dashboard#/${hash}`);

@@ -7,6 +7,7 @@ import { newTenant, startStack, validLead, type TestStack, type TestTenant } fro
 /** The app with FILES_DRIVER=s3 semantics against moto's S3-compatible server (a real HTTP S3 API). */
 let moto: MotoS3;
 let stack: TestStack;
+let s3: S3FileStorage;
 
 beforeAll(async () => {
   moto = await startMotoS3();
@@ -17,7 +18,8 @@ beforeAll(async () => {
     forcePathStyle: true,
     credentials: MOTO_CREDENTIALS,
   });
-  stack = await startStack({ appDeps: { files: { storage, urlTtlSeconds: 300 } } });
+  s3 = storage;
+  stack = await startStack({ appDeps: { files: { storage, urlTtlSeconds: 300 } }, activityDeps: { files: storage } });
 });
 afterAll(async () => {
   await stack?.stop();
@@ -59,6 +61,32 @@ describe('files on S3-compatible storage', () => {
     expect(download.url.startsWith(`${publicEndpoint}/`)).toBe(true);
     const got = await fetch(download.url);
     expect([got.status, await got.text()]).toEqual([200, 'hello']);
+  });
+
+  it('reads an object from a byte offset (a Range request), as lead imports resume from their cursor', async () => {
+    const t = await newTenant(stack.db);
+    const csv = 'email,first,last\ns3@example.com,Ada,Bucket\n';
+    const res = await stack
+      .http()
+      .post('/v1/files/upload')
+      .set(t.live)
+      .attach('file', Buffer.from(csv), { filename: 'leads.csv', contentType: 'text/csv' })
+      .expect(201);
+    const key = objectKey({ tenantId: t.tenant.id, environment: 'live' }, decodeId('file', res.body.data.id) as string);
+    const tail: Buffer[] = [];
+    for await (const chunk of await s3.open(key, { start: 17 })) tail.push(chunk as Buffer);
+    expect(Buffer.concat(tail).toString()).toBe('s3@example.com,Ada,Bucket\n');
+
+    const mapping = { email: 'email', firstName: 'first', lastName: 'last' };
+    const created = await stack
+      .http()
+      .post('/v1/leads/imports')
+      .set(t.live)
+      .send({ fileId: res.body.data.id, format: 'csv', mapping, onExisting: 'skip' })
+      .expect(202);
+    await stack.client.workflow.getHandle(created.body.data.workflowId).result();
+    const done = await stack.http().get(`/v1/leads/imports/${created.body.data.id}`).set(t.live).expect(200);
+    expect(done.body.data).toMatchObject({ status: 'completed', created: 1, failed: 0 });
   });
 
   it('stores a multipart upload in the bucket, serves it via /content and deletes the object', async () => {

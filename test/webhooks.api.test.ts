@@ -55,7 +55,11 @@ const ENGAGEMENT_EVENTS: Record<string, string[]> = {
   'campaign.enrollment.started': ['enrollmentId', 'campaignId', 'leadId'],
   'campaign.enrollment.completed': ['enrollmentId', 'campaignId', 'leadId', 'status', 'exitReason'],
 };
-const CATALOG_EVENTS = { ...SPEC_EVENTS, ...ENGAGEMENT_EVENTS };
+/** Bulk import (docs/decisions.md, "Bulk lead import"): one event per import. */
+const IMPORT_EVENTS: Record<string, string[]> = {
+  'lead.import.completed': ['importId', 'status', 'rowsRead', 'created', 'updated', 'skipped', 'failed', 'completedAt'],
+};
+const CATALOG_EVENTS = { ...SPEC_EVENTS, ...ENGAGEMENT_EVENTS, ...IMPORT_EVENTS };
 
 describe('webhook endpoints API', () => {
   it('creates an endpoint and shows its whsec_ secret only on creation and from /secret', async () => {

@@ -11,5 +11,6 @@ export const workflowIds = {
   campaignTransition: (encodedCampaignId: string, encodedOperationId: string) =>
     `campaign-transition/${encodedCampaignId}/${encodedOperationId}`,
   webhookRecover: (encodedEndpointId: string, encodedOperationId: string) => `webhook-recover/${encodedEndpointId}/${encodedOperationId}`,
+  leadImport: (encodedImportId: string) => `lead-import/${encodedImportId}`,
   message: (channel: 'email' | 'sms', encodedMessageId: string) => `${channel}/${encodedMessageId}`,
 };

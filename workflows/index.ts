@@ -10,3 +10,4 @@ export * from './send-message';
 export * from './campaign-transition';
 export * from './pending-upload-sweep';
 export * from './webhook-recover';
+export * from './lead-import';

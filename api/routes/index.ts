@@ -16,6 +16,7 @@ import { emailTemplateRoutes } from './email-templates';
 import { fileRoutes } from './files';
 import { formRoutes } from './forms';
 import { landingPageRoutes } from './landing-pages';
+import { leadImportRoutes } from './lead-imports';
 import { leadRoutes } from './leads';
 import { operationRoutes } from './operations';
 import { opportunityRoutes } from './opportunities';
@@ -39,6 +40,8 @@ export function apiRoutes(deps: AppDeps): AnyRoute[] {
     ...userRoutes(deps),
     ...teamRoutes(),
     ...accountRoutes(deps),
+    // Before the lead routes: /v1/leads/imports is not /v1/leads/:id.
+    ...leadImportRoutes(deps),
     ...leadRoutes(),
     ...opportunityRoutes(),
     ...formRoutes(deps),

@@ -1,6 +1,7 @@
 import { api, session, setUnauthorizedHandler } from './api.js';
 import { errorBox, field, h, replace } from './dom.js';
 import { campaignsPage } from './pages/campaigns.js';
+import { importsPage } from './pages/imports.js';
 import { keysPage } from './pages/keys.js';
 import { usagePage } from './pages/usage.js';
 import { webhookDetailPage, webhooksPage } from './pages/webhooks.js';
@@ -13,6 +14,7 @@ const ROUTES = [
   { path: 'keys', label: 'API keys', page: keysPage },
   { path: 'webhooks', label: 'Webhooks', page: webhooksPage },
   { path: 'campaigns', label: 'Campaigns', page: campaignsPage },
+  { path: 'imports', label: 'Lead imports', page: importsPage },
   { path: 'usage', label: 'Usage and audit log', page: usagePage },
 ];
 

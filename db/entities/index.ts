@@ -17,6 +17,7 @@ import { LandingPage } from './landing-page';
 import { Lead } from './lead';
 import { LeadDedupeKey } from './lead-dedupe-key';
 import { LeadIdentity } from './lead-identity';
+import { LeadImport, LeadImportFailure } from './lead-import';
 import { LoginFailure } from './login-failure';
 import { Message } from './message';
 import { Operation } from './operation';
@@ -40,7 +41,7 @@ import { SequenceDefinitionVersion } from './sequence-definition-version';
 export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadIdentity, Team, TeamMember, Tenant, User };
 export { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint };
 export { LandingPage, StatusDefinition, SequenceDefinition, SequenceDefinitionVersion };
-export { Form, FormSubmission, Opportunity };
+export { Form, FormSubmission, LeadImport, LeadImportFailure, Opportunity };
 export { Commission, Partner, PartnerReferralCode, SearchDocument, Task };
 export { Addon, AddonInstallation, AgentExecution, StoredFile, TrainingCourse };
 export { Campaign, CampaignEnrollment, DkimKey, EmailSender, EmailSuppression, EmailTemplate, EngagementEvent, Message, Operation };
@@ -51,7 +52,7 @@ export const entities = [
   ...[Tenant, User, Team, TeamMember, ApiKey, AuditLog, IdempotencyKey, RateCounter, LoginFailure],
   // records
   ...[Lead, LeadDedupeKey, LeadIdentity, Opportunity, Form, FormSubmission, Task, Partner, PartnerReferralCode, Commission, SearchDocument],
-  ...[TrainingCourse, Addon, AddonInstallation, AgentExecution, StoredFile],
+  ...[TrainingCourse, Addon, AddonInstallation, AgentExecution, StoredFile, LeadImport, LeadImportFailure],
   // webhooks and the events outbox
   ...[OutboxEvent, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt],
   // definitions (AI generation round-trips through these)

@@ -20,6 +20,7 @@ import { AddLeadIdentities1795356000000 } from './1795356000000-AddLeadIdentitie
 import { AddEngagementSettings1795357000000 } from './1795357000000-AddEngagementSettings';
 import { AddOperations1795354000000 } from './1795354000000-AddOperations';
 import { AddSendersAndDkimKeys1795358000000 } from './1795358000000-AddSendersAndDkimKeys';
+import { AddLeadImports1795360000000 } from './1795360000000-AddLeadImports';
 import { AddEngagementSignalWindow1795361000000 } from './1795361000000-AddEngagementSignalWindow';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
@@ -45,5 +46,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddEngagementSettings1795357000000,
   AddOperations1795354000000,
   AddSendersAndDkimKeys1795358000000,
+  AddLeadImports1795360000000,
   AddEngagementSignalWindow1795361000000,
 ];

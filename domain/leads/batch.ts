@@ -24,6 +24,7 @@ import { normalizeEmail, normalizePhone } from '../normalize';
 import { resolveReferralCode } from '../referral-codes';
 import { leadSearchDocument, searchText } from '../search-index';
 import { relayCommitted, unitOfWork } from '../unit-of-work';
+import type { ScopedData } from '../../db/scoped-data';
 import { eventPayloads } from '../../contracts/webhook-events';
 import { config } from '../../lib/config';
 
@@ -95,7 +96,7 @@ export async function createLeadBatch(ctx: DomainContext, items: { index: number
 }
 
 /** Statuses, assignees and referral codes, each distinct value looked up once; per-item problems by index. */
-async function resolveReferences(ctx: DomainContext, items: { index: number; input: LeadCreate }[]) {
+export async function resolveReferences(ctx: DomainContext, items: { index: number; input: LeadCreate }[]) {
   const problems = new Map<number, FieldError[]>();
   const statuses = new Map<string, string>();
   const partners = new Map<string, Partner>();
@@ -176,25 +177,35 @@ async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<OutboxEvent[
         return { docType: doc.type, docId: doc.id, data: doc.data, ...searchText(doc), indexedAt: now };
       }),
     );
-    const [subscribed] = await tx.sql<{ any: boolean }>(
-      (q) => `SELECT EXISTS (SELECT 1 FROM ${q.from(WebhookEndpoint, 'w')} WHERE w.status = 'active'
-        AND ('lead.created' = ANY(w.events) OR '*' = ANY(w.events))) AS any`,
-    );
-    const events = rows.map((r) => ({
-      type: 'lead.created',
-      data: eventPayloads['lead.created'](r),
-      targetEndpointId: null,
-      // As emitEvent does: an event nobody subscribes to is written as dispatched already.
-      dispatchedAt: subscribed.any ? null : now,
-    }));
-    if (subscribed.any) return tx.repo(OutboxEvent).insertMany(events);
-    await tx.repo(OutboxEvent).insertManyWithoutReturning(events);
-    return [];
+    return insertLeadCreatedEvents(tx, rows);
   });
 }
 
-/** `lead_created` campaigns, one enrollment call per campaign for every lead of the batch. */
-async function enrollCreated(ctx: DomainContext, leads: Pick<Lead, 'id'>[]): Promise<void> {
+/**
+ * The lead.created outbox rows of leads written together, in one statement. Only the events that
+ * need relaying (after commit, by the caller) come back: when nobody subscribes, they are written
+ * as dispatched already, as emitEvent does, and without RETURNING.
+ */
+export async function insertLeadCreatedEvents(tx: ScopedData, leads: Pick<Lead, 'id' | 'email' | 'source'>[]): Promise<OutboxEvent[]> {
+  if (!leads.length) return [];
+  const [subscribed] = await tx.sql<{ any: boolean }>(
+    (q) => `SELECT EXISTS (SELECT 1 FROM ${q.from(WebhookEndpoint, 'w')} WHERE w.status = 'active'
+      AND ('lead.created' = ANY(w.events) OR '*' = ANY(w.events))) AS any`,
+  );
+  const now = new Date();
+  const events = leads.map((l) => ({
+    type: 'lead.created',
+    data: eventPayloads['lead.created'](l),
+    targetEndpointId: null,
+    dispatchedAt: subscribed.any ? null : now,
+  }));
+  if (subscribed.any) return tx.repo(OutboxEvent).insertMany(events);
+  await tx.repo(OutboxEvent).insertManyWithoutReturning(events);
+  return [];
+}
+
+/** `lead_created` campaigns, one enrollment call per campaign for every lead of the batch (or of an import's chunk). */
+export async function enrollCreated(ctx: DomainContext, leads: Pick<Lead, 'id'>[]): Promise<void> {
   if (!leads.length) return;
   try {
     const campaigns = await ctx.data.repo(Campaign).find({ where: { status: 'active', triggerType: 'lead_created' } });

@@ -26,6 +26,7 @@ const UPLOAD_TYPES: Record<string, Signature[] | null> = {
   'image/bmp': [[at(0, 'BM')]],
   'text/plain': null,
   'text/csv': null,
+  'application/x-ndjson': null,
   'application/rtf': [[at(0, '{\\rtf')]],
   'application/zip': ZIP,
   'application/gzip': [[at(0, [0x1f, 0x8b])]],

@@ -21,8 +21,8 @@ export interface FileStorage {
   readonly driver: 'local' | 's3';
   /** Stores a received upload's temporary file under `key` (the local driver moves it; the caller removes what is left). */
   put(key: string, source: { path: string; size: number; contentType: string }): Promise<void>;
-  /** The stored bytes; rejects before anything is sent when they are missing. */
-  open(key: string): Promise<Readable>;
+  /** The stored bytes from byte `start` on (default 0); rejects before anything is sent when they are missing. */
+  open(key: string, range?: { start?: number }): Promise<Readable>;
   /** Size and type of what is stored under `key`, or null when nothing is. */
   head(key: string): Promise<{ size: number; contentType?: string } | null>;
   /** Removes the bytes; nothing stored is not an error. */

@@ -56,11 +56,11 @@ export class LocalFileStorage implements FileStorage {
     await rename(source.path, target);
   }
 
-  async open(key: string): Promise<Readable> {
+  async open(key: string, range: { start?: number } = {}): Promise<Readable> {
     // Checked before streaming: a stream would only fail after the response headers went out.
     const p = await this.existingPathOf(key);
     if (!p) throw notFound('File');
-    return createReadStream(p);
+    return createReadStream(p, { start: range.start ?? 0 });
   }
 
   async head(key: string): Promise<{ size: number } | null> {

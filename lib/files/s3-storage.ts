@@ -63,8 +63,10 @@ export class S3FileStorage implements FileStorage, DirectTransfers {
     );
   }
 
-  async open(key: string): Promise<Readable> {
-    const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+  async open(key: string, range: { start?: number } = {}): Promise<Readable> {
+    // A start at or past the end is S3's 416 (InvalidRange): callers compare with the size first.
+    const Range = range.start ? `bytes=${range.start}-` : undefined;
+    const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range }));
     return object.Body as Readable;
   }
 

@@ -34,7 +34,8 @@ const RUN_TIMEOUT_MS = Number(process.env.SCHEMATHESIS_TIMEOUT_MS ?? 280_000);
  * merged into itself), cross-field rules (body or templateId, messageId or email, probability only
  * on stages, accepted only on recommender runs), uniqueness inside arrays (field names, section
  * IDs), future-only dates, recover's 30-day window, date-time offsets beyond ±15:59 (JavaScript
- * dates cannot hold them), money with two decimals, URLs, a PEM private key (one per domain), and NUL characters (refused by
+ * dates cannot hold them), money with two decimals, URLs, a PEM private key (one per domain), an import's file that must exist
+ * and have the mapped columns (and at most 3 imports at once: 409), and NUL characters (refused by
  * PostgreSQL, generated because the fuzzer allows them). Each is a 422 naming the field; removing a
  * name here once its rule is in the document makes this run guard it.
  */
@@ -66,6 +67,7 @@ const KNOWN_UNSTATED_RULES = [
   'POST /v1/integrations/webhooks/{id}/recover',
   'POST /v1/landing-pages',
   'POST /v1/leads',
+  'POST /v1/leads/imports',
   'POST /v1/leads/{id}/merge',
   'POST /v1/opportunities',
   'POST /v1/opportunities/convert',

@@ -122,6 +122,23 @@ export function idFixtures(http: () => request.Agent): Partial<Record<IdType, Id
         return res.body.data.operation.id as string;
       },
     },
+    // An import of a one-row CSV answers 202 with the import its workflow then runs.
+    leadImport: {
+      create: async (h) => {
+        const file = await http()
+          .post('/v1/files/upload')
+          .set(h)
+          .attach('file', Buffer.from('email,first,last\nfixture@example.com,I,S\n'), { filename: 'leads.csv', contentType: 'text/csv' });
+        if (file.status !== 201) throw new Error(`fixture import upload failed: ${file.status}`);
+        const mapping = { email: 'email', firstName: 'first', lastName: 'last' };
+        const res = await http()
+          .post('/v1/leads/imports')
+          .set(h)
+          .send({ fileId: file.body.data.id, format: 'csv', mapping, onExisting: 'skip' });
+        if (res.status !== 202) throw new Error(`fixture import failed: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body.data.id as string;
+      },
+    },
     delivery: {
       create: async (h) => {
         const endpoint = await post('/v1/integrations/webhooks', h, { url: 'http://127.0.0.1:9/hook', events: ['*'] });

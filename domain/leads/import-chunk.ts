@@ -1,0 +1,131 @@
+import { Lead, LeadImport, LeadImportFailure, StoredFile } from '../../db/entities';
+import { reserveIds } from '../../db/id-blocks';
+import type { ImportStatus } from '../../db/entities/lead-import';
+import { objectKey, type FileStorage } from '../../lib/files/file-storage';
+import { csvRecords } from '../../lib/records/csv-records';
+import { ndjsonRecords } from '../../lib/records/ndjson-records';
+import type { DomainContext } from '../context';
+import { findOrFail } from '../scoped-lookups';
+import { unitOfWork } from '../unit-of-work';
+import { enrollCreated, resolveReferences } from './batch';
+import { describeErrors, rowOf, type ImportRow } from './import-rows';
+import { startDuplicateDetection } from './leads';
+import { writeImportedLeads, type ValidRow } from './write-imported-leads';
+
+/** Rows per chunk: one activity, one transaction. */
+export const IMPORT_CHUNK_ROWS = 5_000;
+
+export interface ImportChunkResult {
+  /** Byte offset of the next unread record; equal to the file's size once everything was read. */
+  cursor: string;
+  done: boolean;
+  status: ImportStatus;
+  rowsRead: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+}
+
+const resultOf = (imp: LeadImport, size: number): ImportChunkResult => ({
+  cursor: imp.cursor,
+  done: Number(imp.cursor) >= size || imp.status === 'completed' || imp.status === 'failed',
+  status: imp.status,
+  rowsRead: imp.rowsRead,
+  created: imp.created,
+  updated: imp.updated,
+  skipped: imp.skipped,
+  failed: imp.failed,
+});
+
+/** Up to `maxRows` records from byte `from`; `end` is the cursor after the last one (the size at the end of the file). */
+async function readChunk(ctx: DomainContext, storage: FileStorage, imp: LeadImport, file: StoredFile, maxRows: number) {
+  const from = Number(imp.cursor);
+  const stream = await storage.open(objectKey(ctx.scope, file.id), { start: from });
+  const records = imp.format === 'csv' ? csvRecords(stream) : ndjsonRecords(stream);
+  const rows: ImportRow[] = [];
+  let end = file.size;
+  let lines = imp.lines;
+  for await (const record of records) {
+    rows.push(rowOf(imp.format, imp.mapping, imp.header, record, imp.lines + 1));
+    lines = imp.lines + record.linesAfter;
+    if (rows.length >= maxRows) {
+      end = from + record.end;
+      break;
+    }
+  }
+  return { rows, end, lines };
+}
+
+/**
+ * Applies the next chunk of an import if its cursor is still `from`: reads up to 5,000 rows from
+ * that byte offset, validates them, then in one transaction locks the import row, checks the cursor
+ * again, writes the leads and failures and advances cursor and counters. A retried chunk whose
+ * transaction committed finds the cursor moved and only reports the stored state, so no row is
+ * applied twice; one whose transaction did not commit applies the same rows again from scratch.
+ */
+export async function importChunk(
+  ctx: DomainContext,
+  storage: FileStorage,
+  importId: string,
+  from: string,
+  maxRows = IMPORT_CHUNK_ROWS,
+): Promise<ImportChunkResult> {
+  const imp = await findOrFail(ctx.data, LeadImport, importId, 'Import');
+  const file = await findOrFail(ctx.data, StoredFile, imp.fileId, 'File');
+  const stale = resultOf(imp, file.size);
+  if (imp.cursor !== from || stale.done) return stale;
+
+  const { rows, end, lines } = await readChunk(ctx, storage, imp, file, maxRows);
+  const rowNumber = (i: number) => imp.rowsRead + i;
+  const capped = rows.map((r, i) =>
+    rowNumber(i) >= imp.rowCap && 'input' in r
+      ? { line: r.line, raw: r.raw, reason: `Over the import's row cap of ${imp.rowCap} rows` }
+      : r,
+  );
+  const candidates = capped.flatMap((r, index) => ('input' in r ? [{ index, input: r.input }] : []));
+  const refs = await resolveReferences(ctx, candidates);
+  const failures: { line: number; raw: Record<string, unknown>; reason: string }[] = [];
+  const valid: ValidRow[] = [];
+  capped.forEach((r, index) => {
+    const problem = refs.problems.get(index);
+    if ('reason' in r) failures.push(r);
+    else if (problem) failures.push({ line: r.line, raw: r.raw, reason: describeErrors(problem) });
+    else
+      valid.push({
+        line: r.line,
+        input: r.input,
+        status: r.input.status === undefined ? null : (refs.statuses.get(r.input.status) as string),
+      });
+  });
+
+  // Reserved before the transaction, one per valid row: asking the pool for a connection while the
+  // transaction holds one could wait forever once every connection is held by a chunk.
+  const ids = await reserveIds(ctx.db, Lead, valid.length);
+  const outcome = await unitOfWork(ctx, async (tx) => {
+    const locked = await tx.repo(LeadImport).findByIdForUpdate(importId);
+    if (!locked || locked.cursor !== from) return { applied: null, imp: locked ?? imp };
+    const applied = await writeImportedLeads(tx, ctx, locked, valid, refs.statuses.get('') ?? null, ids);
+    await tx.repo(LeadImportFailure).insertMany(failures.map((f) => ({ importId, line: f.line, reason: f.reason, raw: f.raw })));
+    const counts = {
+      rowsRead: locked.rowsRead + rows.length,
+      created: locked.created + applied.created.length,
+      updated: locked.updated + applied.updated,
+      skipped: locked.skipped + applied.skipped,
+      failed: locked.failed + failures.length,
+    };
+    await tx
+      .repo(LeadImport)
+      .updateWhere(
+        { id: importId },
+        { ...counts, cursor: String(end), lines, status: 'running', startedAt: locked.startedAt ?? new Date() },
+      );
+    return { applied, imp: Object.assign(locked, counts, { cursor: String(end), lines, status: 'running' as const }) };
+  });
+
+  if (outcome.applied) {
+    for (const lead of outcome.applied.created) if (!lead.duplicatesCheckedAt) startDuplicateDetection(ctx, lead);
+    if (imp.triggerCampaigns) await enrollCreated(ctx, outcome.applied.created);
+  }
+  return resultOf(outcome.imp, file.size);
+}

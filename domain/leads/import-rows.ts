@@ -1,0 +1,82 @@
+import type { ImportFormat, ImportMapping } from '../../db/entities/lead-import';
+import { LeadCreate } from '../../contracts/lead';
+import type { FieldError } from '../../lib/errors';
+import type { FileRecord } from '../../lib/records/file-record';
+import type { NdjsonValue } from '../../lib/records/ndjson-records';
+import { toFieldErrors } from '../../lib/zod-errors';
+
+/** One record of an import's file: a lead to write, or why not, with what the row held. */
+export type ImportRow = { line: number; raw: Record<string, unknown> } & ({ input: LeadCreate } | { reason: string });
+
+export const describeErrors = (errors: FieldError[]) => errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+
+/** An empty cell is an absent value; CSV cells are text, so a score is read as a number first. */
+function present(value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+const asScore = (v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v);
+
+/** The body a POST /v1/leads would have had, built from a row through the mapping. */
+function leadBody(mapping: ImportMapping, get: (column: string) => unknown): Record<string, unknown> {
+  const pick = (column?: string) => (column === undefined ? undefined : present(get(column)));
+  const customFields = Object.fromEntries(
+    Object.entries(mapping.customFields ?? {}).flatMap(([key, column]) => {
+      const v = pick(column);
+      return v === undefined ? [] : [[key, v]];
+    }),
+  );
+  const body: Record<string, unknown> = {
+    email: pick(mapping.email),
+    firstName: pick(mapping.firstName),
+    lastName: pick(mapping.lastName),
+    phone: pick(mapping.phone),
+    status: pick(mapping.status),
+    score: asScore(pick(mapping.score)),
+    customFields: Object.keys(customFields).length ? customFields : undefined,
+  };
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * Reads records of either format into rows validated by the same schema as POST /v1/leads.
+ * `firstLine` is the 1-based line of the file where this read started.
+ */
+export function rowOf(
+  format: ImportFormat,
+  mapping: ImportMapping,
+  header: string[] | null,
+  record: FileRecord<string[] | NdjsonValue>,
+  firstLine: number,
+): ImportRow {
+  const line = firstLine + record.line;
+  let raw: Record<string, unknown>;
+  if (format === 'csv') {
+    const values = record.values as string[];
+    raw = Object.fromEntries((header ?? []).map((name, i) => [name, values[i] ?? null]));
+  } else {
+    const value = record.values as NdjsonValue;
+    if ('error' in value) return { line, raw: { line: value.text }, reason: value.error };
+    raw = value.object;
+  }
+  const parsed = LeadCreate.safeParse(leadBody(mapping, (column) => raw[column]));
+  return parsed.success ? { line, raw, input: parsed.data } : { line, raw, reason: describeErrors(toFieldErrors(parsed.error)) };
+}
+
+/** The columns the mapping names, for the check against a CSV header. */
+export const mappedColumns = (mapping: ImportMapping): string[] => [
+  ...new Set(
+    [
+      mapping.email,
+      mapping.firstName,
+      mapping.lastName,
+      mapping.phone,
+      mapping.status,
+      mapping.score,
+      ...Object.values(mapping.customFields ?? {}),
+    ].filter((c): c is string => c !== undefined),
+  ),
+];

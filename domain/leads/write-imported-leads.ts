@@ -1,0 +1,234 @@
+import { In } from 'typeorm';
+import { Lead, LeadDedupeKey, LeadIdentity, type LeadImport } from '../../db/entities';
+import type { CopyValue } from '../../db/copy-rows';
+import type { LeadCreate } from '../../contracts/lead';
+import { config } from '../../lib/config';
+import type { DomainContext } from '../context';
+import { normalizeEmail, normalizePhone } from '../normalize';
+import { leadSearchDocument, upsertSearchDocuments } from '../search-index';
+import type { UnitOfWork } from '../unit-of-work';
+import { insertLeadCreatedEvents } from './batch';
+import { dedupeKeys } from './dedupe-keys';
+
+/** A validated row; `status` is the resolved code when the row named one. */
+export interface ValidRow {
+  line: number;
+  input: LeadCreate;
+  status: string | null;
+}
+
+export type CreatedLead = Pick<Lead, 'id' | 'tenantId' | 'environment' | 'duplicatesCheckedAt'>;
+
+type NewLead = Pick<
+  Lead,
+  | 'id'
+  | 'email'
+  | 'emailNormalized'
+  | 'firstName'
+  | 'lastName'
+  | 'phone'
+  | 'phoneNormalized'
+  | 'source'
+  | 'status'
+  | 'score'
+  | 'customFields'
+>;
+
+const STAGE_COLUMNS = [
+  'ord',
+  'action',
+  'id',
+  'email',
+  'email_normalized',
+  'first_name',
+  'last_name',
+  'phone',
+  'phone_normalized',
+  'status',
+  'score',
+  'custom_fields',
+];
+
+/**
+ * Writes one chunk's valid rows with set-based statements: the rows are COPYed into a staging table
+ * of the transaction, and INSERT ... SELECT / UPDATE ... FROM move them into leads, with the same
+ * dedupe-key claims, cluster rows and search documents a batch create writes. Which rows create and
+ * which update or skip is decided here, in file order, from one lookup of the chunk's emails: under
+ * `skip` and `update` the first row of a new email creates the lead and later ones count as existing.
+ * New leads take `ids` (ascending, at least one per row) and createdAt in file order, after every
+ * lead the scope already has.
+ */
+export async function writeImportedLeads(
+  tx: UnitOfWork,
+  ctx: DomainContext,
+  imp: LeadImport,
+  rows: ValidRow[],
+  defaultStatus: string | null,
+  ids: string[],
+): Promise<{ created: CreatedLead[]; updated: number; skipped: number }> {
+  if (!rows.length) return { created: [], updated: 0, skipped: 0 };
+  const existing = new Set<string>();
+  if (imp.onExisting !== 'create') {
+    const emails = [...new Set(rows.map((r) => normalizeEmail(r.input.email)))];
+    const found = await tx.sql<{ e: string }>(
+      (q) =>
+        `SELECT DISTINCT l.email_normalized AS e FROM ${q.from(Lead, 'l')} WHERE l.email_normalized = ANY(${q.value(emails)}::varchar[])`,
+    );
+    for (const f of found) existing.add(f.e);
+  }
+  const inserts: ValidRow[] = [];
+  const updates: ValidRow[] = [];
+  let skipped = 0;
+  for (const row of rows) {
+    const email = normalizeEmail(row.input.email);
+    if (imp.onExisting === 'create' || !existing.has(email)) {
+      inserts.push(row);
+      existing.add(email);
+    } else if (imp.onExisting === 'update') updates.push(row);
+    else skipped++;
+  }
+
+  const leads = inserts.map((row, i): NewLead => ({
+    id: ids[i],
+    email: row.input.email,
+    emailNormalized: normalizeEmail(row.input.email),
+    firstName: row.input.firstName,
+    lastName: row.input.lastName,
+    phone: row.input.phone ?? null,
+    phoneNormalized: normalizePhone(row.input.phone),
+    source: 'import',
+    status: row.status ?? (defaultStatus as string),
+    score: row.input.score ?? 0,
+    customFields: row.input.customFields ?? {},
+  }));
+  await stage(tx, leads, updates);
+  const created = await insertStaged(tx, ctx);
+  await upsertSearchDocuments(tx, leads.map(leadSearchDocument));
+  if (imp.emitLeadEvents) tx.events.push(...(await insertLeadCreatedEvents(tx, leads)));
+  // Every `update` row counts as updated, also when a later row of its email superseded it.
+  const updated = updates.length && (await updateFromStaged(tx)) ? updates.length : 0;
+  return { created, updated, skipped };
+}
+
+async function stage(tx: UnitOfWork, leads: NewLead[], updates: ValidRow[]) {
+  await tx.sql(
+    () => `CREATE TEMP TABLE lead_import_stage (ord integer, action varchar(6), id bigint, email varchar(320), email_normalized varchar(320),
+      first_name varchar(100), last_name varchar(100), phone varchar(40), phone_normalized varchar(20), status varchar(40), score integer,
+      custom_fields jsonb) ON COMMIT DROP`,
+  );
+  await tx.sql(
+    () => `CREATE TEMP TABLE lead_import_keys (id bigint, key varchar(330), settled boolean NOT NULL DEFAULT false) ON COMMIT DROP`,
+  );
+  const rows: CopyValue[][] = [
+    ...leads.map((l, ord): CopyValue[] => [
+      ord,
+      'insert',
+      l.id,
+      l.email,
+      l.emailNormalized,
+      l.firstName,
+      l.lastName,
+      l.phone,
+      l.phoneNormalized,
+      l.status,
+      l.score,
+      JSON.stringify(l.customFields),
+    ]),
+    ...updates.map((u, ord): CopyValue[] => [
+      ord,
+      'update',
+      null,
+      u.input.email,
+      normalizeEmail(u.input.email),
+      u.input.firstName,
+      u.input.lastName,
+      u.input.phone ?? null,
+      normalizePhone(u.input.phone),
+      u.status,
+      u.input.score ?? null,
+      JSON.stringify(u.input.customFields ?? {}),
+    ]),
+  ];
+  await tx.copyIntoStaging('lead_import_stage', STAGE_COLUMNS, rows);
+  await tx.copyIntoStaging(
+    'lead_import_keys',
+    ['id', 'key'],
+    leads.flatMap((l) => dedupeKeys(l).map((key) => [l.id, key])),
+  );
+  // Fresh temporary tables have no statistics: without them the joins below are planned as nested loops over thousands of rows.
+  await tx.sql(() => `ANALYZE lead_import_stage, lead_import_keys`);
+}
+
+/**
+ * Key claims first (in key order, so concurrent writers lock alike), then the leads: a lead that
+ * claimed each of its keys, or whose other keys are common, has no duplicate to look for and is
+ * marked checked at once, as in a single create; the others are left to the lead-dedupe workflow.
+ */
+async function insertStaged(tx: UnitOfWork, ctx: DomainContext): Promise<CreatedLead[]> {
+  await tx.sql((q) => {
+    const [tenant, env] = q.scopeValues();
+    return `WITH claimed AS (INSERT INTO ${q.table(LeadDedupeKey)} (tenant_id, environment, key, lead_id)
+        SELECT ${tenant}, ${env}, k.key, k.id FROM lead_import_keys k ORDER BY k.key ON CONFLICT DO NOTHING RETURNING key, lead_id)
+      UPDATE lead_import_keys k SET settled = true FROM claimed c WHERE c.key = k.key AND c.lead_id = k.id`;
+  });
+  const threshold = config.DEDUPE_COMMON_IDENTITY_LEADS;
+  await tx.sql(
+    (q) => `UPDATE lead_import_keys k SET settled = true WHERE NOT k.settled
+      AND (SELECT count(*) FROM (SELECT 1 FROM ${q.from(LeadIdentity, 'c')} WHERE c.key = k.key LIMIT ${q.value(threshold)}::int) n) >= ${q.value(threshold)}::int`,
+  );
+  const created = await tx.sql<{ id: string; checked: Date | null }>((q) => {
+    const [tenant, env] = q.scopeValues();
+    const actor = `${q.value(ctx.actorUserId)}::bigint`;
+    return `INSERT INTO ${q.table(Lead)} (id, tenant_id, environment, email, email_normalized, first_name, last_name, phone, phone_normalized,
+        source, status, score, assigned_to, created_by, custom_fields, duplicates_checked_at, created_at, updated_at)
+      OVERRIDING SYSTEM VALUE
+      SELECT s.id, ${tenant}, ${env}, s.email, s.email_normalized, s.first_name, s.last_name, s.phone, s.phone_normalized,
+        'import', s.status, s.score, ${actor}, ${actor}, s.custom_fields,
+        CASE WHEN NOT EXISTS (SELECT 1 FROM lead_import_keys k WHERE k.id = s.id AND NOT k.settled) THEN now() END,
+        b.at + s.ord * interval '1 microsecond', b.at + s.ord * interval '1 microsecond'
+      FROM lead_import_stage s,
+        (SELECT GREATEST(now(), max(l.created_at) + interval '1 microsecond') AS at FROM ${q.from(Lead, 'l')}) b
+      WHERE s.action = 'insert' ORDER BY s.ord
+      RETURNING id::text AS id, duplicates_checked_at AS checked`;
+  });
+  await tx.sql((q) => {
+    const [tenant, env] = q.scopeValues();
+    return `INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
+      SELECT ${tenant}, ${env}, k.key, k.id FROM lead_import_keys k ON CONFLICT DO NOTHING`;
+  });
+  return created.map((c) => ({ id: c.id, ...ctx.scope, duplicatesCheckedAt: c.checked }));
+}
+
+/**
+ * Applies `update` rows to the leads with their email, the last row of an email winning; a value
+ * the row leaves empty keeps the lead's, custom fields merge. The leads' search documents and
+ * clusters follow their new values.
+ */
+async function updateFromStaged(tx: UnitOfWork): Promise<number> {
+  const changed = await tx.sql<{ id: string }>(
+    (q) => `UPDATE ${q.table(Lead)} l SET email = u.email, first_name = u.first_name, last_name = u.last_name,
+        phone = COALESCE(u.phone, l.phone), phone_normalized = COALESCE(u.phone_normalized, l.phone_normalized),
+        status = COALESCE(u.status, l.status), score = COALESCE(u.score, l.score), custom_fields = l.custom_fields || u.custom_fields,
+        updated_at = now()
+      FROM (SELECT DISTINCT ON (email_normalized) * FROM lead_import_stage WHERE action = 'update' ORDER BY email_normalized, ord DESC) u
+      WHERE ${q.scope('l')} AND l.email_normalized = u.email_normalized
+      RETURNING l.id::text AS id`,
+  );
+  if (!changed.length) return 0;
+  const leads = await tx.repo(Lead).find({ where: { id: In(changed.map((c) => c.id)) } });
+  await upsertSearchDocuments(tx, leads.map(leadSearchDocument));
+  const wanted = leads.flatMap((l) => dedupeKeys(l).map((key) => ({ id: l.id, key })));
+  await tx.sql((q) => {
+    const [tenant, env] = q.scopeValues();
+    const ids = q.value(wanted.map((w) => w.id));
+    const keys = q.value(wanted.map((w) => w.key));
+    return `WITH wanted AS (SELECT * FROM unnest(${ids}::bigint[], ${keys}::varchar[]) AS w(lead_id, key)),
+      gone AS (DELETE FROM ${q.table(LeadIdentity)} i WHERE ${q.scope('i')} AND i.lead_id = ANY(${q.value(leads.map((l) => l.id))}::bigint[])
+        AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.lead_id = i.lead_id AND w.key = i.key)),
+      claims AS (INSERT INTO ${q.table(LeadDedupeKey)} (tenant_id, environment, key, lead_id)
+        SELECT ${tenant}, ${env}, w.key, w.lead_id FROM wanted w ORDER BY w.key ON CONFLICT DO NOTHING)
+      INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
+        SELECT ${tenant}, ${env}, w.key, w.lead_id FROM wanted w ON CONFLICT DO NOTHING`;
+  });
+  return changed.length;
+}

@@ -1,0 +1,365 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createApp, flushApp } from '../api/app';
+import { createLeadImportActivities } from '../activities/leads/import-leads';
+import { config } from '../lib/config';
+import { createFileStorage } from '../lib/files/create-storage';
+import { decodeId, encodeId } from '../lib/ids';
+import { WorkflowStarter } from '../lib/temporal/workflow-starter';
+import request from 'supertest';
+import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
+import { historyToObject } from './support/history';
+import { threeEmails } from './support/sequences';
+import { waitUntil } from './support/wait-until';
+import { leadImportWorkflow } from '../workflows/lead-import';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+
+const MAPPING = { email: 'Email', firstName: 'First name', lastName: 'Last name', phone: 'Phone', customFields: { company: 'Company' } };
+
+const upload = async (t: TestTenant, content: string, contentType = 'text/csv', http = stack.http) => {
+  const res = await http()
+    .post('/v1/files/upload')
+    .set(t.live)
+    .attach('file', Buffer.from(content), { filename: contentType === 'text/csv' ? 'leads.csv' : 'leads.ndjson', contentType });
+  expect(res.status).toBe(201);
+  return res.body.data.id as string;
+};
+
+const startImport = (t: TestTenant, body: Record<string, unknown>, http = stack.http) =>
+  http().post('/v1/leads/imports').set(t.live).send(body);
+
+/** Polls the import until it is no longer queued or running. */
+async function finished(t: TestTenant, id: string, timeoutMs = 60_000) {
+  let body: Record<string, unknown> = {};
+  await waitUntil(
+    async () => {
+      body = (await stack.http().get(`/v1/leads/imports/${id}`).set(t.live).expect(200)).body.data;
+      return body.status === 'completed' || body.status === 'failed';
+    },
+    `import ${id} to finish`,
+    timeoutMs,
+  );
+  return body;
+}
+
+async function importCsv(t: TestTenant, csv: string, extra: Record<string, unknown> = {}) {
+  const fileId = await upload(t, csv);
+  const res = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip', ...extra }).expect(202);
+  expect(res.body.data).toMatchObject({ status: 'queued', rowsRead: 0, workflowId: `lead-import/${res.body.data.id}` });
+  return finished(t, res.body.data.id);
+}
+
+const leadsOf = (t: TestTenant) =>
+  stack.db.query(
+    `SELECT email, first_name, last_name, phone, source, custom_fields, id::text, created_at FROM leads
+      WHERE tenant_id = $1 AND environment = 'live' ORDER BY created_at, id`,
+    [t.tenant.id],
+  );
+
+describe('POST /v1/leads/imports', () => {
+  it('imports a CSV (quoted fields, a line break inside quotes, CRLF) with source import, in file order, and reports failed rows by line', async () => {
+    const t = await newTenant(stack.db);
+    const csv = [
+      'Email,First name,Last name,Phone,Company',
+      'ada@example.com,Ada,Lovelace,+44 20 7946 0018,"Babbage & Co, Ltd"',
+      'not-an-email,Bad,Row,,',
+      '"grace@example.com","Grace","Hopper",,"Navy ""Yard""\nAnnex"',
+      'alan@example.com,Alan,,,',
+      'ADA@example.com,Ada,Again,,',
+      'linus@example.com,Linus,Torvalds,,',
+    ].join('\r\n');
+    const done = await importCsv(t, csv);
+    expect(done).toMatchObject({ status: 'completed', rowsRead: 6, created: 3, updated: 0, skipped: 1, failed: 2, etaSeconds: 0 });
+    expect(done.rate).toEqual(expect.any(Number));
+
+    const leads = await leadsOf(t);
+    expect(leads.map((l: { email: string }) => l.email)).toEqual(['ada@example.com', 'grace@example.com', 'linus@example.com']);
+    expect(leads.every((l: { source: string }) => l.source === 'import')).toBe(true);
+    expect(leads[1]).toMatchObject({ first_name: 'Grace', custom_fields: { company: 'Navy "Yard"\nAnnex' } });
+    expect(leads[0]).toMatchObject({ phone: '+44 20 7946 0018', custom_fields: { company: 'Babbage & Co, Ltd' } });
+    expect(Number(leads[0].id)).toBeLessThan(Number(leads[1].id));
+
+    const found = await stack.http().get('/v1/search?q=lovelace&type=lead').set(t.live).expect(200);
+    expect(found.body.data).toHaveLength(1);
+
+    const failures = await stack.http().get(`/v1/leads/imports/${done.id}/failures`).set(t.live).expect(200);
+    expect(failures.body.data.map((f: { line: number; reason: string }) => [f.line, f.reason.split(':')[0]])).toEqual([
+      [3, 'email'],
+      [6, 'lastName'],
+    ]);
+    expect(failures.body.data[0].raw).toMatchObject({ Email: 'not-an-email', 'First name': 'Bad' });
+    expect(failures.body.pagination).toMatchObject({ total: 2 });
+
+    const download = await stack.http().get(`/v1/leads/imports/${done.id}/failures/download`).set(t.live).expect(200);
+    expect(download.headers['content-type']).toMatch(/^text\/csv/);
+    const lines = download.text.trim().split('\r\n');
+    expect(lines[0]).toBe('line,reason,values');
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['3', '6']);
+    expect(lines[1]).toContain('Must be a valid email');
+
+    const events = await stack.db.query(`SELECT type, data FROM events WHERE tenant_id = $1 ORDER BY id`, [t.tenant.id]);
+    expect(events.map((e: { type: string }) => e.type)).toEqual(['lead.import.completed']);
+    expect(events[0].data).toMatchObject({ importId: done.id, status: 'completed', created: 3, failed: 2, skipped: 1 });
+  });
+
+  it('applies the policies for existing emails: skip leaves them, update changes them, create adds another lead', async () => {
+    const t = await newTenant(stack.db);
+    await stack
+      .http()
+      .post('/v1/leads')
+      .set(t.live)
+      .send({ email: 'Existing@example.com', firstName: 'Old', lastName: 'Name', phone: '+1 415 555 0100', customFields: { tier: 'gold' } })
+      .expect(201);
+    const csv = 'Email,First name,Last name,Phone,Company\nexisting@example.com,Newton,Name,,Initech\nfresh@example.com,Fresh,Lead,,\n';
+
+    expect(await importCsv(t, csv)).toMatchObject({ created: 1, skipped: 1, updated: 0 });
+    let existing = (await leadsOf(t)).filter((l: { email: string }) => l.email.toLowerCase() === 'existing@example.com');
+    expect(existing).toHaveLength(1);
+    expect(existing[0]).toMatchObject({ first_name: 'Old' });
+
+    expect(await importCsv(t, csv, { onExisting: 'update' })).toMatchObject({ created: 0, updated: 2, skipped: 0 });
+    existing = (await leadsOf(t)).filter((l: { email: string }) => l.email.toLowerCase() === 'existing@example.com');
+    expect(existing).toHaveLength(1);
+    // Values the row leaves empty keep the lead's; custom fields merge.
+    expect(existing[0]).toMatchObject({
+      first_name: 'Newton',
+      phone: '+1 415 555 0100',
+      custom_fields: { tier: 'gold', company: 'Initech' },
+    });
+    const found = await stack.http().get('/v1/search?q=newton&type=lead').set(t.live).expect(200);
+    expect(found.body.data).toHaveLength(1);
+
+    expect(await importCsv(t, csv, { onExisting: 'create' })).toMatchObject({ created: 2, updated: 0, skipped: 0 });
+    expect((await leadsOf(t)).filter((l: { email: string }) => l.email.toLowerCase() === 'existing@example.com')).toHaveLength(2);
+  });
+
+  it('imports NDJSON, reporting lines that are not JSON objects, and sends lead.created events only when asked', async () => {
+    const t = await newTenant(stack.db);
+    const ndjson = [
+      JSON.stringify({ email: 'nd1@example.com', first: 'Nd', last: 'One', score: 40, plan: 'pro' }),
+      '{not json',
+      '',
+      JSON.stringify({ email: 'nd2@example.com', first: 'Nd', last: 'Two' }),
+    ].join('\n');
+    const fileId = await upload(t, ndjson, 'application/x-ndjson');
+    const mapping = { email: 'email', firstName: 'first', lastName: 'last', score: 'score', customFields: { plan: 'plan' } };
+    const res = await startImport(t, { fileId, format: 'ndjson', mapping, onExisting: 'skip', emitLeadEvents: true }).expect(202);
+    const done = await finished(t, res.body.data.id);
+    expect(done).toMatchObject({ status: 'completed', rowsRead: 3, created: 2, failed: 1 });
+    const failures = await stack.http().get(`/v1/leads/imports/${done.id}/failures`).set(t.live).expect(200);
+    expect(failures.body.data).toEqual([{ line: 2, reason: 'Line is not valid JSON', raw: { line: '{not json' } }]);
+    const lead = (await leadsOf(t))[0];
+    expect(lead).toMatchObject({ email: 'nd1@example.com', custom_fields: { plan: 'pro' } });
+    const events = await stack.db.query(`SELECT type FROM events WHERE tenant_id = $1 ORDER BY id`, [t.tenant.id]);
+    expect(events.map((e: { type: string }) => e.type).sort()).toEqual(['lead.created', 'lead.created', 'lead.import.completed']);
+  });
+
+  it('enrolls imported leads in lead_created campaigns only when asked', async () => {
+    const t = await newTenant(stack.db);
+    const workflow = await stack.http().post('/v1/workflows').set(t.live).send(threeEmails(undefined, 'lead_created')).expect(201);
+    const campaign = await stack
+      .http()
+      .post('/v1/campaigns')
+      .set(t.live)
+      .send({ name: 'Import welcome', workflowId: workflow.body.data.id, status: 'active' })
+      .expect(201);
+    const enrolled = async () =>
+      (await stack.http().get(`/v1/campaigns/${campaign.body.data.id}/enrollments`).set(t.live).expect(200)).body.data.map(
+        (e: { leadId: string }) => e.leadId,
+      );
+    await importCsv(t, 'Email,First name,Last name,Phone,Company\nquiet@example.com,Q,Uiet,,\n');
+    expect(await enrolled()).toEqual([]);
+
+    await importCsv(t, 'Email,First name,Last name,Phone,Company\nasked@example.com,A,Sked,,\n', { triggerCampaigns: true });
+    const asked = (await leadsOf(t)).find((l: { email: string }) => l.email === 'asked@example.com');
+    expect(await enrolled()).toEqual([encodeId('lead', asked.id)]);
+    await stack.http().post(`/v1/campaigns/${campaign.body.data.id}/complete`).set(t.live).expect(202);
+  });
+
+  it('answers 422 when the CSV header lacks a mapped column, reading only the header', async () => {
+    const t = await newTenant(stack.db);
+    const fileId = await upload(t, 'Email,First name\na@example.com,A\n');
+    const res = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' }).expect(422);
+    expect(res.body.errors.map((d: { message: string }) => d.message)).toEqual(
+      expect.arrayContaining(['Column "Last name" is not in the file\'s header', 'Column "Company" is not in the file\'s header']),
+    );
+    const list = await stack.http().get('/v1/leads/imports').set(t.live).expect(200);
+    expect(list.body.data).toEqual([]);
+  });
+
+  it("is another tenant's 404, and the list shows only the caller's imports", async () => {
+    const [owner, other] = [await newTenant(stack.db), await newTenant(stack.db)];
+    const done = await importCsv(owner, 'Email,First name,Last name,Phone,Company\nx@example.com,X,Y,,\n');
+    for (const path of [
+      `/v1/leads/imports/${done.id}`,
+      `/v1/leads/imports/${done.id}/failures`,
+      `/v1/leads/imports/${done.id}/failures/download`,
+    ]) {
+      await stack.http().get(path).set(other.live).expect(404);
+      await stack.http().get(path).set(owner.sandbox).expect(404);
+    }
+    // Another tenant's file cannot be imported: it is not found in the caller's scope.
+    const ownersFile = await upload(owner, 'Email,First name,Last name,Phone,Company\n');
+    const refused = await startImport(other, { fileId: ownersFile, format: 'csv', mapping: MAPPING, onExisting: 'skip' }).expect(422);
+    expect(refused.body.errors).toEqual([{ field: 'fileId', message: 'File not found' }]);
+    const mine = await stack.http().get('/v1/leads/imports').set(owner.live).expect(200);
+    expect(mine.body.data.map((i: { id: string }) => i.id)).toEqual([done.id]);
+    expect((await stack.http().get('/v1/leads/imports').set(other.live).expect(200)).body.data).toEqual([]);
+  });
+
+  it("fails the rows beyond the plan's row cap (10 x monthly calls, at least 10,000) with that reason", async () => {
+    const t = await newTenant(stack.db);
+    const limits = (monthlyCalls: number) =>
+      stack.db.query(`UPDATE tenants SET custom_limits = $2 WHERE id = $1`, [t.tenant.id, { monthlyCalls, perMinute: 1e6, burst: 1e6 }]);
+    await limits(500);
+    const rows = Array.from({ length: 10_003 }, (_, i) => `cap-${i}@example.com,Row,C${i},,`);
+    const done = await importCsv(t, ['Email,First name,Last name,Phone,Company', ...rows].join('\n') + '\n');
+    expect(done).toMatchObject({ status: 'completed', rowCap: 10_000, rowsRead: 10_003, created: 10_000, failed: 3 });
+    const failures = await stack.http().get(`/v1/leads/imports/${done.id}/failures`).set(t.live).expect(200);
+    expect(failures.body.data.map((f: { line: number; reason: string }) => [f.line, f.reason])).toEqual(
+      [10_002, 10_003, 10_004].map((line) => [line, "Over the import's row cap of 10000 rows"]),
+    );
+
+    // A cap larger than a row counter holds is the counter's limit, not an error.
+    await limits(1e9);
+    const fileId = await upload(t, 'Email,First name,Last name,Phone,Company\n');
+    const big = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' }).expect(202);
+    expect(big.body.data.rowCap).toBe(2 ** 31 - 1);
+    await finished(t, big.body.data.id);
+  }, 60_000);
+
+  it('imports a 20,000-row file completely, over several chunks, with createdAt in file order', async () => {
+    const t = await newTenant(stack.db);
+    const rows = Array.from({ length: 20_000 }, (_, i) => `big-${i}@example.com,Row,N${i},,Co ${i % 7}`);
+    const done = await importCsv(t, ['Email,First name,Last name,Phone,Company', ...rows].join('\n') + '\n');
+    expect(done).toMatchObject({ status: 'completed', rowsRead: 20_000, created: 20_000, failed: 0 });
+    const leads = await leadsOf(t);
+    expect(leads).toHaveLength(20_000);
+    expect(leads.map((l: { last_name: string }) => l.last_name)).toEqual(rows.map((_, i) => `N${i}`));
+
+    if (process.env.RECORD_HISTORIES) {
+      const history = await stack.client.workflow.getHandle(done.workflowId as string).fetchHistory();
+      writeFileSync(path.join(__dirname, 'histories', 'lead-import.json'), JSON.stringify(historyToObject(history), null, 1));
+    }
+  }, 120_000);
+});
+
+describe('lead imports without a running workflow', () => {
+  // An app whose imports go to a task queue no worker polls: they stay queued until a test runs them.
+  const idle = () => {
+    const workflows = new WorkflowStarter(stack.client, `idle-${process.pid}-${Date.now()}`);
+    const app = createApp({ db: stack.db, workflows, webhooks: { allowPrivateTargets: true } });
+    return { http: () => request.agent(app), close: () => flushApp(app) };
+  };
+
+  it('answers 409 to a 4th import while 3 are unfinished in the environment', async () => {
+    const t = await newTenant(stack.db);
+    const app = idle();
+    try {
+      const fileId = await upload(t, 'Email,First name,Last name,Phone,Company\na@example.com,A,B,,\n', 'text/csv', app.http);
+      const body = { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' };
+      for (let i = 0; i < 3; i++) await startImport(t, body, app.http).expect(202);
+      const res = await startImport(t, body, app.http).expect(409);
+      expect(res.body.message).toMatch(/At most 3 imports can run at once/);
+      // The sandbox is another environment: its own three.
+      const sandboxFile = (
+        await app.http().post('/v1/files/upload').set(t.sandbox).attach('file', Buffer.from('Email\n'), {
+          filename: 'x.ndjson',
+          contentType: 'application/x-ndjson',
+        })
+      ).body.data.id;
+      await app
+        .http()
+        .post('/v1/leads/imports')
+        .set(t.sandbox)
+        .send({ ...body, fileId: sandboxFile, format: 'ndjson' })
+        .expect(202);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers a repeated Idempotency-Key with the same import, started once', async () => {
+    const t = await newTenant(stack.db);
+    const app = idle();
+    try {
+      const fileId = await upload(t, 'Email,First name,Last name,Phone,Company\na@example.com,A,B,,\n', 'text/csv', app.http);
+      const body = { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' };
+      const key = `import-once-${process.pid}-${Date.now()}`;
+      const first = await app
+        .http()
+        .post('/v1/leads/imports')
+        .set({ ...t.live, 'Idempotency-Key': key })
+        .send(body)
+        .expect(202);
+      const again = await app
+        .http()
+        .post('/v1/leads/imports')
+        .set({ ...t.live, 'Idempotency-Key': key })
+        .send(body)
+        .expect(202);
+      expect(again.body.data.id).toBe(first.body.data.id);
+      const list = await stack.http().get('/v1/leads/imports').set(t.live).expect(200);
+      expect(list.body.data.map((i: { id: string }) => i.id)).toEqual([first.body.data.id]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('continues from the last committed chunk when a worker died after committing it', async () => {
+    const t = await newTenant(stack.db);
+    const app = idle();
+    try {
+      const rows = Array.from({ length: 7_000 }, (_, i) => `resume-${i}@example.com,Row,R${i},,`);
+      const fileId = await upload(t, ['Email,First name,Last name,Phone,Company', ...rows].join('\n') + '\n', 'text/csv', app.http);
+      const created = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' }, app.http).expect(202);
+      const importId = decodeId('leadImport', created.body.data.id) as string;
+      const [row] = await stack.db.query(`SELECT cursor::text, created_by::text FROM lead_imports WHERE id = $1`, [importId]);
+      const input = { tenantId: t.tenant.id, environment: 'live' as const, importId, actorUserId: row.created_by, cursor: row.cursor };
+      // The first worker committed chunk one and died before reporting it.
+      const firstChunk = await createLeadImportActivities(stack.db, stack.workflows, createFileStorage(config)).importLeadChunk(input);
+      expect(firstChunk).toMatchObject({ done: false, created: 5_000 });
+
+      // A new run starts from the cursor the first one was given: it finds chunk one applied and goes on.
+      await stack.client.workflow.execute(leadImportWorkflow, {
+        taskQueue: stack.taskQueue,
+        workflowId: `${created.body.data.workflowId}-resumed`,
+        args: [input],
+      });
+      const done = await finished(t, created.body.data.id);
+      expect(done).toMatchObject({ status: 'completed', rowsRead: 7_000, created: 7_000, failed: 0 });
+      const leads = await leadsOf(t);
+      expect(leads.map((l: { last_name: string }) => l.last_name)).toEqual(rows.map((_, i) => `R${i}`));
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+
+  it('applies a chunk once: the same cursor twice writes no row twice', async () => {
+    const t = await newTenant(stack.db);
+    const app = idle();
+    try {
+      const csv = 'Email,First name,Last name,Phone,Company\nonce@example.com,Once,Only,,\ntwice@example.com,Not,Twice,,\n';
+      const fileId = await upload(t, csv, 'text/csv', app.http);
+      const created = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'create' }, app.http).expect(202);
+      const importId = decodeId('leadImport', created.body.data.id) as string;
+      const [row] = await stack.db.query(`SELECT cursor::text, created_by::text FROM lead_imports WHERE id = $1`, [importId]);
+      const activities = createLeadImportActivities(stack.db, stack.workflows, createFileStorage(config));
+      const input = { tenantId: t.tenant.id, environment: 'live' as const, importId, actorUserId: row.created_by, cursor: row.cursor };
+
+      const first = await activities.importLeadChunk(input);
+      const again = await activities.importLeadChunk(input);
+      expect(first).toMatchObject({ done: true, created: 2, rowsRead: 2, cursor: String(Buffer.byteLength(csv)) });
+      expect(again).toEqual(first);
+      expect(await leadsOf(t)).toHaveLength(2);
+    } finally {
+      await app.close();
+    }
+  });
+});
