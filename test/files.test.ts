@@ -114,6 +114,8 @@ describe('files', () => {
     // No API key: the URL is the permission, and it allows only the signed type and length.
     const put = (body: string, type = 'application/pdf', path = uploadPath) => stack.http().put(path).set('Content-Type', type).send(body);
     expect((await put('%PDF-1.7 ok', 'text/plain')).status).toBe(403);
+    // A JSON type is not parsed as a request body here: it is the wrong type for this URL, a 403 like any other.
+    expect((await put('""', 'application/json')).status).toBe(403);
     expect((await put('%PDF')).status).toBe(403);
     expect((await put('%PDF-1.7 ok', 'application/pdf', `${uploadPath.slice(0, -2)}xx`)).status).toBe(403);
     expect((await stack.http().post(`/v1/files/${file.id}/complete`).set(t.sandbox)).status).toBe(409);

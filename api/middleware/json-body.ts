@@ -9,9 +9,16 @@ const MAX_JSON_DEPTH = 32;
 /**
  * JSON bodies only (multipart routes opt out by path). A body with another content type is a
  * 415 rather than being silently ignored; one nested deeper than MAX_JSON_DEPTH is a 400.
+ * `skip` paths accept other types too; `rawBytes` paths are never parsed, whatever their
+ * Content-Type says, since their handler streams the request itself.
  */
-export function jsonBody(limit: string, skip: (path: string) => boolean = () => false): RequestHandler[] {
-  const parse = express.json({ limit, strict: true });
+export function jsonBody(
+  limit: string,
+  skip: (path: string) => boolean = () => false,
+  rawBytes: (path: string) => boolean = () => false,
+): RequestHandler[] {
+  const parseJson = express.json({ limit, strict: true });
+  const parse: RequestHandler = (req, res, next) => (rawBytes(req.path) ? next() : parseJson(req, res, next));
   const requireJson: RequestHandler = (req, _res, next) => {
     if (!METHODS_WITH_BODY.has(req.method) || skip(req.path)) return next();
     const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
