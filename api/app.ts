@@ -15,7 +15,7 @@ import { accessLog } from './middleware/access-log';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { methodNotAllowed } from './middleware/method-not-allowed';
-import { FILE_URL_PREFIX, fileUrlRoutes } from './routes/file-urls';
+import { FILE_URL_PREFIX, fileUrlRoutes, servesSignedFileUrls } from './routes/file-urls';
 import { MULTIPART_PATHS } from './routes/files';
 import { recordMetrics } from './middleware/metrics';
 import { publicRateLimit } from './middleware/public-rate-limit';
@@ -24,6 +24,7 @@ import { dashboardRoutes } from './routes/dashboard';
 import { docsRoutes } from './routes/docs';
 import { apiRoutes } from './routes';
 import { publicPageRoutes } from './routes/public-pages';
+import { publicPaths, routesOf } from './openapi/public-paths';
 import { systemRoutes } from './routes/system';
 import { trackingRoutes } from './routes/tracking';
 
@@ -92,20 +93,22 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
   // Public form posts come from browsers as urlencoded bodies as well as JSON; uploads are multipart;
   // one-click unsubscribe (RFC 8058) posts a form body to a tracking URL; signed file URLs take raw bytes.
   const isPublicForm = (path: string) => path.startsWith('/v1/public/forms/');
+  const takesRawBytes = (path: string) => path.startsWith(FILE_URL_PREFIX);
   const skipJsonCheck = (path: string) =>
-    isPublicForm(path) || MULTIPART_PATHS.has(path) || path.startsWith('/v1/t/') || path.startsWith(FILE_URL_PREFIX);
-  app.use(jsonBody(opts.bodyLimit ?? config.BODY_LIMIT, skipJsonCheck));
+    isPublicForm(path) || MULTIPART_PATHS.has(path) || path.startsWith('/v1/t/') || takesRawBytes(path);
+  app.use(jsonBody(opts.bodyLimit ?? config.BODY_LIMIT, skipJsonCheck, takesRawBytes));
   app.use('/v1/public/forms', express.urlencoded({ extended: false, limit: '64kb' }));
 
   const routes = apiRoutes(deps);
   app.use(systemRoutes(deps));
-  app.use(docsRoutes(routes, opts.publicBaseUrl));
+  const publicDocumented = publicPaths({ signedFileUrls: servesSignedFileUrls(files) });
+  app.use(docsRoutes(routes, { serverUrl: opts.publicBaseUrl, extraPaths: publicDocumented }));
   app.use(dashboardRoutes({ temporalUiUrl: opts.temporalUiUrl ?? temporalUiUrl(), temporalNamespace: config.TEMPORAL_NAMESPACE }));
   app.use(fileUrlRoutes(files));
   app.use(mountRoutes(routes, deps));
   app.use(publicPageRoutes(deps));
 
-  app.use(methodNotAllowed(routes), notFoundHandler);
+  app.use(methodNotAllowed([...routes, ...routesOf(publicDocumented)]), notFoundHandler);
   app.use(errorHandler);
   return app;
 }

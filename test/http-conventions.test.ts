@@ -60,6 +60,13 @@ describe('HTTP conventions', () => {
     expect([trace.status, trace.headers.allow]).toEqual([405, 'GET, HEAD, POST']);
     const unknown = await stack.http().put('/v1/nothing-here').set(tenant.sandbox);
     expect(unknown.status).toBe(404);
+    // The public routes outside the route runner too (tracking links, hosted pages).
+    const pixel = await stack.http().delete('/v1/t/o/some-token');
+    expect([pixel.status, pixel.headers.allow]).toEqual([405, 'GET, HEAD']);
+    const unsubscribe = await stack.http().put('/v1/t/u/some-token');
+    expect([unsubscribe.status, unsubscribe.headers.allow]).toEqual([405, 'GET, HEAD, POST']);
+    const page = await stack.http().post(`/p/${tenant.id}/welcome`);
+    expect([page.status, page.headers.allow]).toEqual([405, 'GET, HEAD']);
   });
 
   it('answers an oversized body with 413', async () => {

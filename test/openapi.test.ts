@@ -79,6 +79,35 @@ describe('OpenAPI document', () => {
     expect(Object.keys(paths['/v1/files/{id}/content'].get.responses['200'].content)).toEqual(['*/*']);
   });
 
+  it('lists the public routes outside the envelope (tracking, hosted pages, signed file URLs) as they answer', async () => {
+    const { paths } = (await stack.http().get('/v1/openapi.json')).body;
+    const publicOps = [
+      '/v1/t/o/{token}',
+      '/v1/t/c/{token}',
+      '/v1/t/u/{token}',
+      '/p/{tenantId}/{slug}',
+      '/p/sandbox/{tenantId}/{slug}',
+      '/v1/files/direct/{token}',
+    ];
+    for (const p of publicOps)
+      for (const op of Object.values(paths[p]) as { security: unknown[]; responses: object }[]) {
+        expect(op.security).toEqual([]);
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '404', '429']));
+      }
+    expect(Object.keys(paths['/v1/t/u/{token}'])).toEqual(['get', 'post']);
+    expect(Object.keys(paths['/v1/files/direct/{token}'])).toEqual(['put', 'get']);
+    // What a forged token and an unknown page actually answer is what the document says.
+    const pixel = await stack.http().get('/v1/t/o/forged');
+    expect(pixel.status).toBe(404);
+    expect(Object.keys(paths['/v1/t/o/{token}'].get.responses['404'].content)).toContain(pixel.type);
+    const page = await stack.http().get('/p/tenNoSuchTenant00/welcome');
+    expect(page.status).toBe(404);
+    expect(Object.keys(paths['/p/{tenantId}/{slug}'].get.responses['404'].content)).toEqual([page.type]);
+    const file = await stack.http().get('/v1/files/direct/forged');
+    expect(file.status).toBe(403);
+    expect(Object.keys(paths['/v1/files/direct/{token}'].get.responses['403'].content)).toEqual([file.type]);
+  });
+
   it('serves interactive docs at /docs with locally bundled assets', async () => {
     const page = await stack.http().get('/docs');
     expect(page.status).toBe(200);

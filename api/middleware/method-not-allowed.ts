@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '../../lib/errors';
-import type { AnyRoute } from '../http/route';
 
 /** `/v1/leads/:id` as a whole-path pattern (each `:param` one non-empty segment). */
 function pathPattern(path: string): RegExp {
@@ -14,7 +13,7 @@ function pathPattern(path: string): RegExp {
  * Runs after every route: a path the API serves, asked with a method it does not serve (PUT on
  * a lead, TRACE), is a 405 with `Allow`, not a 404 that says the path does not exist.
  */
-export function methodNotAllowed(routes: AnyRoute[]): RequestHandler {
+export function methodNotAllowed(routes: { path: string; method: string }[]): RequestHandler {
   const byPath = new Map<string, { pattern: RegExp; methods: Set<string> }>();
   for (const route of routes) {
     const entry = byPath.get(route.path) ?? { pattern: pathPattern(route.path), methods: new Set<string>() };

@@ -21,7 +21,13 @@ const ERROR_STATUSES: Record<number, string> = {
  * OpenAPI 3.1 generated from the same zod schemas that validate requests and type responses.
  * Named schemas (`.meta({ id })`) become components; everything else is inlined.
  */
-export function buildOpenApiDocument(routes: AnyRoute[], info: { serverUrl?: string } = {}) {
+export function buildOpenApiDocument(
+  routes: AnyRoute[],
+  info: {
+    serverUrl?: string;
+    /** Hand-written path items of routes outside the route runner. */ extraPaths?: Record<string, Record<string, unknown>>;
+  } = {},
+) {
   const components: Record<string, JsonSchema> = {};
 
   const convert = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
@@ -82,6 +88,8 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { serverUrl?: str
       },
     };
   }
+
+  for (const [path, operations] of Object.entries(info.extraPaths ?? {})) paths[path] = { ...paths[path], ...operations };
 
   return {
     openapi: '3.1.0',

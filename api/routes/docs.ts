@@ -12,11 +12,11 @@ const DOCS_HTML = `<!doctype html>
 const INIT_JS = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#ui', persistAuthorization: false });`;
 
 /** GET /v1/openapi.json and interactive docs at /docs (assets served locally: works offline). */
-export function docsRoutes(routes: AnyRoute[], serverUrl?: string): Router {
+export function docsRoutes(routes: AnyRoute[], opts: { serverUrl?: string; extraPaths?: Record<string, Record<string, unknown>> }): Router {
   const router = Router();
   let document: unknown;
   router.get('/v1/openapi.json', (_req, res) => {
-    document ??= buildOpenApiDocument(routes, { serverUrl });
+    document ??= buildOpenApiDocument(routes, opts);
     res.json(document);
   });
   router.get('/docs', (_req, res) => {

@@ -15,6 +15,9 @@ export const FILE_URL_PREFIX = '/v1/files/direct/';
 
 const refused = (message: string) => new AppError('forbidden', message);
 
+/** Whether this API answers the file URLs it signs (the local driver; S3's URLs point at the bucket). */
+export const servesSignedFileUrls = (files: FileSettings) => files.storage.direct instanceof ApiSignedUrls;
+
 /**
  * The local driver's presigned URLs, answered like S3 answers its own: no API key, the token is
  * the permission; a bad or expired token, or a Content-Type or length other than signed, is 403.

@@ -5,7 +5,6 @@ import { renderDocument } from '../../domain/landing-pages/render';
 import { decodeId, encodeId } from '../../lib/ids';
 import type { AppDeps } from '../http/domain-context';
 
-/** Where hosted forms post. The endpoint arrives with the forms feature; until then it is a 404. */
 /** Public form endpoint; `id` is a form ID or a landing page ID (its form section). */
 export const formSubmissionPath = (id: string) => `/v1/public/forms/${id}/submissions`;
 

@@ -12,11 +12,11 @@ export type OpenApiDocument = {
 /**
  * A schemathesis.toml that pins every path parameter to a real record of the type the document
  * names (`x-id-type`), so generated requests reach handlers instead of stopping at "not found".
- * A path whose ID type has no record fails here, not silently.
+ * A path whose ID type has no record fails here, not silently; untyped parameters stay generated.
  */
 export function pinnedPathParamsConfig(
   doc: OpenApiDocument,
-  idFor: (type: string | undefined, path: string) => string | undefined,
+  idFor: (type: string | undefined, path: string, name: string) => string | undefined,
 ): string {
   const blocks: string[] = [];
   for (const [p, ops] of Object.entries(doc.paths)) {
@@ -25,9 +25,10 @@ export function pinnedPathParamsConfig(
       for (const param of op.parameters ?? []) {
         if (param.in !== 'path') continue;
         const type = param.schema['x-id-type'] as string | undefined;
-        const id = idFor(type, p);
-        if (!id) throw new Error(`no seeded record of type ${type} for ${p}`);
-        params.set(param.name, id);
+        const id = idFor(type, p, param.name);
+        // Untyped parameters (tracking and file tokens, page slugs) stay generated unless idFor names one.
+        if (!id && type) throw new Error(`no seeded record of type ${type} for ${p}`);
+        if (id) params.set(param.name, id);
       }
     }
     if (!params.size) continue;
