@@ -10,6 +10,8 @@ import { logger } from '../lib/logger';
  * own signal handlers would shut the worker down behind their back, and their second
  * `worker.shutdown()` then threw "Not running" at Ctrl-C.
  */
+const NO_WORKFLOWS = 'No workflows registered, not polling for workflow tasks';
+
 export function installWorkerRuntime(): void {
   const level: LogLevel = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'DEBUG' : 'WARN';
   Runtime.install({
@@ -20,6 +22,8 @@ export function installWorkerRuntime(): void {
         }
       : {}),
     logger: new DefaultLogger(level, ({ level: l, message, meta }) => {
+      // The lane workers are activity-only by design (workers/create-worker.ts): not worth a warning at every start.
+      if (message === NO_WORKFLOWS) return logger.debug({ temporal: meta }, message);
       const method = l === 'TRACE' ? 'trace' : l === 'DEBUG' ? 'debug' : l === 'INFO' ? 'info' : l === 'WARN' ? 'warn' : 'error';
       logger[method]({ temporal: meta && withSerializedErrors(meta) }, message);
     }),
