@@ -38,11 +38,30 @@ export function encodedId(type: IdType) {
  */
 const yearFromOne = (v: string) => !v.startsWith('0000');
 const offsetWithinRange = (v: string) => !/[+-](1[6-9]|[2-9]\d):?\d\d$/.test(v);
-export const isoDateTime = z.iso
-  .datetime({ offset: true })
+/**
+ * zod's own pattern for the format, narrowed to what the refinements allow, so the document states
+ * the rule too: no year 0000 (in either of its branches, leap day or not), offsets up to ±15:59.
+ */
+const storablePattern = (schema: z.ZodType, replacements: [string, string][]) =>
+  replacements.reduce(
+    (pattern, [from, to]) => {
+      if (!pattern.includes(from)) throw new Error(`zod's date pattern changed: ${from} not in ${pattern}`);
+      return pattern.replace(from, to);
+    },
+    (z.toJSONSchema(schema) as { pattern: string }).pattern,
+  );
+const NO_YEAR_ZERO: [string, string] = ['[02468][048]00', '(?:[2468][048]|0[48])00'];
+const YEAR_FOUR_DIGITS: [string, string] = ['|\\d{4}-', '|(?:000[1-9]|00[1-9]\\d|0[1-9]\\d{2}|[1-9]\\d{3})-'];
+const OFFSET_TO_15_59: [string, string] = ['[+-](?:[01]\\d|2[0-3]):[0-5]\\d', '[+-](?:0\\d|1[0-5]):[0-5]\\d'];
+const datetime = z.iso.datetime({ offset: true });
+export const isoDateTime = datetime
   .refine(yearFromOne, 'Year must be 0001 or later')
-  .refine(offsetWithinRange, 'UTC offset must be within ±15:59');
-export const isoDate = z.iso.date().refine(yearFromOne, 'Year must be 0001 or later');
+  .refine(offsetWithinRange, 'UTC offset must be within ±15:59')
+  .meta({ pattern: storablePattern(datetime, [NO_YEAR_ZERO, YEAR_FOUR_DIGITS, OFFSET_TO_15_59]) });
+const date = z.iso.date();
+export const isoDate = date
+  .refine(yearFromOne, 'Year must be 0001 or later')
+  .meta({ pattern: storablePattern(date, [NO_YEAR_ZERO, YEAR_FOUR_DIGITS]) });
 
 export const PaginationQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),

@@ -126,5 +126,5 @@ export const InboundEvent = z
   })
   .strict()
   .refine((b) => b.messageId || b.email, { message: 'Give messageId or email', path: ['messageId'] })
-  .meta({ id: 'InboundEvent' });
+  .meta({ id: 'InboundEvent', anyOf: [{ required: ['messageId'] }, { required: ['email'] }] });
 export type InboundEvent = z.output<typeof InboundEvent>;

@@ -39,6 +39,21 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas.ApiKeyCreate.properties.expiresAt.description).toMatch(/future/);
     expect(doc.components.schemas.WorkflowDefinition.description).toMatch(/exactly one node has type trigger/);
     expect(doc.paths['/v1/leads/{id}'].patch.requestBody.required).toBe(true);
+    // Date-times: what PostgreSQL stores (no year 0000, offsets within ±15:59), as the server checks it.
+    const deliveries = doc.paths['/v1/integrations/webhooks/{id}/deliveries'].get.parameters;
+    const createdFrom = new RegExp(deliveries.find((p: { name: string }) => p.name === 'createdFrom').schema.pattern);
+    expect(['2030-01-01T09:00:00Z', '2000-02-29T09:00:00+15:59', '0001-01-01T00:00:00-03:30'].map((v) => createdFrom.test(v))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(['2030-01-01T09:00:00+16:00', '0000-01-01T00:00:00Z', '0000-02-29T00:00:00Z'].map((v) => createdFrom.test(v))).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    // Either of two fields.
+    expect(doc.components.schemas.InboundEvent.anyOf).toEqual([{ required: ['messageId'] }, { required: ['email'] }]);
   });
 
   it('describes the lead that the API actually returns (same keys, no undocumented fields)', async () => {
