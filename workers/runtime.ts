@@ -3,6 +3,8 @@ import { config } from '../lib/config';
 import { serializeError } from '../lib/log-redaction';
 import { logger } from '../lib/logger';
 
+const NO_WORKFLOWS = 'No workflows registered, not polling for workflow tasks';
+
 /**
  * Routes the SDK's logs into our pino logger. The SDK logs the whole workflow bundle at INFO, so
  * it only speaks from WARN up unless LOG_LEVEL asks for debug. Call once, before any worker.
@@ -10,8 +12,6 @@ import { logger } from '../lib/logger';
  * own signal handlers would shut the worker down behind their back, and their second
  * `worker.shutdown()` then threw "Not running" at Ctrl-C.
  */
-const NO_WORKFLOWS = 'No workflows registered, not polling for workflow tasks';
-
 export function installWorkerRuntime(): void {
   const level: LogLevel = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'DEBUG' : 'WARN';
   Runtime.install({

@@ -17,17 +17,17 @@ const ERROR_STATUSES: Record<number, string> = {
   500: 'Internal server error',
 };
 
+export interface DocumentInfo {
+  serverUrl?: string;
+  /** Hand-written path items of routes outside the route runner (api/openapi/public-paths.ts). */
+  extraPaths?: Record<string, Record<string, unknown>>;
+}
+
 /**
  * OpenAPI 3.1 generated from the same zod schemas that validate requests and type responses.
  * Named schemas (`.meta({ id })`) become components; everything else is inlined.
  */
-export function buildOpenApiDocument(
-  routes: AnyRoute[],
-  info: {
-    serverUrl?: string;
-    /** Hand-written path items of routes outside the route runner. */ extraPaths?: Record<string, Record<string, unknown>>;
-  } = {},
-) {
+export function buildOpenApiDocument(routes: AnyRoute[], info: DocumentInfo = {}) {
   const components: Record<string, JsonSchema> = {};
 
   const convert = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {

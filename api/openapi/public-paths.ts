@@ -22,9 +22,7 @@ const SHARED = {
   '429': inEnvelope('Too many requests from this address; Retry-After says when to try again'),
   '500': inEnvelope('Internal server error'),
 };
-const BAD_TOKEN = withBody('The token is not one this service signed for this kind of link', 'text/plain');
-/** A path the method does not answer falls through to the API's not-found envelope. */
-const TOKEN_404 = { description: BAD_TOKEN.description, content: { ...BAD_TOKEN.content, ...inEnvelope('').content } };
+const TOKEN_404 = withBody('The token is not one this service signed for this kind of link', 'text/plain');
 
 const operation = (operationId: string, summary: string, parameters: unknown[], responses: Record<string, unknown>, extra = {}) => ({
   summary,

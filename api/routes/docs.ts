@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import { absolutePath } from 'swagger-ui-dist';
 import type { AnyRoute } from '../http/route';
-import { buildOpenApiDocument } from '../openapi/document';
+import { buildOpenApiDocument, type DocumentInfo } from '../openapi/document';
 
 const DOCS_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -12,7 +12,7 @@ const DOCS_HTML = `<!doctype html>
 const INIT_JS = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#ui', persistAuthorization: false });`;
 
 /** GET /v1/openapi.json and interactive docs at /docs (assets served locally: works offline). */
-export function docsRoutes(routes: AnyRoute[], opts: { serverUrl?: string; extraPaths?: Record<string, Record<string, unknown>> }): Router {
+export function docsRoutes(routes: AnyRoute[], opts: DocumentInfo): Router {
   const router = Router();
   let document: unknown;
   router.get('/v1/openapi.json', (_req, res) => {
