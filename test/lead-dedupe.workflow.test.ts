@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { decodeId, encodeId } from '../lib/ids';
+import { detectLeadDuplicates } from '../activities/leads/detect-lead-duplicates';
 import { leadDedupeSweepWorkflow } from '../workflows/lead-dedupe-sweep';
 import { historyToObject } from './support/history';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
@@ -161,6 +162,28 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
     expect(await listed(ids[0])).toEqual(ids.slice(4).map((id) => [id, ['phone']]));
     expect(await listed(ids[1])).toEqual([]);
     expect((await identityRows()) - before).toBe(24 - 2 - 2); // the deleted lead's rows and the merged one's
+  });
+
+  it('a check that races a delete leaves no rows for the deleted lead', async () => {
+    const lead = (await stack.http().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data;
+    const leadId = decodeId('lead', lead.id) as string;
+    // The delete has run but not committed when the check starts: the check must wait for it,
+    // not write the lead's keys back once it commits.
+    const deleting = stack.db.createQueryRunner();
+    await deleting.connect();
+    await deleting.startTransaction();
+    try {
+      await deleting.query('DELETE FROM leads WHERE id = $1', [leadId]);
+      await deleting.query('DELETE FROM lead_identities WHERE lead_id = $1', [leadId]);
+      const check = detectLeadDuplicates(stack.db)({ tenantId: tenant.tenant.id, environment: 'live', leadId });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await deleting.commitTransaction();
+      expect(await check).toEqual({ duplicates: 0 });
+    } finally {
+      await deleting.release();
+    }
+    const [left] = await stack.db.query('SELECT count(*)::int AS n FROM lead_identities WHERE lead_id = $1', [leadId]);
+    expect(left.n).toBe(0);
   });
 
   it('stops suggesting duplicates by a phone more than 25 leads share, and says the key is common', async () => {

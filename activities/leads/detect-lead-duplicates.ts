@@ -7,20 +7,26 @@ import { ScopedData } from '../../db/scoped-data';
 /**
  * Makes sure the lead is in the clusters of its email and phone (it normally joined them when it
  * was written; a lead written another way joins here), counts its duplicates, then marks it
- * checked. Each step is one short statement of its own, so no lock is held across leads; safe to
- * run any number of times for the same lead.
+ * checked. Safe to run any number of times for the same lead.
  */
 export function detectLeadDuplicates(db: DataSource) {
   return async ({ tenantId, environment, leadId }: LeadRef): Promise<{ duplicates: number }> => {
-    const data = new ScopedData(db.manager, { tenantId, environment });
-    const leads = data.repo(Lead);
-    const lead = await leads.findById(leadId);
+    const scope = { tenantId, environment };
+    // The sync holds the lead's row lock, and only that lead's: a delete, merge or PATCH that
+    // commits between reading the lead and writing its keys would otherwise get back the rows it
+    // just removed (or lose the keys it just wrote).
+    const lead = await db.transaction(async (manager) => {
+      const data = new ScopedData(manager, scope);
+      const found = await data.repo(Lead).findByIdForUpdate(leadId);
+      if (found) await syncIdentities(data, found);
+      return found;
+    });
     if (!lead) return { duplicates: 0 }; // deleted meanwhile: nothing to do
-    await syncIdentities(data, lead);
+    const data = new ScopedData(db.manager, scope);
     const { duplicates } = await findDuplicates(data, lead.id);
     // Only this column: saving the whole entity would write back fields read before a concurrent
     // update (a second form submission, say) committed.
-    await leads.updateWhere({ id: lead.id }, { duplicatesCheckedAt: new Date() });
+    await data.repo(Lead).updateWhere({ id: lead.id }, { duplicatesCheckedAt: new Date() });
     return { duplicates: duplicates.length };
   };
 }
