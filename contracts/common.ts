@@ -33,6 +33,15 @@ export function encodedId(type: IdType) {
 }
 
 /**
+ * A value that must name something the tenant has: a lead status code, an approved partner's
+ * referral code, a contact's address. JSON Schema cannot list which values exist, so the document
+ * names the kind in `x-references` beside a description of the 422; tools that fill such fields
+ * (the reliability suite's fuzzer) take the value from a record, as they do for `x-id-type`.
+ */
+export type ReferenceKind = 'leadStatus' | 'referralCode' | 'contactEmail';
+export const references = (kind: ReferenceKind) => ({ 'x-references': kind });
+
+/**
  * What PostgreSQL can store: ISO 8601 allows year 0000 and any UTC offset, timestamptz and date
  * take years from 0001 and offsets within ±15:59 (beyond, the query fails: a 500, not a 4xx).
  */

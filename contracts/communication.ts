@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_FORMATS, MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../db/entities/message';
-import { emailField, encodedId, isoDateTime, PaginationQuery } from './common';
+import { emailField, encodedId, isoDateTime, PaginationQuery, references } from './common';
 
 /** Explicit, so a lead's data is never parsed as markup: substituted values are escaped into HTML bodies. */
 const emailFormat = z.enum(EMAIL_FORMATS).meta({
@@ -120,7 +120,10 @@ export const EmailTemplateIdParams = z.object({ id: encodedId('emailTemplate') }
 export const InboundEvent = z
   .object({
     messageId: encodedId('message').optional(),
-    email: emailField.optional(),
+    email: emailField.optional().meta({
+      description: 'The address of a lead or of a message sent to it (422 when none matches)',
+      ...references('contactEmail'),
+    }),
     reason: z.string().max(1000).optional(),
     timestamp: isoDateTime.optional(),
   })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError, type FieldError } from '../lib/errors';
 import { LEAD_SOURCES } from '../db/entities/lead';
-import { emailField, encodedId, isoDateTime, PaginationQuery, personName, phoneField, sortQuery } from './common';
+import { emailField, encodedId, isoDateTime, PaginationQuery, personName, phoneField, references, sortQuery } from './common';
 import { ReferralCodeInput } from './partner';
 
 const customFields = z
@@ -22,12 +22,16 @@ export const LeadCreate = z
       .min(1)
       .max(40)
       .optional()
-      .meta({ description: "Code of one of the tenant's lead statuses (default: the default status, seeded 'new')" }),
+      .meta({
+        description: "Code of one of the tenant's lead statuses (default: the default status, seeded 'new'); another code is a 422",
+        ...references('leadStatus'),
+      }),
     score: z.number().int().min(0).max(100).optional(),
     assignedTo: encodedId('user').nullable().optional(),
     customFields: customFields.optional(),
     referralCode: ReferralCodeInput.optional().meta({
-      description: "An approved partner's referral code: the lead is attributed to that partner",
+      description: "An approved partner's referral code: the lead is attributed to that partner (an unknown or inactive code is a 422)",
+      ...references('referralCode'),
     }),
   })
   .strict()

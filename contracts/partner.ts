@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PARTNER_STATUSES, PARTNER_TIERS } from '../db/entities/partner';
-import { emailField, encodedId, PaginationQuery, personName, phoneField, sortQuery } from './common';
+import { emailField, encodedId, PaginationQuery, personName, phoneField, references, sortQuery } from './common';
 
 export const ReferralCodeInput = z
   .string()
@@ -16,7 +16,10 @@ export const PartnerCreate = z
     phone: phoneField.nullable().optional(),
     company: z.string().trim().max(200).nullable().optional(),
     tier: z.enum(PARTNER_TIERS).optional(),
-    referralCode: ReferralCodeInput.optional().meta({ description: 'Code of an approved partner, who becomes this partner’s upline' }),
+    referralCode: ReferralCodeInput.optional().meta({
+      description: 'Code of an approved partner, who becomes this partner’s upline (an unknown or inactive code is a 422)',
+      ...references('referralCode'),
+    }),
   })
   .strict()
   .meta({ id: 'PartnerCreate' });

@@ -55,8 +55,33 @@ function checkStageFlags(
   } else if (d.isWon && !d.isClosed) ctx.addIssue({ code: 'custom', path: ['isWon'], message: 'A won stage must also be closed' });
 }
 
+/** `isWon: true` without `isClosed: true` beside it (isClosed defaults to false), as JSON Schema. */
+const WON_BUT_NOT_CLOSED = { required: ['isWon'], properties: { isWon: { const: true }, isClosed: { const: false } } };
+
+/**
+ * The document states checkStageFlags too (zod's refinements do not reach JSON Schema), so a client
+ * or fuzzer that follows it never meets the 422: a lead status has no stage flags, a won stage is closed.
+ */
+const STAGE_FLAG_RULES = {
+  anyOf: [
+    {
+      properties: {
+        entityType: { const: 'lead' },
+        isClosed: { const: false },
+        isWon: { const: false },
+        defaultProbability: { type: 'null' },
+      },
+    },
+    { required: ['entityType'], properties: { entityType: { const: 'opportunity' } }, not: WON_BUT_NOT_CLOSED },
+  ],
+};
+
 /** A status (lead) or stage (opportunity) definition: the body of POST /v1/config/statuses, and what AI generation returns. */
-export const StatusDefinition = z.object(fields).strict().superRefine(checkStageFlags).meta({ id: 'StatusDefinition' });
+export const StatusDefinition = z
+  .object(fields)
+  .strict()
+  .superRefine(checkStageFlags)
+  .meta({ id: 'StatusDefinition', ...STAGE_FLAG_RULES });
 export type StatusDefinition = z.output<typeof StatusDefinition>;
 
 /** PATCH: any field but entityType (a status cannot become a stage); the merged record is re-checked with StatusDefinition. */
@@ -74,7 +99,13 @@ export const StatusDefinitionUpdate = z
   })
   .partial()
   .strict()
-  .meta({ id: 'StatusDefinitionUpdate' });
+  .meta({
+    id: 'StatusDefinitionUpdate',
+    description:
+      'On a lead status, isClosed and isWon must stay false and defaultProbability null (422 otherwise). ' +
+      'A won stage is closed: the document asks for isClosed: true beside isWon: true (the server also takes isWon alone on a closed stage).',
+    not: WON_BUT_NOT_CLOSED,
+  });
 export type StatusDefinitionUpdate = z.output<typeof StatusDefinitionUpdate>;
 
 export const StatusDefinitionRecord = z

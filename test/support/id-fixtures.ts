@@ -4,7 +4,6 @@ import type { z } from 'zod';
 import type { AnyRoute } from '../../api/http/route';
 import { landingPageTemplate } from '../../domain/ai/templates/landing-page';
 import { sequenceTemplate } from '../../domain/ai/templates/sequence';
-import { statusesTemplate } from '../../domain/ai/templates/statuses';
 import type { IdType } from '../../lib/ids';
 import { validLead } from './stack';
 
@@ -44,7 +43,15 @@ export function idFixtures(http: () => request.Agent): Partial<Record<IdType, Id
         }),
     },
     opportunity: { create: (h) => post('/v1/opportunities', h, { name: 'Fixture deal', value: 1 }) },
-    status: { create: (h) => post('/v1/config/statuses', h, statusesTemplate({ prompt: `fixture ${Math.random()}` }).statuses[1]) },
+    // An opportunity stage: opportunities name it as their stageId, and every flag applies to it.
+    status: {
+      create: (h) =>
+        post('/v1/config/statuses', h, {
+          entityType: 'opportunity',
+          code: `fixture_${Math.random().toString(36).slice(2, 10)}`,
+          name: 'Fixture stage',
+        }),
+    },
     workflow: { create: (h) => post('/v1/workflows', h, sequenceTemplate({ prompt: 'fixture welcome series' })) },
     landingPage: { create: (h) => post('/v1/landing-pages', h, landingPageTemplate({ prompt: `fixture page ${Math.random()}` })) },
     task: { create: (h) => post('/v1/tasks', h, { title: 'Fixture' }) },
@@ -172,4 +179,33 @@ export async function seedEveryIdType(
     owned.set(type, await fixture.create(fixture.tenantWide ? tenant.live : tenant[environment]));
   }
   return owned;
+}
+
+/**
+ * A value of every `x-references` kind for the seeded tenant: its default lead status, the referral
+ * code of an approved partner of its own (not the seeded one, which a fuzzer may suspend), and the
+ * address the seeded message went to.
+ */
+export async function seedReferences(
+  http: () => request.Agent,
+  headers: Headers,
+  owned: Map<IdType, string>,
+): Promise<Map<string, string>> {
+  const ok = (res: request.Response) => {
+    if (res.status >= 300) throw new Error(`reference fixture ${res.req.path} failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.data;
+  };
+  const partner = ok(await http().post('/v1/partners').set(headers).send({ email: 'upline@example.com', firstName: 'U', lastName: 'P' }));
+  ok(await http().post(`/v1/partners/${partner.id}/approve`).set(headers));
+  const [code] = ok(await http().get(`/v1/partners/${partner.id}/referral-codes`).set(headers));
+  const message = ok(
+    await http()
+      .get(`/v1/communications/messages/${owned.get('message')}`)
+      .set(headers),
+  );
+  return new Map([
+    ['leadStatus', 'new'],
+    ['referralCode', code.code as string],
+    ['contactEmail', message.to as string],
+  ]);
 }

@@ -80,17 +80,24 @@ export async function runSchemathesis(dir: string, config: string, args: string[
 
 /**
  * The served document with every ID-valued schema (`x-id-type`, in bodies and queries too) narrowed
- * to the seeded record of its type, for the fuzzer only: an ID that fits the documented pattern but
- * names no record is rightly a 422 ("Lead not found"), which `positive_data_acceptance` would count
- * as valid input refused. IDs of types with no seeded record keep their pattern.
+ * to the seeded record of its type, and every value that must name something the tenant has
+ * (`x-references`: a status code, a referral code, a contact's address) to a seeded one, for the
+ * fuzzer only: a value that fits the documented pattern but names nothing is rightly a 422 ("Lead
+ * not found"), which `positive_data_acceptance` would count as valid input refused. IDs of types
+ * with no seeded record keep their pattern.
  */
-export function pinnedIdsDocument<T>(doc: T, idFor: (type: string) => string | undefined): T {
+export function pinnedIdsDocument<T>(
+  doc: T,
+  idFor: (type: string) => string | undefined,
+  referenceFor: (kind: string) => string | undefined = () => undefined,
+): T {
   const pin = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(pin);
     if (!node || typeof node !== 'object') return node;
     const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, pin(v)])) as Record<string, unknown>;
     const id = typeof out['x-id-type'] === 'string' ? idFor(out['x-id-type']) : undefined;
-    return id ? { ...out, enum: [id] } : out;
+    const value = id ?? (typeof out['x-references'] === 'string' ? referenceFor(out['x-references']) : undefined);
+    return value ? { ...out, enum: [value] } : out;
   };
   return pin(doc) as T;
 }
