@@ -15,7 +15,7 @@ export const AgentExecutionCreate = z
       ctx.addIssue({ code: 'custom', path: ['accepted'], message: 'Only recommender executions can be accepted' });
     }
   })
-  .meta({ id: 'AgentExecutionCreate' });
+  .meta({ id: 'AgentExecutionCreate', anyOf: [{ properties: { agent: { const: 'recommender' } } }, { not: { required: ['accepted'] } }] });
 export type AgentExecutionCreate = z.output<typeof AgentExecutionCreate>;
 
 export const AgentExecution = z

@@ -7,14 +7,17 @@ const CurrencyCode = z
   .regex(/^[A-Z]{3}$/, 'Must be a three-letter ISO 4217 currency code')
   .meta({ description: 'ISO 4217 code, e.g. USD' });
 
+/**
+ * At most two decimal places, read to a double's 15 significant digits: 0.57 arrives as
+ * 0.5700000000000001 from clients that compute it as 57 * 0.01, and 669792285802.68 * 100 is not
+ * an integer in floating point, yet both are amounts in cents.
+ */
+const hasCents = (v: number) => /^-?\d+(\.\d{1,2})?$/.test(String(Number(v.toPrecision(15))));
+
 export const CommissionCreate = z
   .object({
     partnerId: encodedId('partner'),
-    amount: z
-      .number()
-      .positive()
-      .lt(1e12)
-      .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'At most two decimal places'),
+    amount: z.number().positive().lt(1e12).refine(hasCents, 'At most two decimal places').meta({ multipleOf: 0.01 }),
     currency: CurrencyCode,
     note: z.string().trim().max(500).nullable().optional(),
   })

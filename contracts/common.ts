@@ -33,6 +33,24 @@ export function encodedId(type: IdType) {
 }
 
 /**
+ * "`idKey` is an ID of the kind `typeKey` names" as JSON Schema, for a body whose record is one of
+ * several types (zod checks it in a refinement, which the document does not show): one branch per
+ * type, its ID marked like any other. `optional`: the pair may also be left out entirely.
+ */
+export function typedIdPair(typeKey: string, idKey: string, types: readonly IdType[], opts: { optional?: boolean } = {}) {
+  const branches = types.map((type) => ({
+    required: [typeKey, idKey],
+    properties: {
+      [typeKey]: { const: type },
+      [idKey]: { type: 'string', pattern: idPattern(type).source, 'x-id-type': type },
+    },
+  }));
+  // A `false` property schema: the property must be absent (no `not`, which schemathesis cannot cover beside binary parts).
+  const neither = { properties: { [typeKey]: false, [idKey]: false } };
+  return { anyOf: opts.optional ? [neither, ...branches] : branches };
+}
+
+/**
  * A value that must name something the tenant has: a lead status code, an approved partner's
  * referral code, a contact's address. JSON Schema cannot list which values exist, so the document
  * names the kind in `x-references` beside a description of the 422; tools that fill such fields

@@ -36,7 +36,11 @@ export const SendEmail = z
     message: 'format goes with body: a template has its own',
     path: ['format'],
   })
-  .meta({ id: 'SendEmail' });
+  .meta({
+    id: 'SendEmail',
+    oneOf: [{ required: ['body'] }, { required: ['templateId'] }],
+    anyOf: [{ not: { required: ['format'] } }, { required: ['body'] }],
+  });
 export type SendEmail = z.output<typeof SendEmail>;
 
 export const SendSms = z

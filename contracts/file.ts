@@ -4,7 +4,7 @@ import { config } from '../lib/config';
 import { ALLOWED_UPLOAD_TYPES } from '../lib/files/allowed-types';
 import { safeFileName } from '../lib/files/safe-name';
 import { decodeId } from '../lib/ids';
-import { PaginationQuery, encodedId } from './common';
+import { PaginationQuery, encodedId, typedIdPair } from './common';
 
 /** The owning record of a file: both fields or neither; the ID must be of the named type. */
 function entityPair<T extends { entityType?: string; entityId?: string }>(v: T, ctx: z.RefinementCtx) {
@@ -29,7 +29,8 @@ export const FileUploadForm = z
     entityType: z.enum(FILE_ENTITY_TYPES).optional(),
     entityId: z.string().optional(),
   })
-  .meta({ id: 'FileUploadForm' });
+  .strict()
+  .meta({ id: 'FileUploadForm', ...typedIdPair('entityType', 'entityId', FILE_ENTITY_TYPES, { optional: true }) });
 
 export const StoredFileSchema = z
   .object({
@@ -60,14 +61,15 @@ export const DirectUploadCreate = z
     fileName: z.string().min(1).max(255).transform(safeFileName),
     contentType: z
       .string()
-      .refine((t) => ALLOWED_UPLOAD_TYPES.has(t), { error: (i) => `Files of type ${String(i.input)} are not accepted` }),
+      .refine((t) => ALLOWED_UPLOAD_TYPES.has(t), { error: (i) => `Files of type ${String(i.input)} are not accepted` })
+      .meta({ enum: [...ALLOWED_UPLOAD_TYPES] }),
     size: z.number().int().min(1).max(config.FILE_DIRECT_UPLOAD_MAX_BYTES),
     entityType: z.enum(FILE_ENTITY_TYPES).optional(),
     entityId: z.string().max(40).optional(),
   })
   .strict()
   .superRefine(entityPair)
-  .meta({ id: 'DirectUploadCreate' });
+  .meta({ id: 'DirectUploadCreate', ...typedIdPair('entityType', 'entityId', FILE_ENTITY_TYPES, { optional: true }) });
 export type DirectUploadCreate = z.output<typeof DirectUploadCreate>;
 
 export const PresignedRequestSchema = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SEARCH_TYPES } from '../db/entities/search-document';
 import { decodeId } from '../lib/ids';
-import { PaginationQuery } from './common';
+import { PaginationQuery, typedIdPair } from './common';
 
 export const SearchIndexRequest = z
   .object({
@@ -13,7 +13,7 @@ export const SearchIndexRequest = z
   .superRefine((v, ctx) => {
     if (decodeId(v.type, v.id) === null) ctx.addIssue({ code: 'custom', path: ['id'], message: `Must be a valid ${v.type} ID` });
   })
-  .meta({ id: 'SearchIndexRequest' });
+  .meta({ id: 'SearchIndexRequest', ...typedIdPair('type', 'id', SEARCH_TYPES) });
 export type SearchIndexRequest = z.output<typeof SearchIndexRequest>;
 
 export const SearchIndexResult = z

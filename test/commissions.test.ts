@@ -75,6 +75,12 @@ describe('commissions', () => {
     expect((await record(t, { partnerId: encodeId('partner', 999999999), amount: 1.234, currency: 'USD' })).body.errors).toEqual([
       { field: 'amount', message: 'At most two decimal places' },
     ]);
+    // Cents as clients compute them in floating point (57 * 0.01), and near the top of the range.
+    for (const amount of [0.5700000000000001, 669792285802.68]) {
+      expect((await record(t, { partnerId: encodeId('partner', 999999999), amount, currency: 'USD' })).body.errors).toEqual([
+        { field: 'partnerId', message: 'Partner not found' },
+      ]);
+    }
     expect((await record(t, { partnerId: encodeId('partner', 999999999), amount: 1e12, currency: 'USD' })).body.errors[0].field).toBe(
       'amount',
     );

@@ -47,13 +47,9 @@ const KNOWN_UNSTATED_RULES = [
   'PATCH /v1/forms/{id}',
   'PATCH /v1/integrations/webhooks/{id}',
   'PATCH /v1/workflows/{id}',
-  'POST /v1/agents/executions',
   'POST /v1/api-keys',
-  'POST /v1/commissions',
   'POST /v1/communications/dkim-keys',
-  'POST /v1/communications/send/email',
   'POST /v1/files/upload',
-  'POST /v1/files/uploads',
   'POST /v1/forms',
   'POST /v1/integrations/webhooks',
   'POST /v1/integrations/webhooks/{id}/recover',
@@ -61,7 +57,6 @@ const KNOWN_UNSTATED_RULES = [
   'POST /v1/leads/imports',
   'POST /v1/leads/{id}/merge',
   'POST /v1/public/forms/{id}/submissions',
-  'POST /v1/search/index',
   'POST /v1/workflows',
 ];
 

@@ -192,7 +192,7 @@ export async function seedReferences(
   owned: Map<IdType, string>,
 ): Promise<Map<string, string>> {
   const ok = (res: request.Response) => {
-    if (res.status >= 300) throw new Error(`reference fixture ${res.req.path} failed: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status >= 300) throw new Error(`reference fixture failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data;
   };
   const partner = ok(await http().post('/v1/partners').set(headers).send({ email: 'upline@example.com', firstName: 'U', lastName: 'P' }));
