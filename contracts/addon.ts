@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ADDON_INSTALL_STATUSES } from '../db/entities/addon';
-import { PaginationQuery, encodedId } from './common';
+import { encodedId, nonBlank, PaginationQuery } from './common';
 
 export const AddonCatalogItem = z
   .object({
@@ -27,8 +27,8 @@ export const AddonInstallation = z
 export type AddonInstallation = z.output<typeof AddonInstallation>;
 
 export const AddonCatalogQuery = PaginationQuery.extend({
-  category: z.string().trim().min(1).max(40).optional(),
-  search: z.string().trim().min(1).max(200).optional().meta({ description: 'Case-insensitive match on name or description' }),
+  category: nonBlank(40).optional(),
+  search: nonBlank(200).optional().meta({ description: 'Case-insensitive match on name or description' }),
 });
 export type AddonCatalogQuery = z.output<typeof AddonCatalogQuery>;
 

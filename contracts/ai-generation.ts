@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { nonBlank } from './common';
 import type { GenerationKind } from './ai-requests';
 import { LandingPageDefinition } from './landing-page';
 import { StatusDefinition } from './status-definition';
 import { SequenceDefinition } from './sequence-definition';
 
-const prompt = z.string().trim().min(1).max(2000);
+const prompt = nonBlank(2000);
 const short = z.string().trim().max(100).optional();
 
 export const GenerateSequenceRequest = z

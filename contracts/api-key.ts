@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../db/entities/tenant-owned';
-import { PaginationQuery, encodedId, isoDateTime } from './common';
+import { encodedId, isoDateTime, nonBlank, PaginationQuery } from './common';
 
 const SCOPE_PATTERN = /^(\*|\*:read|[a-z_-]+:(read|write))$/;
 
 export const ApiKeyCreate = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: nonBlank(100),
     environment: z
       .enum(ENVIRONMENTS)
       .optional()

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../db/entities/campaign';
 import { ENROLLMENT_STATUSES } from '../db/entities/campaign-enrollment';
-import { PaginationQuery, encodedId } from './common';
+import { encodedId, nonBlank, PaginationQuery } from './common';
 
 export const CampaignCreate = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: nonBlank(200),
     description: z.string().max(2000).optional(),
     type: z.enum(CAMPAIGN_TYPES).optional(),
     /** draft (default) or active; paused and completed are reached through transitions. */
@@ -18,7 +18,7 @@ export type CampaignCreate = z.output<typeof CampaignCreate>;
 
 export const CampaignUpdate = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: nonBlank(200),
     description: z.string().max(2000),
     type: z.enum(CAMPAIGN_TYPES),
     /** The same legal moves as the activate/pause/resume/complete endpoints. */

@@ -51,6 +51,20 @@ export function typedIdPair(typeKey: string, idKey: string, types: readonly IdTy
 }
 
 /**
+ * Text that must not be blank: trimmed, then 1 to `max` characters. The document states the
+ * "not only whitespace" part as a pattern (a character that is neither whitespace nor the BOM,
+ * which JavaScript's trim also removes), so a whitespace-only value is invalid there as well.
+ */
+export const nonBlank = (max: number) => z.string().trim().min(1).max(max).meta({ pattern: '[^\\s\\uFEFF]' });
+
+/**
+ * Items of an array whose `keys` must differ from item to item (JSON Schema's uniqueItems compares
+ * whole items only): named in `x-unique-by` beside a description, for clients and for the fuzzer's
+ * copy of the document (test/support/schemathesis.ts), which honours it with at most one item.
+ */
+export const uniqueBy = (...keys: string[]) => ({ 'x-unique-by': keys });
+
+/**
  * A value that must name something the tenant has: a lead status code, an approved partner's
  * referral code, a contact's address. JSON Schema cannot list which values exist, so the document
  * names the kind in `x-references` beside a description of the 422; tools that fill such fields
@@ -135,4 +149,4 @@ export const phoneField = z
   .string()
   .trim()
   .regex(/^\+?(?=[0-9 ()./-]{5,30}$)[ ()./-]*(?:[0-9][ ()./-]*){1,20}$/, 'Must be a phone number with country code (at most 20 digits)');
-export const personName = z.string().trim().min(1).max(100);
+export const personName = nonBlank(100);

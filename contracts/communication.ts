@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_FORMATS, MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../db/entities/message';
-import { emailField, encodedId, isoDateTime, PaginationQuery, references } from './common';
+import { emailField, encodedId, isoDateTime, nonBlank, PaginationQuery, references } from './common';
 
 /** Explicit, so a lead's data is never parsed as markup: substituted values are escaped into HTML bodies. */
 const emailFormat = z.enum(EMAIL_FORMATS).meta({
@@ -15,7 +15,7 @@ const templateData = z.record(z.string().max(100), z.union([z.string().max(5000)
 export const SendEmail = z
   .object({
     to: emailField,
-    subject: z.string().trim().min(1).max(300),
+    subject: nonBlank(300),
     body: z.string().max(100_000).optional(),
     format: emailFormat.optional().meta({ description: "The body's format (with body only; a template has its own)" }),
     templateId: encodedId('emailTemplate').optional(),
@@ -49,7 +49,7 @@ export const SendSms = z
       .string()
       .trim()
       .regex(/^\+[1-9][0-9]{6,14}$/, 'Must be an E.164 phone number (+ and digits)'),
-    body: z.string().trim().min(1).max(1600),
+    body: nonBlank(1600),
     leadId: encodedId('lead').optional(),
   })
   .strict()
@@ -98,8 +98,8 @@ export const MessageIdParams = z.object({ id: encodedId('message') });
 
 export const EmailTemplateCreate = z
   .object({
-    name: z.string().trim().min(1).max(200),
-    subject: z.string().trim().min(1).max(300),
+    name: nonBlank(200),
+    subject: nonBlank(300),
     body: z.string().min(1).max(100_000),
     format: emailFormat.optional(),
   })

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { COURSE_STATUSES } from '../db/entities/course';
-import { PaginationQuery, encodedId, sortQuery } from './common';
+import { encodedId, nonBlank, PaginationQuery, sortQuery } from './common';
 
 export const CourseCreate = z
   .object({
-    title: z.string().trim().min(1).max(200),
+    title: nonBlank(200),
     description: z.string().max(10_000).nullable().optional(),
     modulesCount: z.number().int().min(0).max(1000).optional(),
   })

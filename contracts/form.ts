@@ -1,17 +1,19 @@
 import { z } from 'zod';
 import { FORM_FIELD_TYPES, LEAD_FIELDS } from '../db/entities/form';
-import { PaginationQuery, encodedId } from './common';
+import { encodedId, nonBlank, PaginationQuery, uniqueBy } from './common';
 
 const FormFieldSchema = z
   .object({
     name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,49}$/, 'Must start with a letter; letters, digits and _ only'),
-    label: z.string().trim().min(1).max(200),
+    label: nonBlank(200),
     type: z.enum(FORM_FIELD_TYPES).default('text'),
     required: z.boolean().default(false),
     options: z.array(z.string().min(1).max(200)).min(1).max(50).optional(),
     mapsTo: z.enum(LEAD_FIELDS).optional(),
   })
-  .strict();
+  .strict()
+  // A select needs options, as the document states it.
+  .meta({ anyOf: [{ not: { required: ['type'], properties: { type: { const: 'select' } } } }, { required: ['options'] }] });
 
 const fieldList = z
   .array(FormFieldSchema)
@@ -28,18 +30,19 @@ const fieldList = z
       ctx.addIssue({ code: 'custom', path: [], message: 'A form needs a required field that maps to the lead email (mapsTo: "email")' });
     }
   })
-  // The email rule above, as the document states it (names unique and select options are in the description).
+  // The email rule above, as the document states it (unique names in x-unique-by and the description).
   .meta({
     description: 'Field names are unique; a select field needs options',
+    ...uniqueBy('name'),
     contains: { type: 'object', required: ['mapsTo', 'required'], properties: { mapsTo: { const: 'email' }, required: { const: true } } },
   });
 
 export const FormCreate = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: nonBlank(200),
     description: z.string().trim().max(1000).default(''),
     fields: fieldList,
-    successMessage: z.string().trim().min(1).max(500).optional(),
+    successMessage: nonBlank(500).optional(),
     redirectUrl: z
       .url({ protocol: /^https?$/ })
       .max(2000)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PaginationQuery, encodedId } from './common';
+import { encodedId, nonBlank, PaginationQuery, uniqueBy } from './common';
 
 const SECTION_TYPES = ['hero', 'features', 'form', 'testimonials', 'cta', 'text'] as const;
 const FORM_FIELDS = ['email', 'firstName', 'lastName', 'phone', 'company', 'message'] as const;
@@ -15,28 +15,37 @@ export const LandingSection = z
   .object({
     sectionId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1-64 letters, digits, _ or -'),
     type: z.enum(SECTION_TYPES),
-    label: z.string().trim().min(1).max(200),
+    label: nonBlank(200),
     visible: z.boolean(),
     order: z.number().int().min(0),
     heading: z.string().max(200).optional(),
     body: z.string().max(5000).optional(),
-    items: z.array(z.string().trim().min(1).max(300)).max(12).optional(),
-    fields: z.array(z.enum(FORM_FIELDS)).min(1).max(6).optional(),
-    buttonText: z.string().trim().min(1).max(60).optional(),
+    items: z.array(nonBlank(300)).max(12).optional(),
+    fields: z
+      .array(z.enum(FORM_FIELDS))
+      .min(1)
+      .max(6)
+      .optional()
+      .meta({ description: "A form section's fields: the email is one of them", contains: { const: 'email' } }),
+    buttonText: nonBlank(60).optional(),
   })
   .strict()
   .meta({ id: 'LandingSection' });
 export type LandingSection = z.output<typeof LandingSection>;
 
 const fields = {
-  name: z.string().trim().min(1).max(200),
+  name: nonBlank(200),
   description: z.string().max(2000).default(''),
   slug: z
     .string()
     .max(80)
     .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Must be URL-safe: lower-case letters and digits separated by single hyphens'),
-  sections: z.array(LandingSection).min(1).max(20),
-  seo: z.object({ title: z.string().trim().min(1).max(120), metaDescription: z.string().max(320) }).strict(),
+  sections: z
+    .array(LandingSection)
+    .min(1)
+    .max(20)
+    .meta({ description: 'Each section has its own sectionId and order', ...uniqueBy('sectionId', 'order') }),
+  seo: z.object({ title: nonBlank(120), metaDescription: z.string().max(320) }).strict(),
   style: z
     .object({
       primaryColor: hex,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError, type FieldError } from '../lib/errors';
 import { LEAD_SOURCES } from '../db/entities/lead';
-import { emailField, encodedId, isoDateTime, PaginationQuery, personName, phoneField, references, sortQuery } from './common';
+import { emailField, encodedId, isoDateTime, nonBlank, PaginationQuery, personName, phoneField, references, sortQuery } from './common';
 import { ReferralCodeInput } from './partner';
 
 const customFields = z
@@ -71,7 +71,7 @@ export const LeadListQuery = PaginationQuery.extend({
   status: z.string().max(40).optional(),
   source: z.enum(LEAD_SOURCES).optional(),
   assignedTo: encodedId('user').optional(),
-  q: z.string().trim().min(1).max(200).optional(),
+  q: nonBlank(200).optional(),
   scoreMin: z.coerce.number().int().min(0).max(100).optional(),
   scoreMax: z.coerce.number().int().min(0).max(100).optional(),
   createdFrom: isoDateTime.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PaginationQuery, encodedId, isoDate, isoDateTime, sortQuery } from './common';
+import { encodedId, isoDate, isoDateTime, nonBlank, PaginationQuery, sortQuery } from './common';
 
 const currency = z
   .string()
@@ -16,7 +16,7 @@ export const ConvertLead = z
     value: value.optional(),
     currency: currency.optional(),
     stageId: encodedId('status').optional(),
-    name: z.string().trim().min(1).max(200).optional(),
+    name: nonBlank(200).optional(),
   })
   .strict()
   .meta({ id: 'ConvertLead' });
@@ -24,7 +24,7 @@ export type ConvertLead = z.output<typeof ConvertLead>;
 
 export const OpportunityCreate = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: nonBlank(200),
     leadId: encodedId('lead').optional(),
     value: value.default(0),
     currency: currency.default('USD'),
@@ -39,14 +39,14 @@ export type OpportunityCreate = z.output<typeof OpportunityCreate>;
 
 export const OpportunityUpdate = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: nonBlank(200),
     value,
     currency,
     stageId: encodedId('status'),
     probability: z.number().int().min(0).max(100).nullable().meta({ description: 'null: follow the stage again' }),
     ownerId: encodedId('user'),
     expectedCloseDate: isoDate.nullable(),
-    lostReason: z.string().trim().min(1).max(500).meta({ description: 'Recorded when moving to a lost stage' }),
+    lostReason: nonBlank(500).meta({ description: 'Recorded when moving to a lost stage' }),
   })
   .partial()
   .strict()

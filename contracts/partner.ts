@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PARTNER_STATUSES, PARTNER_TIERS } from '../db/entities/partner';
-import { emailField, encodedId, PaginationQuery, personName, phoneField, references, sortQuery } from './common';
+import { emailField, encodedId, nonBlank, PaginationQuery, personName, phoneField, references, sortQuery } from './common';
 
 export const ReferralCodeInput = z
   .string()
@@ -57,7 +57,7 @@ export const PartnerListQuery = PaginationQuery.extend({
   sort: sortQuery(['createdAt', 'updatedAt', 'lastName', 'company'] as const, 'createdAt:desc'),
   status: z.enum(PARTNER_STATUSES).optional(),
   tier: z.enum(PARTNER_TIERS).optional(),
-  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Matches email, name or company' }),
+  q: nonBlank(200).optional().meta({ description: 'Matches email, name or company' }),
 });
 export type PartnerListQuery = z.output<typeof PartnerListQuery>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkDefinitionSize, DEFINITION_MAX_BYTES } from './definition-size';
 import { EMAIL_FORMATS } from '../db/entities/message';
-import { PaginationQuery, encodedId } from './common';
+import { encodedId, nonBlank, PaginationQuery } from './common';
 import { DEFAULT_CONDITION_WINDOW } from '../workflows/campaign-graph';
 import { checkSequenceGraph } from './sequence-graph-rules';
 
@@ -20,7 +20,7 @@ const TriggerData = z.object({ label, triggerType: z.enum(TRIGGER_TYPES) }).stri
 const EmailData = z
   .object({
     label,
-    subjectLine: z.string().trim().min(1).max(200),
+    subjectLine: nonBlank(200),
     body: z.string().max(20_000).optional(),
     format: z
       .enum(EMAIL_FORMATS)
@@ -33,7 +33,7 @@ const EmailData = z
   })
   .strict()
   .refine((d) => d.body !== undefined || d.templateId !== undefined, { message: 'An email needs a body or a templateId', path: ['body'] });
-const SmsData = z.object({ label, message: z.string().trim().min(1).max(1600) }).strict();
+const SmsData = z.object({ label, message: nonBlank(1600) }).strict();
 const WaitData = z.object({ label, duration, durationUnit: z.enum(DURATION_UNITS) }).strict();
 const ConditionData = z
   .object({
@@ -90,7 +90,7 @@ const WorkflowEdge = z
   .meta({ id: 'WorkflowEdge' });
 
 const fields = {
-  name: z.string().trim().min(1).max(200),
+  name: nonBlank(200),
   description: z.string().max(2000).default(''),
   nodes: z
     .array(WorkflowNode)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PaginationQuery, encodedId } from './common';
+import { encodedId, nonBlank, PaginationQuery } from './common';
 
 const ENTITY_TYPES = ['lead', 'opportunity'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
@@ -29,7 +29,7 @@ const fields = {
   code: z
     .string()
     .regex(/^[a-z][a-z0-9_]{0,39}$/, 'Must be a machine key: lower-case letters, digits and _, starting with a letter (max 40)'),
-  name: z.string().trim().min(1).max(100),
+  name: nonBlank(100),
   description: z.string().max(500).default(''),
   color: z.enum(STATUS_COLORS).default('gray'),
   sortOrder: z.number().int().min(0).max(10_000).default(0),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { TASK_STATUSES, TASK_TYPES } from '../db/entities/task';
-import { PaginationQuery, encodedId, isoDateTime, sortQuery } from './common';
+import { encodedId, isoDateTime, nonBlank, PaginationQuery, sortQuery } from './common';
 
 export const TaskCreate = z
   .object({
-    title: z.string().trim().min(1).max(200),
+    title: nonBlank(200),
     description: z.string().max(10_000).nullable().optional(),
     dueAt: isoDateTime.nullable().optional(),
     leadId: encodedId('lead').nullable().optional(),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { PaginationQuery, encodedId } from './common';
+import { encodedId, nonBlank, PaginationQuery } from './common';
 
 export const TeamCreate = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: nonBlank(100),
     description: z.string().trim().max(1000).optional(),
     memberIds: z.array(encodedId('user')).max(500).default([]),
   })
@@ -35,6 +35,6 @@ export const Team = z
   .meta({ id: 'Team' });
 export type Team = z.output<typeof Team>;
 
-export const TeamListQuery = PaginationQuery.extend({ q: z.string().trim().min(1).max(100).optional() });
+export const TeamListQuery = PaginationQuery.extend({ q: nonBlank(100).optional() });
 export const TeamIdParams = z.object({ id: encodedId('team') });
 export const TeamMemberParams = z.object({ id: encodedId('team'), userId: encodedId('user') });

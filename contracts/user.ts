@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { USER_STATUSES } from '../db/entities/user';
 import { ROLES } from '../lib/auth/roles';
-import { emailField, encodedId, PaginationQuery, personName, phoneField } from './common';
+import { emailField, encodedId, nonBlank, PaginationQuery, personName, phoneField } from './common';
 
 export const UserCreate = z
   .object({
@@ -47,6 +47,6 @@ export type User = z.output<typeof User>;
 export const UserListQuery = PaginationQuery.extend({
   status: z.enum(USER_STATUSES).optional(),
   teamId: encodedId('team').optional(),
-  q: z.string().trim().min(1).max(200).optional(),
+  q: nonBlank(200).optional(),
 });
 export const UserIdParams = z.object({ id: encodedId('user') });

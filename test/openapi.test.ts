@@ -23,7 +23,7 @@ describe('OpenAPI document', () => {
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'limit', 'sort', 'status', 'q']));
   });
 
-  it('states the rules the server enforces: ID patterns, email format, number ranges, required bodies, graph rules', async () => {
+  it('states the rules the server enforces: ID patterns, email format, number ranges, required bodies, cross-field rules, references', async () => {
     const doc = (await stack.http().get('/v1/openapi.json')).body;
     const lead = doc.components.schemas.LeadCreate.properties;
     expect(lead.assignedTo.anyOf?.[0] ?? lead.assignedTo).toMatchObject({ pattern: '^usr[A-Za-z0-9]{13,14}$' });
@@ -54,6 +54,25 @@ describe('OpenAPI document', () => {
     ]);
     // Either of two fields.
     expect(doc.components.schemas.InboundEvent.anyOf).toEqual([{ required: ['messageId'] }, { required: ['email'] }]);
+    // Text that is trimmed must not be blank: a whitespace-only name is invalid in the document too.
+    const nonBlank = new RegExp(lead.firstName.pattern);
+    expect([' Ada ', 'x'].every((v) => nonBlank.test(v))).toBe(true);
+    expect([' \t\n', '\uFEFF', '\u00a0\u2003'].some((v) => nonBlank.test(v))).toBe(false);
+    // Cross-field rules beside the properties, and what JSON Schema cannot say as named extensions.
+    const { schemas } = doc.components;
+    expect(schemas.StatusDefinition.anyOf.map((b: { properties: { entityType: unknown } }) => b.properties.entityType)).toEqual([
+      { const: 'lead' },
+      { const: 'opportunity' },
+    ]);
+    expect(schemas.SendEmail.oneOf).toEqual([{ required: ['body'] }, { required: ['templateId'] }]);
+    expect(
+      schemas.SearchIndexRequest.anyOf.map((b: { properties: { id: { 'x-id-type': string } } }) => b.properties.id['x-id-type']),
+    ).toEqual(['lead', 'opportunity', 'partner']);
+    expect(schemas.CommissionCreate.properties.amount.multipleOf).toBe(0.01);
+    expect(lead.status['x-references']).toBe('leadStatus');
+    expect(lead.referralCode['x-references']).toBe('referralCode');
+    expect(schemas.FormCreate.properties.fields['x-unique-by']).toEqual(['name']);
+    expect(schemas.LandingPageDefinition.properties.sections['x-unique-by']).toEqual(['sectionId', 'order']);
   });
 
   it('describes the lead that the API actually returns (same keys, no undocumented fields)', async () => {

@@ -33,29 +33,28 @@ const RUN_TIMEOUT_MS = Number(process.env.SCHEMATHESIS_TIMEOUT_MS ?? 280_000);
  * names the field, and the document's description says it). Measured one by one (positive data,
  * this seed): dateFrom after dateTo in a query (GET /v1/agents/dashboard), entityId of entityType's
  * kind in a query (GET /v1/files) and in a multipart form, whose parts the fuzzer draws
- * independently (POST /v1/files/upload), unique field names and section IDs inside arrays (forms,
- * landing pages), URLs that must resolve to a public address and at most 20 endpoints (webhooks),
- * the graph rules (one trigger node, edges between existing nodes: workflows), a future expiresAt
- * (API keys), a PEM private key (DKIM), recover's 30-day window, an import file's columns, a lead
- * merged into itself (the one pinned lead is both sides), a public form's own required fields,
- * and a marketing send to an address the run's own suppression or bounce calls put on the list.
+ * independently (POST /v1/files/upload), URLs that must resolve to a public address and at most
+ * 20 endpoints (webhooks), the graph rules (one trigger node, edges between existing nodes:
+ * workflows), a future expiresAt (API keys), a PEM private key (DKIM), recover's 30-day window, an
+ * import file's columns, a lead merged into itself (the one pinned lead is both sides), a public
+ * form's own required fields, and a marketing send to an address the run's own suppression or
+ * bounce calls put on the list.
  * Rules the document does state are guarded here: the pinned document (pinnedIdsDocument) narrows
- * IDs (`x-id-type`) and values that must name a tenant's record (`x-references`) to seeded ones.
+ * IDs (`x-id-type`) and values that must name a tenant's record (`x-references`) to seeded ones,
+ * and for this run arrays whose items' keys must differ (`x-unique-by`: form fields, landing
+ * sections) to one item.
  */
 const KNOWN_UNSTATED_RULES = [
   'GET /v1/agents/dashboard',
   'GET /v1/files',
-  'PATCH /v1/forms/{id}',
   'PATCH /v1/integrations/webhooks/{id}',
   'PATCH /v1/workflows/{id}',
   'POST /v1/api-keys',
   'POST /v1/communications/dkim-keys',
   'POST /v1/communications/send/email',
   'POST /v1/files/upload',
-  'POST /v1/forms',
   'POST /v1/integrations/webhooks',
   'POST /v1/integrations/webhooks/{id}/recover',
-  'POST /v1/landing-pages',
   'POST /v1/leads/imports',
   'POST /v1/leads/{id}/merge',
   'POST /v1/public/forms/{id}/submissions',
@@ -69,6 +68,7 @@ let owner: TestTenant;
 let intruder: TestTenant;
 let config: string;
 let documentFile: string;
+let inputDocumentFile: string;
 
 beforeAll(async () => {
   stack = await startStack();
@@ -90,18 +90,21 @@ beforeAll(async () => {
     return owned.get((type ?? (p.startsWith('/v1/public/forms/') ? 'form' : '')) as IdType);
   });
   documentFile = path.join(reportDir(''), 'openapi.pinned.json');
+  inputDocumentFile = path.join(reportDir(''), 'openapi.pinned-input.json');
   mkdirSync(path.dirname(documentFile), { recursive: true });
   const references = await seedReferences(() => stack.http(), owner.sandbox, owned);
-  writeFileSync(
-    documentFile,
+  const pinned = (opts: { uniqueArraysOfOne?: boolean }) =>
     JSON.stringify(
       pinnedIdsDocument(
         doc,
         (type) => owned.get(type as IdType),
         (kind) => references.get(kind),
+        opts,
       ),
-    ),
-  );
+    );
+  writeFileSync(documentFile, pinned({}));
+  // The positive-data run checks requests only, so its arrays of unique items can be kept to one.
+  writeFileSync(inputDocumentFile, pinned({ uniqueArraysOfOne: true }));
 }, 120_000);
 
 afterAll(async () => {
@@ -111,8 +114,8 @@ afterAll(async () => {
 
 // Kept after the run (test-artifacts/ is git-ignored): the HAR and output explain a failure.
 const reportDir = (name: string) => path.resolve(__dirname, '../../test-artifacts/schemathesis', name);
-const common = (maxExamples: number) => [
-  documentFile,
+const common = (maxExamples: number, document = documentFile) => [
+  document,
   '--url',
   baseUrl,
   '--seed',
@@ -136,7 +139,7 @@ describe('OpenAPI fuzzing (schemathesis)', () => {
       reportDir('positive-data'),
       config,
       [
-        ...common(MAX_EXAMPLES),
+        ...common(MAX_EXAMPLES, inputDocumentFile),
         '--header',
         `X-API-Key: ${owner.sandboxKey}`,
         '--mode',

@@ -79,17 +79,20 @@ export async function runSchemathesis(dir: string, config: string, args: string[
 }
 
 /**
- * The served document with every ID-valued schema (`x-id-type`, in bodies and queries too) narrowed
- * to the seeded record of its type, and every value that must name something the tenant has
- * (`x-references`: a status code, a referral code, a contact's address) to a seeded one, for the
- * fuzzer only: a value that fits the documented pattern but names nothing is rightly a 422 ("Lead
- * not found"), which `positive_data_acceptance` would count as valid input refused. IDs of types
- * with no seeded record keep their pattern.
+ * The served document for the fuzzer, narrowed to what the seeded tenant has: every ID-valued
+ * schema (`x-id-type`, in bodies and queries too) to the seeded record of its type, every value that
+ * must name something the tenant has (`x-references`: a status code, a referral code, a contact's
+ * address) to a seeded one, and, with `uniqueArraysOfOne` (for a run that checks input only: the
+ * same schemas describe responses), every array whose items' keys must differ (`x-unique-by`) to
+ * one item. A value that fits the documented pattern but names nothing is rightly a 422 ("Lead not
+ * found"), which `positive_data_acceptance` would count as valid input refused. IDs of types with
+ * no seeded record keep their pattern.
  */
 export function pinnedIdsDocument<T>(
   doc: T,
   idFor: (type: string) => string | undefined,
   referenceFor: (kind: string) => string | undefined = () => undefined,
+  opts: { uniqueArraysOfOne?: boolean } = {},
 ): T {
   const pin = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(pin);
@@ -97,7 +100,10 @@ export function pinnedIdsDocument<T>(
     const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, pin(v)])) as Record<string, unknown>;
     const id = typeof out['x-id-type'] === 'string' ? idFor(out['x-id-type']) : undefined;
     const value = id ?? (typeof out['x-references'] === 'string' ? referenceFor(out['x-references']) : undefined);
-    return value ? { ...out, enum: [value] } : out;
+    if (value) return { ...out, enum: [value] };
+    // Items whose keys must differ (x-unique-by): JSON Schema cannot say so, one item always complies.
+    // Only where the fuzzer generates input: the same schema describes responses of many items.
+    return opts.uniqueArraysOfOne && Array.isArray(out['x-unique-by']) ? { ...out, maxItems: 1 } : out;
   };
   return pin(doc) as T;
 }
