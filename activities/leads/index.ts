@@ -9,7 +9,7 @@ export function createLeadActivities(db: DataSource, workflows: WorkflowStarter)
   return {
     detectLeadDuplicates: detectLeadDuplicates(db),
     convertLead: convertLead(db, workflows),
-    sweepUncheckedLeads: (input: { minAgeMs: number }) => sweepUncheckedLeads(db, workflows, input),
+    sweepUncheckedLeads: (input: { minAgeMs: number; limit?: number }) => sweepUncheckedLeads(db, workflows, input),
   };
 }
 
