@@ -26,12 +26,17 @@ export const LeadImportCreate = z
   .object({
     fileId: encodedId('file').meta({ description: 'A file uploaded through /v1/files (text/csv or application/x-ndjson)' }),
     format: z.enum(IMPORT_FORMATS),
-    mapping: LeadImportMapping,
+    mapping: LeadImportMapping.meta({
+      description: "Every mapped column must be in the file's header row (CSV) or keys (NDJSON): 422 naming it otherwise",
+    }),
     onExisting: z.enum(IMPORT_POLICIES).meta({
       description:
         'A row whose normalised email a lead (or an earlier row) already has: skip it, update that lead with it, or create another lead',
     }),
-    emitLeadEvents: z.boolean().default(false).meta({ description: 'Send a lead.created webhook event per created lead' }),
+    emitLeadEvents: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Send a lead.created webhook event per created lead and a lead.updated per lead an update row changed' }),
     triggerCampaigns: z.boolean().default(false).meta({ description: 'Enroll the created leads in lead_created campaigns' }),
   })
   .strict()

@@ -139,6 +139,34 @@ describe('POST /v1/leads/imports', () => {
     expect((await leadsOf(t)).filter((l: { email: string }) => l.email.toLowerCase() === 'existing@example.com')).toHaveLength(2);
   });
 
+  it('sends lead.updated with what each update row changed, only when asked and only for leads it changed', async () => {
+    const t = await newTenant(stack.db);
+    const lead = await stack
+      .http()
+      .post('/v1/leads')
+      .set(t.live)
+      .send({ email: 'kept@example.com', firstName: 'Old', lastName: 'Name', customFields: { tier: 'gold' } })
+      .expect(201);
+    await stack.http().post('/v1/leads').set(t.live).send({ email: 'same@example.com', firstName: 'Same', lastName: 'Lead' }).expect(201);
+    const updatedEvents = async () =>
+      (await stack.db.query(`SELECT data FROM events WHERE tenant_id = $1 AND type = 'lead.updated' ORDER BY id`, [t.tenant.id])).map(
+        (e: { data: unknown }) => e.data,
+      );
+    const csv = 'Email,First name,Last name,Phone,Company\nkept@example.com,Newton,Name,,Initech\nsame@example.com,Same,Lead,,\n';
+
+    await importCsv(t, csv, { onExisting: 'update' });
+    expect(await updatedEvents()).toEqual([]);
+
+    const changed = csv.replace('Newton', 'Ada').replace('Initech', 'Hooli');
+    await importCsv(t, changed, { onExisting: 'update', emitLeadEvents: true });
+    // The unchanged row sends nothing; the changed one says what changed, as PATCH /v1/leads/:id does.
+    const sent = [{ leadId: lead.body.data.id, changes: { firstName: 'Ada', customFields: { company: 'Hooli' } } }];
+    expect(await updatedEvents()).toEqual(sent);
+    // The same file again changes nothing: its rows still count as updated, and no event goes out.
+    expect(await importCsv(t, changed, { onExisting: 'update', emitLeadEvents: true })).toMatchObject({ updated: 2 });
+    expect(await updatedEvents()).toEqual(sent);
+  });
+
   it('imports NDJSON, reporting lines that are not JSON objects, and sends lead.created events only when asked', async () => {
     const t = await newTenant(stack.db);
     const ndjson = [

@@ -177,25 +177,32 @@ async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<OutboxEvent[
         return { docType: doc.type, docId: doc.id, data: doc.data, ...searchText(doc), indexedAt: now };
       }),
     );
-    return insertLeadCreatedEvents(tx, rows);
+    return insertLeadEvents(tx, 'lead.created', rows);
   });
 }
 
+type LeadEventType = 'lead.created' | 'lead.updated';
+
 /**
- * The lead.created outbox rows of leads written together, in one statement. Only the events that
- * need relaying (after commit, by the caller) come back: when nobody subscribes, they are written
- * as dispatched already, as emitEvent does, and without RETURNING.
+ * The outbox rows of one lead event type for leads written together, in one statement. Only the
+ * events that need relaying (after commit, by the caller) come back: when nobody subscribes, they
+ * are written as dispatched already, as emitEvent does, and without RETURNING.
  */
-export async function insertLeadCreatedEvents(tx: ScopedData, leads: Pick<Lead, 'id' | 'email' | 'source'>[]): Promise<OutboxEvent[]> {
-  if (!leads.length) return [];
+export async function insertLeadEvents<T extends LeadEventType>(
+  tx: ScopedData,
+  type: T,
+  inputs: Parameters<(typeof eventPayloads)[T]>[0][],
+): Promise<OutboxEvent[]> {
+  if (!inputs.length) return [];
   const [subscribed] = await tx.sql<{ any: boolean }>(
     (q) => `SELECT EXISTS (SELECT 1 FROM ${q.from(WebhookEndpoint, 'w')} WHERE w.status = 'active'
-      AND ('lead.created' = ANY(w.events) OR '*' = ANY(w.events))) AS any`,
+      AND (${q.value(type)} = ANY(w.events) OR '*' = ANY(w.events))) AS any`,
   );
+  const build = eventPayloads[type] as (input: (typeof inputs)[number]) => Record<string, unknown>;
   const now = new Date();
-  const events = leads.map((l) => ({
-    type: 'lead.created',
-    data: eventPayloads['lead.created'](l),
+  const events = inputs.map((input) => ({
+    type,
+    data: build(input),
     targetEndpointId: null,
     dispatchedAt: subscribed.any ? null : now,
   }));
