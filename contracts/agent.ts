@@ -45,7 +45,7 @@ export type AgentDashboard = z.output<typeof AgentDashboard>;
 
 export const AgentDashboardQuery = z
   .object({
-    dateFrom: isoDateTime.optional().meta({ description: 'Window start; default 30 days before dateTo' }),
+    dateFrom: isoDateTime.optional().meta({ description: 'Window start, not after dateTo (400); default 30 days before dateTo' }),
     dateTo: isoDateTime.optional().meta({ description: 'Window end; default now' }),
   })
   .refine((q) => !q.dateFrom || !q.dateTo || new Date(q.dateFrom) <= new Date(q.dateTo), {

@@ -49,7 +49,7 @@ export type StoredFileSchema = z.output<typeof StoredFileSchema>;
 
 export const FileListQuery = PaginationQuery.extend({
   entityType: z.enum(FILE_ENTITY_TYPES).optional(),
-  entityId: z.string().max(40).optional(),
+  entityId: z.string().max(40).optional().meta({ description: 'With entityType: an ID of that kind (400 otherwise)' }),
 }).superRefine(entityPair);
 export type FileListQuery = z.output<typeof FileListQuery>;
 

@@ -81,7 +81,11 @@ export const LeadListQuery = PaginationQuery.extend({
 export const LeadIdParams = z.object({ id: encodedId('lead') });
 
 export const LeadMerge = z
-  .object({ duplicateId: encodedId('lead').meta({ description: 'The lead merged into this one and then deleted' }) })
+  .object({
+    duplicateId: encodedId('lead').meta({
+      description: 'The lead merged into this one and then deleted: another lead than the one in the path',
+    }),
+  })
   .strict()
   .meta({ id: 'LeadMerge' });
 

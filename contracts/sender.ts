@@ -54,10 +54,10 @@ export const DkimKeyCreate = z
       .max(63)
       .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/, 'Must be one DNS label, e.g. s1 or mail2026')
       .meta({ description: 'The DKIM selector (s=): the public key is published at <selector>._domainkey.<domain>' }),
-    privateKey: z
-      .string()
-      .max(10_000)
-      .meta({ description: 'RSA private key (1024 bits or more, 2048 recommended) in PEM; stored encrypted, never returned' }),
+    privateKey: z.string().max(10_000).meta({
+      description:
+        'RSA private key (1024 bits or more, 2048 recommended) in unencrypted PEM (-----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----); stored encrypted, never returned',
+    }),
   })
   .strict()
   .meta({ id: 'DkimKeyCreate' });

@@ -12,9 +12,13 @@ const eventNames = z
   .transform((events) => [...new Set(events)])
   .meta({ description: "Event names of the catalog, or ['*'] for every event" });
 
+/** What assertPublicTarget (lib/webhooks/target-guard.ts) checks, in the document's words. */
+const WEBHOOK_URL_RULE =
+  'An absolute http or https URL without credentials whose host resolves only to public addresses: loopback, private, link-local and metadata addresses are a 422 (unless the server allows private targets, as dev servers do)';
+
 export const WebhookCreate = z
   .object({
-    url: z.string().trim().max(2048),
+    url: z.string().trim().max(2048).meta({ description: WEBHOOK_URL_RULE }),
     events: eventNames.default(['*']),
     description: z.string().trim().max(500).nullable().optional(),
     status: z.enum(WEBHOOK_STATUSES).optional(),
@@ -28,7 +32,7 @@ export type WebhookCreate = z.output<typeof WebhookCreate>;
 
 export const WebhookUpdate = z
   .object({
-    url: z.string().trim().max(2048).optional(),
+    url: z.string().trim().max(2048).optional().meta({ description: WEBHOOK_URL_RULE }),
     events: eventNames.optional(),
     description: z.string().trim().max(500).nullable().optional(),
     status: z.enum(WEBHOOK_STATUSES).optional(),

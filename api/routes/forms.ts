@@ -109,7 +109,9 @@ export function formRoutes(deps: AppDeps) {
       tag: 'Forms',
       auth: 'public',
       params: PublicFormParams,
-      body: z.record(z.string(), z.unknown()),
+      body: z.record(z.string(), z.unknown()).meta({
+        description: "The form's own fields by name, as its definition lists them: a required one left out is a 422 naming it",
+      }),
       response: SubmissionReceipt,
       // Past PUBLIC_FORMS_LIMIT_PER_MINUTE submissions from one address.
       errors: [429],
