@@ -210,8 +210,8 @@ export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpda
   return lead;
 }
 
-/** The fields a patch really changes, with their new values (IDs encoded, custom fields per key). */
-function changedFields(lead: Lead, fields: Omit<LeadUpdate, 'customFields'>, customFields: LeadUpdate['customFields']) {
+/** The fields a patch really changes, with their new values (IDs encoded, custom fields per key): lead.updated's `changes`. */
+export function changedFields(lead: Lead, fields: Omit<LeadUpdate, 'customFields'>, customFields: Lead['customFields'] | undefined) {
   const changes: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields) as [keyof typeof fields, unknown][]) {
     if (value === undefined || lead[key] === value) continue;

@@ -9,6 +9,7 @@ import { leadSearchDocument, upsertSearchDocuments } from '../search-index';
 import type { UnitOfWork } from '../unit-of-work';
 import { insertLeadEvents } from './batch';
 import { dedupeKeys } from './dedupe-keys';
+import { changedFields } from './leads';
 
 /** A validated row; `status` is the resolved code when the row named one. */
 export interface ValidRow {
@@ -105,7 +106,7 @@ export async function writeImportedLeads(
   const created = await insertStaged(tx, ctx);
   await upsertSearchDocuments(tx, leads.map(leadSearchDocument));
   if (imp.emitLeadEvents) tx.events.push(...(await insertLeadEvents(tx, 'lead.created', leads)));
-  const { applied, changes } = updates.length ? await updateFromStaged(tx) : { applied: 0, changes: [] };
+  const { applied, changes } = updates.length ? await updateFromStaged(tx, imp.emitLeadEvents) : { applied: 0, changes: [] };
   if (imp.emitLeadEvents) tx.events.push(...(await insertLeadEvents(tx, 'lead.updated', changes)));
   // Every `update` row counts as updated, also when a later row of its email superseded it.
   return { created, updated: applied ? updates.length : 0, skipped };
@@ -203,16 +204,21 @@ async function insertStaged(tx: UnitOfWork, ctx: DomainContext): Promise<Created
 /**
  * Applies `update` rows to the leads with their email, the last row of an email winning; a value
  * the row leaves empty keeps the lead's, custom fields merge. The leads' search documents and
- * clusters follow their new values. Returns how many leads it updated and the changes of those whose
- * values changed (as PATCH reports them in lead.updated): the rows are read, locked, before the
- * update, so the comparison is with what it replaced.
+ * clusters follow their new values. Returns how many leads it updated and, when `withChanges`
+ * (lead.updated events were asked for), the changes of those whose values changed, as PATCH reports
+ * them: the rows are then read, locked, before the update, so the comparison is with what it replaced.
  */
-async function updateFromStaged(tx: UnitOfWork): Promise<{ applied: number; changes: { id: string; changes: Record<string, unknown> }[] }> {
-  const before = await tx.sqlEntities(
-    Lead,
-    (q) => `SELECT ${q.columns(Lead, 'l')} FROM ${q.table(Lead)} l WHERE ${q.scope('l')}
-      AND l.email_normalized IN (SELECT email_normalized FROM lead_import_stage WHERE action = 'update') FOR UPDATE`,
-  );
+async function updateFromStaged(
+  tx: UnitOfWork,
+  withChanges: boolean,
+): Promise<{ applied: number; changes: { id: string; changes: Record<string, unknown> }[] }> {
+  const before = withChanges
+    ? await tx.sqlEntities(
+        Lead,
+        (q) => `SELECT ${q.columns(Lead, 'l')} FROM ${q.table(Lead)} l WHERE ${q.scope('l')}
+          AND l.email_normalized IN (SELECT email_normalized FROM lead_import_stage WHERE action = 'update') FOR UPDATE`,
+      )
+    : [];
   const changed = await tx.sql<{ id: string }>(
     (q) => `UPDATE ${q.table(Lead)} l SET email = u.email, first_name = u.first_name, last_name = u.last_name,
         phone = COALESCE(u.phone, l.phone), phone_normalized = COALESCE(u.phone_normalized, l.phone_normalized),
@@ -241,19 +247,11 @@ async function updateFromStaged(tx: UnitOfWork): Promise<{ applied: number; chan
   const byId = new Map(before.map((l) => [l.id, l]));
   const changes = leads.flatMap((l) => {
     const previous = byId.get(l.id);
-    const fields = previous ? importedChanges(previous, l) : {};
+    if (!previous) return [];
+    // The fields an update row can set; a phone it left empty kept the lead's.
+    const { email, firstName, lastName, status, score } = l;
+    const fields = changedFields(previous, { email, firstName, lastName, phone: l.phone ?? undefined, status, score }, l.customFields);
     return Object.keys(fields).length ? [{ id: l.id, changes: fields }] : [];
   });
   return { applied: changed.length, changes };
-}
-
-const IMPORTED_FIELDS = ['email', 'firstName', 'lastName', 'phone', 'status', 'score'] as const;
-
-/** The fields an update row changed, with their new values (custom fields per key), as updateLead reports them. */
-function importedChanges(before: Lead, after: Lead): Record<string, unknown> {
-  const changes: Record<string, unknown> = {};
-  for (const key of IMPORTED_FIELDS) if (before[key] !== after[key]) changes[key] = after[key];
-  const custom = Object.entries(after.customFields).filter(([k, v]) => before.customFields[k] !== v);
-  if (custom.length) changes.customFields = Object.fromEntries(custom);
-  return changes;
 }
