@@ -33,6 +33,21 @@ export function encodedId(type: IdType) {
 }
 
 /**
+ * An ID of any of `types`, for a filter whose kind another query parameter names: the document can
+ * state the shape (a query's parameters are drawn independently, so "of the kind entityType names"
+ * is for the description), and an ID of another kind, or one that names nothing, matches nothing.
+ */
+export function idOfAnyType(types: readonly IdType[]) {
+  const labels = types.map((t) => idLabel(t).toLowerCase());
+  return z
+    .string()
+    .regex(
+      new RegExp(`^(${types.map((t) => ID_TYPES[t]).join('|')})[A-Za-z0-9]{13,14}$`),
+      `Must be the ID of a ${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}`,
+    );
+}
+
+/**
  * "`idKey` is an ID of the kind `typeKey` names" as JSON Schema, for a body whose record is one of
  * several types (zod checks it in a refinement, which the document does not show): one branch per
  * type, its ID marked like any other. `optional`: the pair may also be left out entirely.

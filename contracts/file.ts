@@ -4,7 +4,7 @@ import { config } from '../lib/config';
 import { ALLOWED_UPLOAD_TYPES } from '../lib/files/allowed-types';
 import { safeFileName } from '../lib/files/safe-name';
 import { decodeId } from '../lib/ids';
-import { PaginationQuery, encodedId, typedIdPair } from './common';
+import { PaginationQuery, encodedId, idOfAnyType, typedIdPair } from './common';
 
 /** The owning record of a file: both fields or neither; the ID must be of the named type. */
 function entityPair<T extends { entityType?: string; entityId?: string }>(v: T, ctx: z.RefinementCtx) {
@@ -47,10 +47,13 @@ export const StoredFileSchema = z
   .meta({ id: 'File' });
 export type StoredFileSchema = z.output<typeof StoredFileSchema>;
 
+/** Each filter stands alone (an ID's prefix names its kind), so no rule ties the two parameters. */
 export const FileListQuery = PaginationQuery.extend({
-  entityType: z.enum(FILE_ENTITY_TYPES).optional(),
-  entityId: z.string().max(40).optional().meta({ description: 'With entityType: an ID of that kind (400 otherwise)' }),
-}).superRefine(entityPair);
+  entityType: z.enum(FILE_ENTITY_TYPES).optional().meta({ description: 'Files attached to records of this kind' }),
+  entityId: idOfAnyType(FILE_ENTITY_TYPES)
+    .optional()
+    .meta({ description: 'Files attached to this record. With an entityType of another kind, no file matches' }),
+});
 export type FileListQuery = z.output<typeof FileListQuery>;
 
 export const FileIdParams = z.object({ id: encodedId('file') });

@@ -1,9 +1,9 @@
 import { Lead, Partner, StoredFile, Task } from '../db/entities';
-import type { FileEntityType } from '../db/entities/stored-file';
+import { FILE_ENTITY_TYPES, type FileEntityType } from '../db/entities/stored-file';
 import { AppError } from '../lib/errors';
 import { objectKey, type FileStorage } from '../lib/files/file-storage';
 import { removeBytes, sha256Of } from '../lib/files/local-disk';
-import { decodeId } from '../lib/ids';
+import { decodeId, idTypeOf } from '../lib/ids';
 import { logger } from '../lib/logger';
 import type { FileListQuery, FileUploadFields } from '../contracts/file';
 import type { DomainContext } from './context';
@@ -84,8 +84,11 @@ export async function openContent(ctx: DomainContext, storage: FileStorage, id: 
 /** Ready files only: a pending upload is not an attachment until it is completed. */
 export function listFiles(ctx: DomainContext, f: FileListQuery) {
   const qb = ctx.data.repo(StoredFile).select('f').andWhere(`f.status = 'ready'`);
-  if (f.entityType) {
-    qb.andWhere('f.entity_type = :type AND f.entity_id = :entityId', { type: f.entityType, entityId: decodeId(f.entityType, f.entityId) });
+  if (f.entityType) qb.andWhere('f.entity_type = :type', { type: f.entityType });
+  if (f.entityId) {
+    const type = idTypeOf(FILE_ENTITY_TYPES, f.entityId) as FileEntityType;
+    // An ID that decodes to nothing names no record: no file matches (`entity_id = NULL` is never true).
+    qb.andWhere('f.entity_type = :idType AND f.entity_id = :entityId', { idType: type, entityId: decodeId(type, f.entityId) });
   }
   qb.orderBy('f.created_at', 'DESC').addOrderBy('f.id', 'DESC');
   return pageOf(qb, f.page, f.limit);

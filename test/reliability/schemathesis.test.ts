@@ -31,8 +31,7 @@ const RUN_TIMEOUT_MS = Number(process.env.SCHEMATHESIS_TIMEOUT_MS ?? 280_000);
 /**
  * Operations with a rule JSON Schema cannot state, so valid-looking input can still be a 422 (each
  * names the field, and the document's description says it). Measured one by one (positive data,
- * this seed): dateFrom after dateTo in a query (GET /v1/agents/dashboard), entityId of entityType's
- * kind in a query (GET /v1/files) and in a multipart form, whose parts the fuzzer draws
+ * this seed): entityId of entityType's kind in a multipart form, whose parts the fuzzer draws
  * independently (POST /v1/files/upload), URLs that must resolve to a public address and at most
  * 20 endpoints (webhooks), the graph rules (one trigger node, edges between existing nodes:
  * workflows), a future expiresAt (API keys), a PEM private key (DKIM), recover's 30-day window, an
@@ -45,8 +44,6 @@ const RUN_TIMEOUT_MS = Number(process.env.SCHEMATHESIS_TIMEOUT_MS ?? 280_000);
  * sections) to one item.
  */
 const KNOWN_UNSTATED_RULES = [
-  'GET /v1/agents/dashboard',
-  'GET /v1/files',
   'PATCH /v1/integrations/webhooks/{id}',
   'PATCH /v1/workflows/{id}',
   'POST /v1/api-keys',
