@@ -8,17 +8,31 @@ const eventNames = z
   .array(z.enum(['*', ...CATALOG_EVENT_TYPES]))
   .min(1)
   .max(CATALOG_EVENT_TYPES.length)
-  .refine((events) => !events.includes('*') || events.length === 1, "'*' subscribes to every event and stands alone")
+  .refine((events) => !events.includes('*') || new Set(events).size === 1, "'*' subscribes to every event and stands alone")
   .transform((events) => [...new Set(events)])
-  .meta({ description: "Event names of the catalog, or ['*'] for every event" });
+  .meta({
+    description: "Event names of the catalog, or ['*'] for every event (repeats count once)",
+    // The refinement above, as the document states it: catalog names only, or '*' only.
+    anyOf: [{ items: { enum: [...CATALOG_EVENT_TYPES] } }, { items: { const: '*' } }],
+  });
 
 /** What assertPublicTarget (lib/webhooks/target-guard.ts) checks, in the document's words. */
 const WEBHOOK_URL_RULE =
   'An absolute http or https URL without credentials whose host resolves only to public addresses: loopback, private, link-local and metadata addresses are a 422 (unless the server allows private targets, as dev servers do)';
 
+/**
+ * The URL's shape, as the document states it: http(s), a host name (ASCII labels, the last one
+ * starting with a letter), an optional port, a path. Narrower than what the server accepts (IP
+ * literals and valid xn-- labels of international names pass too), so every URL of this shape
+ * parses: an xn-- label that is not valid Punycode, for one, does not, and a regex cannot tell.
+ */
+const WEBHOOK_URL_SHAPE =
+  '^https?://([A-Za-z0-9]+(-[A-Za-z0-9]+)*\\.)*[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*(:[1-9][0-9]{0,3})?(/[^\\s]*)?$';
+const webhookUrl = z.string().trim().max(2048).meta({ description: WEBHOOK_URL_RULE, pattern: WEBHOOK_URL_SHAPE });
+
 export const WebhookCreate = z
   .object({
-    url: z.string().trim().max(2048).meta({ description: WEBHOOK_URL_RULE }),
+    url: webhookUrl,
     events: eventNames.default(['*']),
     description: z.string().trim().max(500).nullable().optional(),
     status: z.enum(WEBHOOK_STATUSES).optional(),
@@ -32,7 +46,7 @@ export type WebhookCreate = z.output<typeof WebhookCreate>;
 
 export const WebhookUpdate = z
   .object({
-    url: z.string().trim().max(2048).optional().meta({ description: WEBHOOK_URL_RULE }),
+    url: webhookUrl.optional(),
     events: eventNames.optional(),
     description: z.string().trim().max(500).nullable().optional(),
     status: z.enum(WEBHOOK_STATUSES).optional(),

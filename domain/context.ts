@@ -23,5 +23,7 @@ export const createDomainContext = (fields: Omit<DomainContext, 'data'>): Domain
 
 export interface WebhookDomainOptions {
   allowPrivateTargets: boolean;
+  /** Endpoints per tenant and environment; default WEBHOOK_ENDPOINTS_MAX. */
+  maxEndpoints?: number;
   relayHooks?: RelayHooks;
 }

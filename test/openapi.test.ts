@@ -73,6 +73,19 @@ describe('OpenAPI document', () => {
     expect(lead.referralCode['x-references']).toBe('referralCode');
     expect(schemas.FormCreate.properties.fields['x-unique-by']).toEqual(['name']);
     expect(schemas.LandingPageDefinition.properties.sections['x-unique-by']).toEqual(['sectionId', 'order']);
+    // A webhook URL's documented shape is narrower than what the server takes, so every URL of it parses.
+    const hookUrl = new RegExp(schemas.WebhookCreate.properties.url.pattern);
+    const shaped = ['https://hooks.example.com/in?x=1#f', 'http://a', 'http://a-b.c9:8080/p q', 'https://x.io/\u0001'];
+    expect(shaped.map((u) => hookUrl.test(u))).toEqual([true, true, false, true]);
+    expect(shaped.filter((u) => hookUrl.test(u)).every((u) => URL.canParse(u))).toBe(true);
+    // Labels whose xn-- form is not valid Punycode, IP literals and credentials stay outside the shape.
+    expect(['http://xn--zz.com/', 'http://a.0x/', 'http://10.0.0.1/', 'http://u:p@a.io/', 'ftp://a.io/'].some((u) => hookUrl.test(u))).toBe(
+      false,
+    );
+    expect(schemas.WebhookCreate.properties.events.anyOf).toEqual([
+      { items: { enum: expect.arrayContaining(['lead.created']) } },
+      { items: { const: '*' } },
+    ]);
   });
 
   it('describes the lead that the API actually returns (same keys, no undocumented fields)', async () => {

@@ -30,7 +30,7 @@ async function checkUrl(ctx: DomainContext, url: string): Promise<void> {
  * Every event fans out to each endpoint of the tenant and environment (one delivery workflow
  * each), so their number is capped: WEBHOOK_ENDPOINTS_MAX, default 20.
  */
-const maxWebhookEndpoints = () => config.WEBHOOK_ENDPOINTS_MAX;
+const maxWebhookEndpoints = (ctx: DomainContext) => ctx.webhooks?.maxEndpoints ?? config.WEBHOOK_ENDPOINTS_MAX;
 
 export async function createWebhook(ctx: DomainContext, input: WebhookCreate): Promise<WebhookEndpoint> {
   await checkUrl(ctx, input.url);
@@ -41,7 +41,7 @@ export async function createWebhook(ctx: DomainContext, input: WebhookCreate): P
       (q) => `SELECT pg_advisory_xact_lock(hashtext(${q.value(`webhook-endpoints:${ctx.scope.tenantId}:${ctx.scope.environment}`)}))`,
     );
     const repo = tx.repo(WebhookEndpoint);
-    const max = maxWebhookEndpoints();
+    const max = maxWebhookEndpoints(ctx);
     if ((await repo.count({})) >= max) {
       throw validationFailed([
         {
