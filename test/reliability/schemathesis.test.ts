@@ -32,7 +32,8 @@ const RUN_TIMEOUT_MS = Number(process.env.SCHEMATHESIS_TIMEOUT_MS ?? 280_000);
  * Operations with a rule JSON Schema cannot state, so valid-looking input can still be a 422 (each
  * names the field, and the document's description says it). Measured one by one (positive data,
  * this seed): entityId of entityType's kind in a multipart form, whose parts the fuzzer draws
- * independently (POST /v1/files/upload), the graph rules (one trigger node, edges between existing nodes:
+ * independently (POST /v1/files/upload), a cap on webhook endpoints (a quota: kept low here, see
+ * below), the graph rules (one trigger node, edges between existing nodes:
  * workflows), a future expiresAt (API keys), a PEM private key (DKIM), recover's 30-day window, an
  * import file's columns, a lead merged into itself (the one pinned lead is both sides), a public
  * form's own required fields, and a marketing send to an address the run's own suppression or
@@ -48,6 +49,7 @@ const KNOWN_UNSTATED_RULES = [
   'POST /v1/communications/dkim-keys',
   'POST /v1/communications/send/email',
   'POST /v1/files/upload',
+  'POST /v1/integrations/webhooks',
   'POST /v1/integrations/webhooks/{id}/recover',
   'POST /v1/leads/imports',
   'POST /v1/leads/{id}/merge',
@@ -65,8 +67,10 @@ let documentFile: string;
 let inputDocumentFile: string;
 
 beforeAll(async () => {
-  // The endpoint cap (20) is a quota, not a rule of the input: the runs together create more.
-  stack = await startStack({ appDeps: { webhooks: { allowPrivateTargets: true, maxEndpoints: 100_000 } } });
+  // Every endpoint is a delivery of each event the runs cause, and generated URLs are now valid
+  // ones that fail: at the default cap of 20 the deliveries took over the machine. The fixture's
+  // endpoint and one generated endpoint are enough to cover the routes.
+  stack = await startStack({ appDeps: { webhooks: { allowPrivateTargets: true, maxEndpoints: 2 } } });
   server = stack.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
