@@ -43,14 +43,13 @@ export const AgentDashboard = z
   .meta({ id: 'AgentDashboard' });
 export type AgentDashboard = z.output<typeof AgentDashboard>;
 
-export const AgentDashboardQuery = z
-  .object({
-    // An inverted window is empty, as an inverted createdFrom/createdTo is on the lists: a rule
-    // between two parameters that the document could not state would make it a 400 the fuzzer finds.
-    dateFrom: isoDateTime
-      .optional()
-      .meta({ description: 'Window start; default 30 days before dateTo. A start after the end is an empty window: every count is 0' }),
-    dateTo: isoDateTime.optional().meta({ description: 'Window end; default now' }),
-  });
+export const AgentDashboardQuery = z.object({
+  // An inverted window is empty, as an inverted createdFrom/createdTo is on the lists: a rule
+  // between two parameters that the document could not state would make it a 400 the fuzzer finds.
+  dateFrom: isoDateTime
+    .optional()
+    .meta({ description: 'Window start; default 30 days before dateTo. A start after the end is an empty window: every count is 0' }),
+  dateTo: isoDateTime.optional().meta({ description: 'Window end; default now' }),
+});
 
 export const AgentExecutionIdParams = z.object({ id: encodedId('agentExecution') });

@@ -26,8 +26,7 @@ const WEBHOOK_URL_RULE =
  * literals and valid xn-- labels of international names pass too), so every URL of this shape
  * parses: an xn-- label that is not valid Punycode, for one, does not, and a regex cannot tell.
  */
-const WEBHOOK_URL_SHAPE =
-  '^https?://([A-Za-z0-9]+(-[A-Za-z0-9]+)*\\.)*[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*(:[1-9][0-9]{0,3})?(/[^\\s]*)?$';
+const WEBHOOK_URL_SHAPE = '^https?://([A-Za-z0-9]+(-[A-Za-z0-9]+)*\\.)*[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*(:[1-9][0-9]{0,3})?(/[^\\s]*)?$';
 const webhookUrl = z.string().trim().max(2048).meta({ description: WEBHOOK_URL_RULE, pattern: WEBHOOK_URL_SHAPE });
 
 export const WebhookCreate = z
