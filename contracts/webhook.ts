@@ -22,9 +22,9 @@ const WEBHOOK_URL_RULE =
 
 /**
  * The URL's shape, as the document states it: http(s), a host name (ASCII labels, the last one
- * starting with a letter), an optional port, a path. Narrower than what the server accepts (IP
- * literals and valid xn-- labels of international names pass too), so every URL of this shape
- * parses: an xn-- label that is not valid Punycode, for one, does not, and a regex cannot tell.
+ * starting with a letter), an optional port, a path. Narrower than what the server accepts (it
+ * also takes IP literals and hosts with xn-- labels), so that every URL of this shape parses: an
+ * xn-- label that is not valid Punycode does not, and a regex cannot tell valid from invalid.
  */
 const WEBHOOK_URL_SHAPE = '^https?://([A-Za-z0-9]+(-[A-Za-z0-9]+)*\\.)*[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*(:[1-9][0-9]{0,3})?(/[^\\s]*)?$';
 const webhookUrl = z.string().trim().max(2048).meta({ description: WEBHOOK_URL_RULE, pattern: WEBHOOK_URL_SHAPE });

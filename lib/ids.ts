@@ -63,12 +63,12 @@ export function encodeId(type: IdType, id: string | number | bigint): string {
   return ID_TYPES[type] + codec(type).encode(BigInt(id));
 }
 
-/** Returns the database key as a decimal string, or null when `value` is not an ID of `type`. */
 /** Which of `types` an encoded ID's prefix names, if any (the ID may still name no record). */
 export function idTypeOf<T extends IdType>(types: readonly T[], value: string): T | undefined {
   return types.find((t) => value.startsWith(ID_TYPES[t]));
 }
 
+/** Returns the database key as a decimal string, or null when `value` is not an ID of `type`. */
 export function decodeId(type: IdType, value: unknown): string | null {
   if (typeof value !== 'string' || value.length < 16 || value.length > 17) return null;
   if (!value.startsWith(ID_TYPES[type]) || !/^[A-Za-z0-9]+$/.test(value)) return null;
