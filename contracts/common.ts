@@ -10,8 +10,14 @@ const LABELS: Partial<Record<IdType, string>> = {
 };
 const idLabel = (type: IdType) => LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1);
 
-/** The shape every ID of `type` has (its tag, then 13-14 letters and digits), stated in the document as `pattern`. */
-const idPattern = (type: IdType) => new RegExp(`^${ID_TYPES[type]}[A-Za-z0-9]{13,14}$`);
+/**
+ * The shape every ID of one of `types` has (its tag, then 13-14 letters and digits), stated in the
+ * document as `pattern`.
+ */
+function idPattern(...types: IdType[]): RegExp {
+  const tags = types.map((t) => ID_TYPES[t]);
+  return new RegExp(`^${tags.length === 1 ? tags[0] : `(${tags.join('|')})`}[A-Za-z0-9]{13,14}$`);
+}
 
 /**
  * An encoded ID in a request, decoded to the database key. In a path a failure is a 404 (the
@@ -39,12 +45,7 @@ export function encodedId(type: IdType) {
  */
 export function idOfAnyType(types: readonly IdType[]) {
   const labels = types.map((t) => idLabel(t).toLowerCase());
-  return z
-    .string()
-    .regex(
-      new RegExp(`^(${types.map((t) => ID_TYPES[t]).join('|')})[A-Za-z0-9]{13,14}$`),
-      `Must be the ID of a ${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}`,
-    );
+  return z.string().regex(idPattern(...types), `Must be the ID of a ${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}`);
 }
 
 /**
