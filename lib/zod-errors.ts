@@ -1,5 +1,9 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { FieldError } from './errors';
+
+// A missing required field says so, as Stripe's "Missing required param" does, instead of zod's
+// "Invalid input: expected string, received undefined". Schemas' own messages still win.
+z.config({ customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : undefined) });
 
 /**
  * zod issues as the spec's {field, message} pairs; field is the dotted path ("customFields.tier").

@@ -99,13 +99,18 @@ describe('POST /v1/leads/imports', () => {
     const download = await stack.http().get(`/v1/leads/imports/${done.id}/failures/download`).set(t.live).expect(200);
     expect(download.headers['content-type']).toMatch(/^text\/csv/);
     const lines = download.text.trim().split('\r\n');
-    expect(lines[0]).toBe('line,reason,values');
+    // The file's own columns follow line and reason, so the rows can be fixed and imported again.
+    expect(lines[0]).toBe('line,reason,Email,First name,Last name,Phone,Company');
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['3', '6']);
-    expect(lines[1]).toContain('Must be a valid email');
+    expect(lines[1]).toMatch(/^3,email: Must be a valid email[^,]*,not-an-email,Bad,Row,,$/);
 
     const events = await stack.db.query(`SELECT type, data FROM events WHERE tenant_id = $1 ORDER BY id`, [t.tenant.id]);
     expect(events.map((e: { type: string }) => e.type)).toEqual(['lead.import.completed']);
     expect(events[0].data).toMatchObject({ importId: done.id, status: 'completed', created: 3, failed: 2, skipped: 1 });
+
+    // The failures file, fixed, imports with the same mapping.
+    const fixed = await importCsv(t, download.text.replace('not-an-email', 'fixed@example.com').replace(',Alan,,,', ',Alan,Turing,,'));
+    expect(fixed).toMatchObject({ status: 'completed', rowsRead: 2, created: 2, failed: 0 });
   });
 
   it('applies the policies for existing emails: skip leaves them, update changes them, create adds another lead', async () => {
@@ -182,6 +187,8 @@ describe('POST /v1/leads/imports', () => {
     expect(done).toMatchObject({ status: 'completed', rowsRead: 3, created: 2, failed: 1 });
     const failures = await stack.http().get(`/v1/leads/imports/${done.id}/failures`).set(t.live).expect(200);
     expect(failures.body.data).toEqual([{ line: 2, reason: 'Line is not valid JSON', raw: { line: '{not json' } }]);
+    const download = await stack.http().get(`/v1/leads/imports/${done.id}/failures/download`).set(t.live).expect(200);
+    expect(download.text).toBe('line,reason,values\r\n2,Line is not valid JSON,"{""line"":""{not json""}"\r\n');
     const lead = (await leadsOf(t))[0];
     expect(lead).toMatchObject({ email: 'nd1@example.com', custom_fields: { plan: 'pro' } });
     const events = await stack.db.query(`SELECT type FROM events WHERE tenant_id = $1 ORDER BY id`, [t.tenant.id]);

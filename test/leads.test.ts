@@ -81,6 +81,15 @@ describe('leads', () => {
     expect(res.body.errors).toEqual([{ field: 'assignedTo', message: 'Must be a valid User ID' }]);
   });
 
+  it('names each missing required field as Required', async () => {
+    const res = await create({ email: 'missing@example.com' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([
+      { field: 'firstName', message: 'Required' },
+      { field: 'lastName', message: 'Required' },
+    ]);
+  });
+
   it('rejects unknown fields, bad sources and out-of-range scores', async () => {
     const res = await create(validLead({ source: 'fax', score: -1, favouriteColour: 'blue' }));
     expect(res.status).toBe(422);

@@ -5,6 +5,7 @@ import { createFileStorage } from '../lib/files/create-storage';
 import { config } from '../lib/config';
 import { laneTaskQueue, type ActivityLane } from '../workflows/activity-lanes';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
+import { heartbeatWhileRunning } from './heartbeat-interceptor';
 import { WorkerGroup } from './worker-group';
 
 /** Which activities run on which lane (the workflows name the same lane when they call them). */
@@ -67,6 +68,7 @@ export async function createWorker(setup: WorkerSetup): Promise<WorkerGroup> {
     connection: setup.connection,
     namespace: setup.namespace,
     shutdownGraceTime: setup.shutdownGraceTimeMs ?? config.WORKER_SHUTDOWN_GRACE_MS,
+    interceptors: { activity: [heartbeatWhileRunning] },
   };
   const main = await Worker.create({
     ...common,

@@ -1,6 +1,7 @@
 import { ApplicationFailure, continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { CampaignTransitionActivities } from '../activities/campaigns/signal-enrollment-page';
 import type { OperationActivities } from '../activities/operations';
+import { LONG_ACTIVITY } from './long-activity';
 import type { ScopeRef } from './types';
 
 export type EnrollmentSignal = 'pause' | 'resume' | 'stop';
@@ -16,7 +17,7 @@ export interface CampaignTransitionInput extends ScopeRef {
 const { earlierOperationRunning, signalEnrollmentPage, finishOperation } = proxyActivities<
   CampaignTransitionActivities & OperationActivities
 >({
-  startToCloseTimeout: '5 minutes',
+  ...LONG_ACTIVITY,
   retry: { maximumAttempts: 10 },
 });
 

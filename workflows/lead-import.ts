@@ -1,5 +1,6 @@
 import { ApplicationFailure, continueAsNew, proxyActivities } from '@temporalio/workflow';
 import type { LeadImportActivities } from '../activities/leads/import-leads';
+import { LONG_ACTIVITY } from './long-activity';
 import type { ScopeRef } from './types';
 
 export interface LeadImportInput extends ScopeRef {
@@ -12,7 +13,7 @@ export interface LeadImportInput extends ScopeRef {
 
 const { importLeadChunk, finishLeadImport } = proxyActivities<LeadImportActivities>({
   // A chunk reads 5,000 rows and writes them in one transaction.
-  startToCloseTimeout: '5 minutes',
+  ...LONG_ACTIVITY,
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20 },
 });
 

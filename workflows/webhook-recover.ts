@@ -1,6 +1,7 @@
 import { ApplicationFailure, continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { OperationActivities } from '../activities/operations';
 import type { RecoverActivities } from '../activities/webhooks/recover-page';
+import { LONG_ACTIVITY } from './long-activity';
 import type { ScopeRef } from './types';
 
 export interface WebhookRecoverInput extends ScopeRef {
@@ -12,7 +13,7 @@ export interface WebhookRecoverInput extends ScopeRef {
 }
 
 const { recoverDeliveryPage, finishOperation } = proxyActivities<RecoverActivities & OperationActivities>({
-  startToCloseTimeout: '5 minutes',
+  ...LONG_ACTIVITY,
   retry: { maximumAttempts: 10 },
 });
 

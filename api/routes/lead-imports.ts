@@ -10,7 +10,21 @@ import type { AppDeps } from '../http/domain-context';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeImportFailure, serializeLeadImport } from '../serializers/lead-import';
 
-const csvField = (v: string | number) => `"${String(v).replace(/"/g, '""')}"`;
+/** RFC 4180: quoted only where a comma, quote, line break or edge space needs it. */
+function csvField(v: unknown): string {
+  const text = String(v ?? '');
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * The columns after line and reason in the failures file: a CSV import's own header, so the rows
+ * can be fixed in a spreadsheet and the file imported again with the same mapping; an NDJSON
+ * record (or the text of a line that was not JSON) as JSON in one column.
+ */
+function failureColumns(header: string[] | null) {
+  if (!header) return { names: ['values'], values: (raw: Record<string, unknown>) => [JSON.stringify(raw)] };
+  return { names: header, values: (raw: Record<string, unknown>) => header.map((name) => raw[name]) };
+}
 
 /** Bulk import of an uploaded CSV or NDJSON file into leads (docs/decisions.md, "Bulk lead import"). */
 export function leadImportRoutes(deps: AppDeps) {
@@ -72,15 +86,17 @@ export function leadImportRoutes(deps: AppDeps) {
       ...read,
       method: 'get',
       path: '/v1/leads/imports/:id/failures/download',
-      summary: "Download an import's failed rows as CSV: line, reason and the row's values (JSON)",
+      summary:
+        "Download an import's failed rows as CSV: line and reason, then a CSV import's own columns (fix the rows and import the file again) or an NDJSON record as JSON",
       params: LeadImportIdParams,
       response: z.object({ id: z.string(), rows: z.custom<Readable>() }),
       handler: async ({ params, ctx }) => {
         const imp = await getLeadImport(ctx, params.id);
+        const columns = failureColumns(imp.header);
         async function* lines() {
-          yield 'line,reason,values\r\n';
+          yield ['line', 'reason', ...columns.names].map(csvField).join(',') + '\r\n';
           for await (const f of importFailuresInOrder(ctx, imp.id)) {
-            yield [f.line, csvField(f.reason), csvField(JSON.stringify(f.raw))].join(',') + '\r\n';
+            yield [f.line, f.reason, ...columns.values(f.raw)].map(csvField).join(',') + '\r\n';
           }
         }
         return { data: { id: encodeId('leadImport', imp.id), rows: Readable.from(lines()) } };
