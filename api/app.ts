@@ -11,13 +11,12 @@ import { RateLimiter, type LimiterOptions, type PublicRouteClass } from '../lib/
 import { trackingSettingsFromConfig } from '../domain/communications/compose-email';
 import type { AppDeps, AppServices } from './http/domain-context';
 import { mountRoutes, underPrefix } from './http/mount';
-import { accessLog } from './middleware/access-log';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { methodNotAllowed } from './middleware/method-not-allowed';
 import { FILE_URL_PREFIX, fileUrlRoutes, servesSignedFileUrls } from './routes/file-urls';
 import { MULTIPART_PATHS } from './routes/files';
-import { recordMetrics } from './middleware/metrics';
+import { observeRequest } from './middleware/observe-request';
 import { publicRateLimit } from './middleware/public-rate-limit';
 import { requestId } from './middleware/request-id';
 import { dashboardRoutes } from './routes/dashboard';
@@ -84,7 +83,7 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
   app.set('query parser', 'simple');
   app.set('trust proxy', trustProxy);
 
-  app.use(requestId, accessLog, recordMetrics);
+  app.use(requestId, observeRequest);
   // Before any unauthenticated route does work (including login's password check).
   app.use(publicRateLimit(limiter));
   // First after the global middleware: the open pixel and click redirect are the hottest public

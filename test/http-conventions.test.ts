@@ -44,6 +44,13 @@ describe('HTTP conventions', () => {
     expect(res.body.data).toBeUndefined();
   });
 
+  it('reads no body on a GET or DELETE: one sent there, malformed or not, changes nothing', async () => {
+    const res = await stack.http().get('/v1/leads').set(tenant.sandbox).set('Content-Type', 'application/json').send('{"email": ');
+    expect(res.status).toBe(200);
+    const lead = (await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead()).expect(201)).body.data;
+    await stack.http().delete(`/v1/leads/${lead.id}`).set(tenant.sandbox).set('Content-Type', 'text/plain').send('not json').expect(200);
+  });
+
   it('answers an unknown route with 404', async () => {
     const res = await stack.http().get('/v1/nothing-here').set(tenant.sandbox);
     expect(res.status).toBe(404);

@@ -36,8 +36,9 @@ const RUN_TIMEOUT_MS = Number(process.env.SCHEMATHESIS_TIMEOUT_MS ?? 280_000);
  * below), the graph rules (one trigger node, edges between existing nodes:
  * workflows), a future expiresAt (API keys), a PEM private key (DKIM), recover's 30-day window, an
  * import file's columns, a lead merged into itself (the one pinned lead is both sides), a public
- * form's own required fields, and a marketing send for the pinned lead once the run's own inbound
- * bounce has marked it bounced.
+ * form's own required fields, and a marketing send to an address that bounced earlier in the same
+ * run (the refusal names `0@0.com`, the fuzzer's smallest address, which recurs across operations:
+ * the suppression list is state the run itself changes).
  * Rules the document does state are guarded here: the pinned document (pinnedIdsDocument) narrows
  * IDs (`x-id-type`) and values that must name a tenant's record (`x-references`) to seeded ones,
  * and for this run arrays whose items' keys must differ (`x-unique-by`: form fields, landing
