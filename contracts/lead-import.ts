@@ -37,7 +37,10 @@ export const LeadImportCreate = z
       .boolean()
       .default(false)
       .meta({ description: 'Send a lead.created webhook event per created lead and a lead.updated per lead an update row changed' }),
-    triggerCampaigns: z.boolean().default(false).meta({ description: 'Enroll the created leads in lead_created campaigns' }),
+    triggerCampaigns: z.boolean().default(false).meta({
+      description:
+        'Enroll the created leads in lead_created campaigns, and leads whose status an update row changed in lead_status_changed ones',
+    }),
   })
   .strict()
   .meta({ id: 'LeadImportCreate' });

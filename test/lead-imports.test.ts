@@ -217,6 +217,43 @@ describe('POST /v1/leads/imports', () => {
     await stack.http().post(`/v1/campaigns/${campaign.body.data.id}/complete`).set(t.live).expect(202);
   });
 
+  it('enrolls leads whose status an update import changed in lead_status_changed campaigns, only when asked', async () => {
+    const t = await newTenant(stack.db);
+    const workflow = await stack.http().post('/v1/workflows').set(t.live).send(threeEmails(undefined, 'lead_status_changed')).expect(201);
+    const campaign = await stack
+      .http()
+      .post('/v1/campaigns')
+      .set(t.live)
+      .send({ name: 'Status follow-up', workflowId: workflow.body.data.id, status: 'active' })
+      .expect(201);
+    const enrolled = async () =>
+      (await stack.http().get(`/v1/campaigns/${campaign.body.data.id}/enrollments`).set(t.live).expect(200)).body.data.map(
+        (e: { leadId: string }) => e.leadId,
+      );
+    const lead = async (email: string) =>
+      (await stack.http().post('/v1/leads').set(t.live).send({ email, firstName: 'S', lastName: 'T' }).expect(201)).body.data.id;
+    await lead('quiet@example.com');
+    const moved = await lead('moved@example.com');
+    await lead('same@example.com');
+    const mapping = { ...MAPPING, status: 'Status' };
+    const importUpdates = async (csv: string, triggerCampaigns: boolean) => {
+      const fileId = await upload(t, csv);
+      const res = await startImport(t, { fileId, format: 'csv', mapping, onExisting: 'update', triggerCampaigns }).expect(202);
+      return finished(t, res.body.data.id);
+    };
+    const header = 'Email,First name,Last name,Phone,Company,Status\n';
+
+    await importUpdates(`${header}quiet@example.com,S,T,,,contacted\n`, false);
+    expect(await enrolled()).toEqual([]);
+    // Only the lead whose status changed: a row that sets the status it already has changes nothing.
+    expect(await importUpdates(`${header}moved@example.com,S,T,,,contacted\nsame@example.com,S,T,,,new\n`, true)).toMatchObject({
+      updated: 2,
+    });
+    // Enrolled by the chunk itself, before the import completes.
+    expect(await enrolled()).toEqual([moved]);
+    await stack.http().post(`/v1/campaigns/${campaign.body.data.id}/complete`).set(t.live).expect(202);
+  });
+
   it('answers 422 when the CSV header lacks a mapped column, reading only the header', async () => {
     const t = await newTenant(stack.db);
     const fileId = await upload(t, 'Email,First name\na@example.com,A\n');

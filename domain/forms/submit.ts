@@ -140,6 +140,6 @@ export async function submitForm(deps: SubmitDeps, publicId: string, raw: Record
     machine: false,
     details: { formId: encodeId('form', form.id) },
   });
-  await enrollByTrigger(ctx, lead, 'form_submitted');
+  await enrollByTrigger(ctx, [lead], 'form_submitted');
   return { form, submission, lead };
 }

@@ -1,21 +1,10 @@
 import { In } from 'typeorm';
-import {
-  Campaign,
-  Lead,
-  LeadDedupeKey,
-  LeadIdentity,
-  OutboxEvent,
-  SearchDocument,
-  User,
-  WebhookEndpoint,
-  type Partner,
-} from '../../db/entities';
+import { Lead, LeadDedupeKey, LeadIdentity, OutboxEvent, SearchDocument, User, WebhookEndpoint, type Partner } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
 import type { LeadCreate } from '../../contracts/lead';
 import { AppError, type FieldError } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
-import { logger } from '../../lib/logger';
-import { enrollLeads } from '../campaigns/enroll';
+import { enrollByTrigger } from '../campaigns/auto-enroll';
 import type { DomainContext } from '../context';
 import { dedupeKeys } from './dedupe-keys';
 import { startDuplicateDetection } from './leads';
@@ -91,7 +80,7 @@ export async function createLeadBatch(ctx: DomainContext, items: { index: number
 
   await relayCommitted(ctx, events);
   for (const row of rows) if (!row.duplicatesCheckedAt) startDuplicateDetection(ctx, row);
-  await enrollCreated(ctx, rows);
+  await enrollByTrigger(ctx, rows, 'lead_created');
   return items.map(({ index }) => results.get(index) as BatchItemResult);
 }
 
@@ -209,21 +198,4 @@ export async function insertLeadEvents<T extends LeadEventType>(
   if (subscribed.any) return tx.repo(OutboxEvent).insertMany(events);
   await tx.repo(OutboxEvent).insertManyWithoutReturning(events);
   return [];
-}
-
-/** `lead_created` campaigns, one enrollment call per campaign for every lead of the batch (or of an import's chunk). */
-export async function enrollCreated(ctx: DomainContext, leads: Pick<Lead, 'id'>[]): Promise<void> {
-  if (!leads.length) return;
-  try {
-    const campaigns = await ctx.data.repo(Campaign).find({ where: { status: 'active', triggerType: 'lead_created' } });
-    for (const c of campaigns) {
-      await enrollLeads(
-        ctx,
-        c.id,
-        leads.map((l) => encodeId('lead', l.id)),
-      );
-    }
-  } catch (err) {
-    logger.warn({ err, leads: leads.length }, 'automatic campaign enrollment of a batch failed');
-  }
 }

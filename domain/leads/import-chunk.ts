@@ -9,7 +9,8 @@ import { ndjsonRecords } from '../../lib/records/ndjson-records';
 import type { DomainContext } from '../context';
 import { findOrFail } from '../scoped-lookups';
 import { unitOfWork } from '../unit-of-work';
-import { enrollCreated, resolveReferences } from './batch';
+import { resolveReferences } from './batch';
+import { enrollByTrigger } from '../campaigns/auto-enroll';
 import { describeErrors, rowOf, type ImportRow } from './import-rows';
 import { startDuplicateDetection } from './leads';
 import { writeImportedLeads, type ValidRow } from './write-imported-leads';
@@ -127,7 +128,14 @@ export async function importChunk(
 
   if (outcome.applied) {
     for (const lead of outcome.applied.created) if (!lead.duplicatesCheckedAt) startDuplicateDetection(ctx, lead);
-    if (imp.triggerCampaigns) await enrollCreated(ctx, outcome.applied.created);
+    if (imp.triggerCampaigns) {
+      await enrollByTrigger(ctx, outcome.applied.created, 'lead_created');
+      await enrollByTrigger(
+        ctx,
+        outcome.applied.statusChanged.map((id) => ({ id })),
+        'lead_status_changed',
+      );
+    }
     if (statisticsStep(outcome.imp.created) > statisticsStep(outcome.imp.created - outcome.applied.created.length)) {
       await refreshStatistics(ctx.db, [Lead, LeadIdentity]).catch((err) =>
         logger.warn({ err, importId }, 'could not ANALYZE the leads tables; lookups of the next chunks may be slow'),

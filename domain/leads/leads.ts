@@ -61,7 +61,7 @@ export async function createLead(ctx: DomainContext, input: LeadCreate): Promise
   const { lead, event, campaignIds } = created;
   await relayCommitted(ctx, [event]);
   if (!lead.duplicatesCheckedAt) startDuplicateDetection(ctx, lead);
-  await enrollByTrigger(ctx, lead, 'lead_created', campaignIds);
+  await enrollByTrigger(ctx, [lead], 'lead_created', campaignIds);
   return lead;
 }
 
@@ -206,7 +206,7 @@ export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpda
     if (Object.keys(changes).length) await tx.emit('lead.updated', { id: lead.id, changes });
     return { lead: saved, statusChanged: 'status' in changes };
   });
-  if (statusChanged) await enrollByTrigger(ctx, lead, 'lead_status_changed');
+  if (statusChanged) await enrollByTrigger(ctx, [lead], 'lead_status_changed');
   return lead;
 }
 

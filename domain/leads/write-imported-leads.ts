@@ -66,8 +66,8 @@ export async function writeImportedLeads(
   rows: ValidRow[],
   defaultStatus: string | null,
   ids: string[],
-): Promise<{ created: CreatedLead[]; updated: number; skipped: number }> {
-  if (!rows.length) return { created: [], updated: 0, skipped: 0 };
+): Promise<{ created: CreatedLead[]; updated: number; skipped: number; statusChanged: string[] }> {
+  if (!rows.length) return { created: [], updated: 0, skipped: 0, statusChanged: [] };
   const existing = new Set<string>();
   if (imp.onExisting !== 'create') {
     const emails = [...new Set(rows.map((r) => normalizeEmail(r.input.email)))];
@@ -106,10 +106,13 @@ export async function writeImportedLeads(
   const created = await insertStaged(tx, ctx);
   await upsertSearchDocuments(tx, leads.map(leadSearchDocument));
   if (imp.emitLeadEvents) tx.events.push(...(await insertLeadEvents(tx, 'lead.created', leads)));
-  const { applied, changes } = updates.length ? await updateFromStaged(tx, imp.emitLeadEvents) : { applied: 0, changes: [] };
+  // What each update changed is read only when events or status-change campaigns were asked for.
+  const withChanges = imp.emitLeadEvents || imp.triggerCampaigns;
+  const { applied, changes } = updates.length ? await updateFromStaged(tx, withChanges) : { applied: 0, changes: [] };
   if (imp.emitLeadEvents) tx.events.push(...(await insertLeadEvents(tx, 'lead.updated', changes)));
+  const statusChanged = changes.filter((c) => 'status' in c.changes).map((c) => c.id);
   // Every `update` row counts as updated, also when a later row of its email superseded it.
-  return { created, updated: applied ? updates.length : 0, skipped };
+  return { created, updated: applied ? updates.length : 0, skipped, statusChanged };
 }
 
 async function stage(tx: UnitOfWork, leads: NewLead[], updates: ValidRow[]) {
@@ -205,7 +208,7 @@ async function insertStaged(tx: UnitOfWork, ctx: DomainContext): Promise<Created
  * Applies `update` rows to the leads with their email, the last row of an email winning; a value
  * the row leaves empty keeps the lead's, custom fields merge. The leads' search documents and
  * clusters follow their new values. Returns how many leads it updated and, when `withChanges`
- * (lead.updated events were asked for), the changes of those whose values changed, as PATCH reports
+ * (lead.updated events or campaigns were asked for), the changes of those whose values changed, as PATCH reports
  * them: the rows are then read, locked, before the update, so the comparison is with what it replaced.
  */
 async function updateFromStaged(
