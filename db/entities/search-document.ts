@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { TenantOwned } from './tenant-owned';
+import { TenantScopedColumns } from './tenant-owned';
 
 export const SEARCH_TYPES = ['lead', 'opportunity', 'partner'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
@@ -10,9 +10,10 @@ export type SearchType = (typeof SEARCH_TYPES)[number];
  * the migration (TypeORM cannot declare GIN indexes, hence synchronize: false).
  */
 @Entity({ name: 'search_documents' })
+// The unique index starts with the scope, so the pair needs none of its own (TenantScopedColumns).
 @Index('uq_search_documents_doc', ['tenantId', 'environment', 'docType', 'docId'], { unique: true })
 @Index('ix_search_documents_tsv', { synchronize: false })
-export class SearchDocument extends TenantOwned {
+export class SearchDocument extends TenantScopedColumns {
   @Column({ name: 'doc_type', type: 'varchar', length: 20 })
   docType: SearchType;
 

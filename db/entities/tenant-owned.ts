@@ -4,11 +4,12 @@ export const ENVIRONMENTS = ['live', 'sandbox'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
 /**
- * Base of every row that belongs to one tenant and one environment (live or sandbox).
- * Such rows are only reachable through ScopedRepository, which always filters by both.
+ * The columns of every row that belongs to one tenant and one environment (live or sandbox).
+ * Such rows are only reachable through ScopedRepository, which always filters by both. Extend it
+ * directly only when the entity's own indexes all start with (tenant_id, environment): a plain
+ * index on the pair would then be a redundant write on every insert.
  */
-@Index(['tenantId', 'environment'])
-export abstract class TenantOwned {
+export abstract class TenantScopedColumns {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
   id: string;
 
@@ -24,3 +25,7 @@ export abstract class TenantOwned {
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
 }
+
+/** A tenant's row with an index on (tenant_id, environment), for scans of the scope. */
+@Index(['tenantId', 'environment'])
+export abstract class TenantOwned extends TenantScopedColumns {}

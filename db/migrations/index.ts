@@ -22,6 +22,7 @@ import { AddOperations1795354000000 } from './1795354000000-AddOperations';
 import { AddSendersAndDkimKeys1795358000000 } from './1795358000000-AddSendersAndDkimKeys';
 import { AddLeadImports1795360000000 } from './1795360000000-AddLeadImports';
 import { AddEngagementSignalWindow1795361000000 } from './1795361000000-AddEngagementSignalWindow';
+import { DropRedundantScopeIndexes1795725190309 } from './1795725190309-DropRedundantScopeIndexes';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -48,4 +49,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddSendersAndDkimKeys1795358000000,
   AddLeadImports1795360000000,
   AddEngagementSignalWindow1795361000000,
+  DropRedundantScopeIndexes1795725190309,
 ];
