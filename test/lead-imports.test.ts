@@ -254,6 +254,27 @@ describe('POST /v1/leads/imports', () => {
     await stack.http().post(`/v1/campaigns/${campaign.body.data.id}/complete`).set(t.live).expect(202);
   });
 
+  it('fails the rows that carry a NUL character, which PostgreSQL cannot store, and imports the rest', async () => {
+    const t = await newTenant(stack.db);
+    const csv = [
+      'Email,First name,Last name,Phone,Company,No\u0000te',
+      'ok@example.com,Ok,Row,,',
+      'nul@example.com,A\u0000da,Row,,',
+      'custom@example.com,Custom,Row,,Co\u0000rp',
+      'after@example.com,After,Row,,',
+    ].join('\n');
+    const done = await importCsv(t, csv);
+    expect(done).toMatchObject({ status: 'completed', rowsRead: 4, created: 2, failed: 2 });
+    const failures = await stack.http().get(`/v1/leads/imports/${done.id}/failures`).set(t.live).expect(200);
+    expect(failures.body.data.map((f: { line: number; reason: string }) => [f.line, f.reason])).toEqual([
+      [3, 'firstName: Must not contain the NUL character (U+0000)'],
+      [4, 'customFields.company: Must not contain the NUL character (U+0000)'],
+    ]);
+    // The stored values show where the character was.
+    expect(failures.body.data[0].raw).toMatchObject({ 'First name': 'A\uFFFDda', 'No\uFFFDte': null });
+    expect((await leadsOf(t)).map((l: { email: string }) => l.email)).toEqual(['ok@example.com', 'after@example.com']);
+  });
+
   it('answers 422 when the CSV header lacks a mapped column, reading only the header', async () => {
     const t = await newTenant(stack.db);
     const fileId = await upload(t, 'Email,First name\na@example.com,A\n');

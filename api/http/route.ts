@@ -4,7 +4,7 @@ import type { DomainContext } from '../../domain/context';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from './context';
 import { bareBody, paginate, successBody, type Pagination } from '../../lib/http-envelope';
-import { findNulCharacter, NUL_MESSAGE } from './nul-characters';
+import { findNulCharacter, NUL_MESSAGE } from '../../lib/nul-characters';
 import { toFieldErrors } from '../../lib/zod-errors';
 
 type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';

@@ -3,6 +3,7 @@ import { LeadCreate } from '../../contracts/lead';
 import type { FieldError } from '../../lib/errors';
 import type { FileRecord } from '../../lib/records/file-record';
 import type { NdjsonValue } from '../../lib/records/ndjson-records';
+import { findNulCharacter, NUL_MESSAGE, withoutNulCharacters } from '../../lib/nul-characters';
 import { toFieldErrors } from '../../lib/zod-errors';
 
 /** One record of an import's file: a lead to write, or why not, with what the row held. */
@@ -19,6 +20,10 @@ function present(value: unknown): unknown {
 }
 
 const asScore = (v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v);
+
+/** What a row held, as a failed row keeps it: a U+0000, which no jsonb can hold, shown as U+FFFD. */
+const storable = (raw: Record<string, unknown>): Record<string, unknown> =>
+  findNulCharacter(raw) === null ? raw : (withoutNulCharacters(raw) as Record<string, unknown>);
 
 /** The body a POST /v1/leads would have had, built from a row through the mapping. */
 function leadBody(mapping: ImportMapping, get: (column: string) => unknown): Record<string, unknown> {
@@ -59,11 +64,18 @@ export function rowOf(
     raw = Object.fromEntries((header ?? []).map((name, i) => [name, values[i] ?? null]));
   } else {
     const value = record.values as NdjsonValue;
-    if ('error' in value) return { line, raw: { line: value.text }, reason: value.error };
+    if ('error' in value) return { line, raw: storable({ line: value.text }), reason: value.error };
     raw = value.object;
   }
-  const parsed = LeadCreate.safeParse(leadBody(mapping, (column) => raw[column]));
-  return parsed.success ? { line, raw, input: parsed.data } : { line, raw, reason: describeErrors(toFieldErrors(parsed.error)) };
+  const body = leadBody(mapping, (column) => raw[column]);
+  // PostgreSQL stores no U+0000: a row holding one in a mapped value fails, as a POST /v1/leads
+  // body would. One anywhere in the row is replaced where the row is kept (see storable).
+  const nul = findNulCharacter(body);
+  if (nul !== null) return { line, raw: storable(raw), reason: `${nul}: ${NUL_MESSAGE}` };
+  const parsed = LeadCreate.safeParse(body);
+  return parsed.success
+    ? { line, raw: storable(raw), input: parsed.data }
+    : { line, raw: storable(raw), reason: describeErrors(toFieldErrors(parsed.error)) };
 }
 
 /** The columns the mapping names, for the check against a CSV header. */

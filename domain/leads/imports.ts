@@ -30,7 +30,8 @@ async function rowCapOf(ctx: DomainContext): Promise<number> {
 /** A CSV file's header row and where the rows after it start; reads nothing past it. */
 async function readHeader(storage: FileStorage, key: string): Promise<{ header: string[]; cursor: number; lines: number } | null> {
   for await (const record of csvRecords(await storage.open(key))) {
-    const header = record.values.map((name, i) => (i === 0 ? name.replace(/^\uFEFF/, '') : name).trim());
+    // Stored as jsonb, which holds no U+0000: a column name with one keeps it as U+FFFD.
+    const header = record.values.map((name, i) => (i === 0 ? name.replace(/^\uFEFF/, '') : name).trim().replaceAll('\u0000', '\uFFFD'));
     return { header, cursor: record.end, lines: record.linesAfter };
   }
   return null;

@@ -24,3 +24,13 @@ export function findNulCharacter(value: unknown, path: string[] = []): string | 
   }
   return null;
 }
+
+/** A value with every U+0000 (in strings and keys) shown as U+FFFD, so that what held one can still be stored. */
+export function withoutNulCharacters(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('\u0000', '\uFFFD');
+  if (Array.isArray(value)) return value.map(withoutNulCharacters);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replaceAll('\u0000', '\uFFFD'), withoutNulCharacters(v)]));
+  }
+  return value;
+}
