@@ -36,6 +36,23 @@ describe('CSV records', () => {
     },
   );
 
+  it.each([1, 3, 16, 1000])(
+    'drops the values of a record past the length limit, an unclosed quote included, and goes on after it (chunks of %i bytes)',
+    async (size) => {
+      const long = 'x'.repeat(30);
+      const csv = `a,b\n${long},"${long}"\nc,d\n"unclosed,${long}\ne,f\n`;
+      const records = await readAll((s) => csvRecords(s, 20), csv, size);
+      expect(records.map((r) => [r.values, r.tooLong ?? false, r.line])).toEqual([
+        [['a', 'b'], false, 0],
+        [[], true, 1],
+        [['c', 'd'], false, 2],
+        // The quote never closes: the rest of the file is one record, and it is never held whole.
+        [[], true, 3],
+      ]);
+      expect(records.map((r) => r.end)).toEqual([4, 4 + long.length * 2 + 4, 4 + long.length * 2 + 8, Buffer.byteLength(csv)]);
+    },
+  );
+
   it('resumes exactly after a record when read again from its end offset', async () => {
     const bytes = Buffer.from(text);
     const [, second] = await readAll(csvRecords, text, 5);
@@ -61,5 +78,16 @@ describe('NDJSON records', () => {
       ]);
       expect(records[3].end).toBe(Buffer.byteLength(text));
     }
+  });
+
+  it.each([1, 5, 1000])('reports a line past the length limit as an error and goes on after it (chunks of %i bytes)', async (size) => {
+    const text = `{"a":1}\n{"long":"${'x'.repeat(40)}"}\n{"b":2}\n{"tail":"${'y'.repeat(40)}"}`;
+    const records = await readAll((s) => ndjsonRecords(s, 20), text, size);
+    expect(records.map((r) => [r.line, r.values])).toEqual([
+      [0, { object: { a: 1 } }],
+      [1, { error: 'Line is longer than 20 bytes', text: '' }],
+      [2, { object: { b: 2 } }],
+      [3, { error: 'Line is longer than 20 bytes', text: '' }],
+    ]);
   });
 });

@@ -275,6 +275,22 @@ describe('POST /v1/leads/imports', () => {
     expect((await leadsOf(t)).map((l: { email: string }) => l.email)).toEqual(['ok@example.com', 'after@example.com']);
   });
 
+  it('fails a row longer than 1 MB without holding it, and answers 422 to a header that long', async () => {
+    const t = await newTenant(stack.db);
+    const huge = 'x'.repeat(1_100_000);
+    const done = await importCsv(
+      t,
+      `Email,First name,Last name,Phone,Company\nbefore@example.com,B,R,,\nhuge@example.com,H,R,,${huge}\nafter@example.com,A,R,,\n`,
+    );
+    expect(done).toMatchObject({ status: 'completed', rowsRead: 3, created: 2, failed: 1 });
+    const failures = await stack.http().get(`/v1/leads/imports/${done.id}/failures`).set(t.live).expect(200);
+    expect(failures.body.data).toEqual([{ line: 3, reason: 'Row is longer than 1048576 bytes', raw: {} }]);
+
+    const fileId = await upload(t, `Email,First name,Last name,Phone,Company,${huge}\nx@example.com,X,Y,,,\n`);
+    const res = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' }).expect(422);
+    expect(res.body.errors).toEqual([{ field: 'fileId', message: "The file's header row is longer than 1048576 bytes" }]);
+  });
+
   it('answers 422 when the CSV header lacks a mapped column, reading only the header', async () => {
     const t = await newTenant(stack.db);
     const fileId = await upload(t, 'Email,First name\na@example.com,A\n');

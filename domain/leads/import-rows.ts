@@ -1,7 +1,7 @@
 import type { ImportFormat, ImportMapping } from '../../db/entities/lead-import';
 import { LeadCreate } from '../../contracts/lead';
 import type { FieldError } from '../../lib/errors';
-import type { FileRecord } from '../../lib/records/file-record';
+import { MAX_RECORD_BYTES, type FileRecord } from '../../lib/records/file-record';
 import type { NdjsonValue } from '../../lib/records/ndjson-records';
 import { findNulCharacter, NUL_MESSAGE, withoutNulCharacters } from '../../lib/nul-characters';
 import { toFieldErrors } from '../../lib/zod-errors';
@@ -58,6 +58,7 @@ export function rowOf(
   firstLine: number,
 ): ImportRow {
   const line = firstLine + record.line;
+  if (record.tooLong) return { line, raw: {}, reason: `Row is longer than ${MAX_RECORD_BYTES} bytes` };
   let raw: Record<string, unknown>;
   if (format === 'csv') {
     const values = record.values as string[];

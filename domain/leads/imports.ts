@@ -7,6 +7,7 @@ import { objectKey, type FileStorage } from '../../lib/files/file-storage';
 import { encodeId } from '../../lib/ids';
 import { limitsFor } from '../../lib/plans';
 import { csvRecords } from '../../lib/records/csv-records';
+import { MAX_RECORD_BYTES } from '../../lib/records/file-record';
 import { workflowIds } from '../../workflows/ids';
 import { leadImportWorkflow } from '../../workflows/lead-import';
 import type { DomainContext } from '../context';
@@ -27,9 +28,27 @@ async function rowCapOf(ctx: DomainContext): Promise<number> {
   return Math.min(MAX_ROW_CAP, Math.max(MIN_ROW_CAP, 10 * limitsFor(tenant).monthlyCalls));
 }
 
-/** A CSV file's header row and where the rows after it start; reads nothing past it. */
+/** The stream's first `limit` bytes, then its end (the rest is never read). */
+async function* firstBytes(stream: AsyncIterable<Buffer>, limit: number): AsyncGenerator<Buffer> {
+  let read = 0;
+  for await (const chunk of stream) {
+    if (read + chunk.length >= limit) {
+      yield chunk.subarray(0, limit - read);
+      return;
+    }
+    read += chunk.length;
+    yield chunk;
+  }
+}
+
+/**
+ * A CSV file's header row and where the rows after it start; reads nothing past it, and at most a
+ * record's limit of bytes while the request waits: a header that long is a 422.
+ */
 async function readHeader(storage: FileStorage, key: string): Promise<{ header: string[]; cursor: number; lines: number } | null> {
-  for await (const record of csvRecords(await storage.open(key))) {
+  for await (const record of csvRecords(firstBytes(await storage.open(key), MAX_RECORD_BYTES + 1))) {
+    if (record.tooLong)
+      throw validationFailed([{ field: 'fileId', message: `The file's header row is longer than ${MAX_RECORD_BYTES} bytes` }]);
     // Stored as jsonb, which holds no U+0000: a column name with one keeps it as U+FFFD.
     const header = record.values.map((name, i) => (i === 0 ? name.replace(/^\uFEFF/, '') : name).trim().replaceAll('\u0000', '\uFFFD'));
     return { header, cursor: record.end, lines: record.linesAfter };

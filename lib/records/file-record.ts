@@ -10,4 +10,13 @@ export interface FileRecord<V> {
   linesAfter: number;
   /** Bytes consumed through the end of the record (its line break included). */
   end: number;
+  /** A CSV record longer than the reader's limit: its values were dropped unread (empty). */
+  tooLong?: true;
 }
+
+/**
+ * A record's size limit, 1 MB: no lead comes near it, and a reader holds at most this much of a
+ * record (plus one read's worth) in memory, whatever the file: an unclosed quote or a missing line
+ * break cannot make it buffer the rest of a 200 MB file.
+ */
+export const MAX_RECORD_BYTES = 1024 * 1024;

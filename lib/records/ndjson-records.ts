@@ -1,4 +1,4 @@
-import type { FileRecord } from './file-record';
+import { MAX_RECORD_BYTES, type FileRecord } from './file-record';
 
 const LF = 0x0a;
 
@@ -15,24 +15,44 @@ function parseLine(text: string): NdjsonValue {
   }
 }
 
-/** Streams newline-delimited JSON, one record per non-blank line, with the byte offset after each. */
-export async function* ndjsonRecords(stream: AsyncIterable<Buffer>): AsyncGenerator<FileRecord<NdjsonValue>> {
+/**
+ * Streams newline-delimited JSON, one record per non-blank line, with the byte offset after each.
+ * A line longer than `maxRecordBytes` is read to its end but not kept: its record is an error.
+ */
+export async function* ndjsonRecords(
+  stream: AsyncIterable<Buffer>,
+  maxRecordBytes = MAX_RECORD_BYTES,
+): AsyncGenerator<FileRecord<NdjsonValue>> {
   let parts: Buffer[] = [];
   let consumed = 0;
   let lines = 0;
+  let lineStart = 0;
+  let tooLong = false;
+  const value = (): NdjsonValue | null => {
+    if (tooLong) return { error: `Line is longer than ${maxRecordBytes} bytes`, text: '' };
+    const text = Buffer.concat(parts).toString('utf8').trim();
+    return text ? parseLine(text) : null;
+  };
   for await (const chunk of stream) {
     let start = 0;
     for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, start)) {
-      parts.push(chunk.subarray(start, i));
-      const text = Buffer.concat(parts).toString('utf8').trim();
+      if (!tooLong) parts.push(chunk.subarray(start, i));
+      tooLong ||= consumed + i - lineStart > maxRecordBytes;
+      const record = value();
       parts = [];
+      tooLong = false;
       start = i + 1;
+      lineStart = consumed + start;
       lines++;
-      if (text) yield { values: parseLine(text), line: lines - 1, linesAfter: lines, end: consumed + i + 1 };
+      if (record) yield { values: record, line: lines - 1, linesAfter: lines, end: consumed + i + 1 };
     }
-    if (start < chunk.length) parts.push(chunk.subarray(start));
+    if (start < chunk.length && !tooLong) parts.push(chunk.subarray(start));
     consumed += chunk.length;
+    if (consumed - lineStart > maxRecordBytes) {
+      tooLong = true;
+      parts = [];
+    }
   }
-  const text = Buffer.concat(parts).toString('utf8').trim();
-  if (text) yield { values: parseLine(text), line: lines, linesAfter: lines + 1, end: consumed };
+  const record = value();
+  if (record) yield { values: record, line: lines, linesAfter: lines + 1, end: consumed };
 }
