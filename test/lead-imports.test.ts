@@ -275,7 +275,7 @@ describe('POST /v1/leads/imports', () => {
     expect((await leadsOf(t)).map((l: { email: string }) => l.email)).toEqual(['ok@example.com', 'after@example.com']);
   });
 
-  it('fails a row longer than 1 MB without holding it, and answers 422 to a header that long', async () => {
+  it('fails a row longer than 1 MB without holding it, and answers 422 to a header that long or wider than 1,000 columns', async () => {
     const t = await newTenant(stack.db);
     const huge = 'x'.repeat(1_100_000);
     const done = await importCsv(
@@ -289,6 +289,11 @@ describe('POST /v1/leads/imports', () => {
     const fileId = await upload(t, `Email,First name,Last name,Phone,Company,${huge}\nx@example.com,X,Y,,,\n`);
     const res = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' }).expect(422);
     expect(res.body.errors).toEqual([{ field: 'fileId', message: "The file's header row is longer than 1048576 bytes" }]);
+
+    const columns = Array.from({ length: 1001 }, (_, i) => `C${i}`).join(',');
+    const wide = await upload(t, `Email,First name,Last name,Phone,Company,${columns}\n`);
+    const refused = await startImport(t, { fileId: wide, format: 'csv', mapping: MAPPING, onExisting: 'skip' }).expect(422);
+    expect(refused.body.errors).toEqual([{ field: 'fileId', message: "The file's header has 1006 columns; an import reads at most 1000" }]);
   });
 
   it('answers 422 when the CSV header lacks a mapped column, reading only the header', async () => {

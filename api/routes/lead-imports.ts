@@ -34,7 +34,7 @@ export function leadImportRoutes(deps: AppDeps) {
       method: 'post',
       path: '/v1/leads/imports',
       summary:
-        'Import an uploaded CSV (header row) or NDJSON file into leads: 202, then poll the import; 422 when a mapped column is not in the header, 409 when 3 imports already run',
+        'Import an uploaded CSV (header row) or NDJSON file into leads: 202, then poll the import; 422 when a mapped column is not in the header or the header is over 1 MB or 1,000 columns, 409 when 3 imports already run; rows over 1 MB fail',
       tag: 'Lead imports',
       auth: 'tenant',
       scope: 'leads:write',

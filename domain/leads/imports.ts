@@ -28,6 +28,9 @@ async function rowCapOf(ctx: DomainContext): Promise<number> {
   return Math.min(MAX_ROW_CAP, Math.max(MIN_ROW_CAP, 10 * limitsFor(tenant).monthlyCalls));
 }
 
+/** Every row becomes an object with a key per column: a header wider than this would make each row cost that much. */
+const MAX_IMPORT_COLUMNS = 1000;
+
 /** The stream's first `limit` bytes, then its end (the rest is never read). */
 async function* firstBytes(stream: AsyncIterable<Buffer>, limit: number): AsyncGenerator<Buffer> {
   let read = 0;
@@ -70,6 +73,11 @@ export async function createLeadImport(ctx: DomainContext, storage: FileStorage,
   if (input.format === 'csv') {
     const read = await readHeader(storage, objectKey(ctx.scope, file.id));
     if (!read) throw validationFailed([{ field: 'fileId', message: 'The file has no header row' }]);
+    if (read.header.length > MAX_IMPORT_COLUMNS) {
+      throw validationFailed([
+        { field: 'fileId', message: `The file's header has ${read.header.length} columns; an import reads at most ${MAX_IMPORT_COLUMNS}` },
+      ]);
+    }
     const missing = mappedColumns(input.mapping).filter((c) => !read.header.includes(c));
     if (missing.length) {
       throw validationFailed(missing.map((c) => ({ field: 'mapping', message: `Column "${c}" is not in the file's header` })));
