@@ -127,4 +127,10 @@ describe('POST /v1/leads/batch', () => {
     expect(res.body.data.map((r: { status: string }) => r.status)).toEqual(['error', 'created']);
     expect(res.body.data[0].errors).toEqual([{ field: 'assignedTo', message: 'User not found' }]);
   });
+
+  it('fails an item holding a NUL character alone, naming its field, and creates the rest', async () => {
+    const res = await batch([validLead({ customFields: { note: 'a\u0000b' } }), validLead()]).expect(200);
+    expect(res.body.data.map((r: { status: string }) => r.status)).toEqual(['error', 'created']);
+    expect(res.body.data[0].errors).toEqual([{ field: 'customFields.note', message: 'Must not contain the NUL character (U+0000)' }]);
+  });
 });

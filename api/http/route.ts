@@ -62,6 +62,11 @@ export interface RouteSpec<
   envelope?: 'standard' | 'bare';
   /** Error statuses beyond those the route's shape implies (e.g. 401 from a public login). */
   errors?: number[];
+  /**
+   * A batch body whose items the handler validates one by one, a NUL character included: one such
+   * item then fails alone instead of refusing the whole request.
+   */
+  itemsCheckedByHandler?: boolean;
   /** multipart/form-data routes: the form's fields, for the docs (the handler parses the stream). */
   multipart?: AnySchema;
   /** Routes that answer bytes instead of the envelope send the handler's `data` themselves. */
@@ -156,7 +161,7 @@ function parseBody(route: AnyRoute, raw: unknown) {
   if (raw === undefined && bodyRequired(route)) {
     throw new AppError('bad_request', 'A JSON request body is required', [{ field: 'body', message: 'Required' }]);
   }
-  const nul = findNulCharacter(raw);
+  const nul = route.itemsCheckedByHandler ? null : findNulCharacter(raw);
   if (nul !== null) throw new AppError('validation_failed', 'Validation failed', [{ field: nul, message: NUL_MESSAGE }]);
   const result = schema.safeParse(raw ?? {});
   if (result.success) return result.data;

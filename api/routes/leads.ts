@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { mergeLeads } from '../../domain/leads/merge';
 import { createLead, deleteLead, getLead, listDuplicates, listLeads, updateLead } from '../../domain/leads/leads';
 import { createLeadBatch, type BatchItemResult } from '../../domain/leads/batch';
+import type { FieldError } from '../../lib/errors';
+import { findNulCharacter, NUL_MESSAGE } from '../../lib/nul-characters';
 import { toFieldErrors } from '../../lib/zod-errors';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeLead } from '../serializers/lead';
@@ -18,6 +20,14 @@ import {
   LeadMerge,
   LeadUpdate,
 } from '../../contracts/lead';
+
+/** One item of a batch, validated as the body of POST /v1/leads would be (a NUL character included). */
+function batchItem(item: unknown): { input: LeadCreate } | { errors: FieldError[] } {
+  const nul = findNulCharacter(item);
+  if (nul !== null) return { errors: [{ field: nul, message: NUL_MESSAGE }] };
+  const result = LeadCreate.safeParse(item);
+  return result.success ? { input: result.data } : { errors: toFieldErrors(result.error) };
+}
 
 export function leadRoutes() {
   return [
@@ -45,15 +55,14 @@ export function leadRoutes() {
       body: LeadBatchCreate,
       response: z.array(LeadBatchItemResult),
       status: 200,
+      itemsCheckedByHandler: true,
       handler: async ({ body, ctx }) => {
-        const parsed = body.leads.map((item, index) => ({ index, result: LeadCreate.safeParse(item) }));
-        const valid = parsed.flatMap(({ index, result }) => (result.success ? [{ index, input: result.data }] : []));
+        const parsed = body.leads.map((item, index) => ({ index, ...batchItem(item) }));
+        const valid = parsed.flatMap((p) => ('input' in p ? [{ index: p.index, input: p.input }] : []));
         const created = new Map((await createLeadBatch(ctx, valid)).map((r) => [r.index, r]));
         return {
-          data: parsed.map(({ index, result }) =>
-            result.success
-              ? (created.get(index) as BatchItemResult)
-              : { index, status: 'error' as const, errors: toFieldErrors(result.error) },
+          data: parsed.map((p) =>
+            'input' in p ? (created.get(p.index) as BatchItemResult) : { index: p.index, status: 'error' as const, errors: p.errors },
           ),
           message: 'Batch processed',
         };
