@@ -80,6 +80,16 @@ describe('NDJSON records', () => {
     }
   });
 
+  it('reports a line nested deeper than an API body may be (32 levels) as an error, however deep', async () => {
+    const nested = (depth: number) => `{"email":"a@example.com","x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const records = await readAll(ndjsonRecords, [nested(31), nested(32), nested(200_000)].join('\n'), 65536);
+    expect(records.map((r) => ('error' in r.values ? r.values.error : 'ok'))).toEqual([
+      'ok',
+      'Line nests objects and arrays more than 32 levels deep',
+      'Line nests objects and arrays more than 32 levels deep',
+    ]);
+  });
+
   it.each([1, 5, 1000])('reports a line past the length limit as an error and goes on after it (chunks of %i bytes)', async (size) => {
     const text = `{"a":1}\n{"long":"${'x'.repeat(40)}"}\n{"b":2}\n{"tail":"${'y'.repeat(40)}"}`;
     const records = await readAll((s) => ndjsonRecords(s, 20), text, size);

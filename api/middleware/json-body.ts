@@ -1,10 +1,8 @@
 import express, { Router, type RequestHandler } from 'express';
 import { AppError } from '../../lib/errors';
+import { depthExceeds, MAX_JSON_DEPTH } from '../../lib/json-depth';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
-
-/** Deeper than any request shape of the API; deeper bodies would only feed recursive walkers (zod, the NUL check). */
-const MAX_JSON_DEPTH = 32;
 
 /**
  * JSON bodies only (multipart routes opt out by path). A body with another content type is a
@@ -41,19 +39,4 @@ export function jsonBody(
   };
   const chain = Router().use(requireJson, parse, boundDepth);
   return (req, res, next) => (METHODS_WITH_BODY.has(req.method) ? chain(req, res, next) : next());
-}
-
-/**
- * Whether a parsed JSON value nests objects or arrays deeper than `max`. An explicit stack, not
- * recursion: a 10,000-level body must not overflow the call stack here either. Linear in the body.
- */
-function depthExceeds(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth + 1 > max) return true;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return false;
 }

@@ -1,3 +1,4 @@
+import { depthExceeds, MAX_JSON_DEPTH } from '../json-depth';
 import { MAX_RECORD_BYTES, type FileRecord } from './file-record';
 
 const LF = 0x0a;
@@ -8,6 +9,8 @@ export type NdjsonValue = { object: Record<string, unknown> } | { error: string;
 function parseLine(text: string): NdjsonValue {
   try {
     const value: unknown = JSON.parse(text);
+    // As for an API body: what lies deeper would only feed recursive walkers (the NUL check, zod).
+    if (depthExceeds(value)) return { error: `Line nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`, text };
     if (value && typeof value === 'object' && !Array.isArray(value)) return { object: value as Record<string, unknown> };
     return { error: 'Line is not a JSON object', text };
   } catch {
