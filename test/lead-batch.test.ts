@@ -1,5 +1,5 @@
 import { decodeId, encodeId } from '../lib/ids';
-import { threeEmails } from './support/sequences';
+import { triggeredCampaign } from './support/campaign-api';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -52,13 +52,7 @@ describe('POST /v1/leads/batch', () => {
   });
 
   it('gives its leads what a single create gives them: duplicate detection and lead_created campaigns', async () => {
-    const workflow = await stack.http().post('/v1/workflows').set(tenant.live).send(threeEmails(undefined, 'lead_created')).expect(201);
-    const campaign = await stack
-      .http()
-      .post('/v1/campaigns')
-      .set(tenant.live)
-      .send({ name: 'Batch welcome', workflowId: workflow.body.data.id, status: 'active' })
-      .expect(201);
+    const campaign = await triggeredCampaign(stack.http, tenant.live, 'lead_created', 'Batch welcome');
     const existing = (await stack.http().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data;
     const res = await batch([validLead({ email: existing.email }), validLead()]).expect(200);
     const [twin, fresh] = res.body.data.map((r: { id: string }) => r.id);
@@ -70,9 +64,8 @@ describe('POST /v1/leads/batch', () => {
     const [checked] = await stack.db.query('SELECT duplicates_checked_at FROM leads WHERE id = $1', [decodeId('lead', fresh)]);
     expect(checked.duplicates_checked_at).not.toBeNull(); // unique keys: checked when written, no workflow
 
-    const enrolled = await stack.http().get(`/v1/campaigns/${campaign.body.data.id}/enrollments`).set(tenant.live).expect(200);
-    expect(enrolled.body.data.map((e: { leadId: string }) => e.leadId)).toEqual(expect.arrayContaining([twin, fresh]));
-    await stack.http().post(`/v1/campaigns/${campaign.body.data.id}/complete`).set(tenant.live).expect(202);
+    expect(await campaign.enrolledLeadIds()).toEqual(expect.arrayContaining([twin, fresh]));
+    await campaign.complete();
   });
 
   it('writes a lead.created event per lead: delivered to a subscribed endpoint, stored as dispatched when nobody subscribes', async () => {

@@ -9,7 +9,7 @@ import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import request from 'supertest';
 import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
 import { historyToObject } from './support/history';
-import { threeEmails } from './support/sequences';
+import { triggeredCampaign } from './support/campaign-api';
 import { waitUntil } from './support/wait-until';
 import { leadImportWorkflow } from '../workflows/lead-import';
 
@@ -197,39 +197,21 @@ describe('POST /v1/leads/imports', () => {
 
   it('enrolls imported leads in lead_created campaigns only when asked', async () => {
     const t = await newTenant(stack.db);
-    const workflow = await stack.http().post('/v1/workflows').set(t.live).send(threeEmails(undefined, 'lead_created')).expect(201);
-    const campaign = await stack
-      .http()
-      .post('/v1/campaigns')
-      .set(t.live)
-      .send({ name: 'Import welcome', workflowId: workflow.body.data.id, status: 'active' })
-      .expect(201);
-    const enrolled = async () =>
-      (await stack.http().get(`/v1/campaigns/${campaign.body.data.id}/enrollments`).set(t.live).expect(200)).body.data.map(
-        (e: { leadId: string }) => e.leadId,
-      );
+    const campaign = await triggeredCampaign(stack.http, t.live, 'lead_created', 'Import welcome');
+    const enrolled = campaign.enrolledLeadIds;
     await importCsv(t, 'Email,First name,Last name,Phone,Company\nquiet@example.com,Q,Uiet,,\n');
     expect(await enrolled()).toEqual([]);
 
     await importCsv(t, 'Email,First name,Last name,Phone,Company\nasked@example.com,A,Sked,,\n', { triggerCampaigns: true });
     const asked = (await leadsOf(t)).find((l: { email: string }) => l.email === 'asked@example.com');
     expect(await enrolled()).toEqual([encodeId('lead', asked.id)]);
-    await stack.http().post(`/v1/campaigns/${campaign.body.data.id}/complete`).set(t.live).expect(202);
+    await campaign.complete();
   });
 
   it('enrolls leads whose status an update import changed in lead_status_changed campaigns, only when asked', async () => {
     const t = await newTenant(stack.db);
-    const workflow = await stack.http().post('/v1/workflows').set(t.live).send(threeEmails(undefined, 'lead_status_changed')).expect(201);
-    const campaign = await stack
-      .http()
-      .post('/v1/campaigns')
-      .set(t.live)
-      .send({ name: 'Status follow-up', workflowId: workflow.body.data.id, status: 'active' })
-      .expect(201);
-    const enrolled = async () =>
-      (await stack.http().get(`/v1/campaigns/${campaign.body.data.id}/enrollments`).set(t.live).expect(200)).body.data.map(
-        (e: { leadId: string }) => e.leadId,
-      );
+    const campaign = await triggeredCampaign(stack.http, t.live, 'lead_status_changed', 'Status follow-up');
+    const enrolled = campaign.enrolledLeadIds;
     const lead = async (email: string) =>
       (await stack.http().post('/v1/leads').set(t.live).send({ email, firstName: 'S', lastName: 'T' }).expect(201)).body.data.id;
     await lead('quiet@example.com');
@@ -251,7 +233,7 @@ describe('POST /v1/leads/imports', () => {
     });
     // Enrolled by the chunk itself, before the import completes.
     expect(await enrolled()).toEqual([moved]);
-    await stack.http().post(`/v1/campaigns/${campaign.body.data.id}/complete`).set(t.live).expect(202);
+    await campaign.complete();
   });
 
   it('fails the rows that carry a NUL character, which PostgreSQL cannot store, and imports the rest', async () => {

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { TestTenant } from './stack';
 import { validLead } from './stack';
+import { threeEmails } from './sequences';
 
 export type Lead = { id: string; email: string };
 
@@ -34,5 +35,29 @@ export function campaignApi(baseUrl: string, tenant: TestTenant) {
     ): Promise<{ leadId: string; status: string; progress: { currentNodeId: string | null; nextWakeAt: string | null } | null }[]> {
       return (await api().get(`/v1/campaigns/${campaignId}/enrollments?limit=100`).set(tenant.live).expect(200)).body.data;
     },
+  };
+}
+
+/**
+ * An active campaign whose three-email sequence starts on `trigger`, made through `http` with the
+ * tenant's `headers`, and a way to read which leads it has enrolled.
+ */
+export async function triggeredCampaign(
+  http: () => request.Agent,
+  headers: Record<string, string>,
+  trigger: string,
+  name = 'Triggered campaign',
+) {
+  const workflow = await http().post('/v1/workflows').set(headers).send(threeEmails(undefined, trigger)).expect(201);
+  const campaign = (
+    await http().post('/v1/campaigns').set(headers).send({ name, workflowId: workflow.body.data.id, status: 'active' }).expect(201)
+  ).body.data as { id: string };
+  return {
+    id: campaign.id,
+    enrolledLeadIds: async (): Promise<string[]> =>
+      (await http().get(`/v1/campaigns/${campaign.id}/enrollments`).set(headers).expect(200)).body.data.map(
+        (e: { leadId: string }) => e.leadId,
+      ),
+    complete: () => http().post(`/v1/campaigns/${campaign.id}/complete`).set(headers).expect(202),
   };
 }
