@@ -42,6 +42,28 @@ describe('odd input is a client error, never a 500', () => {
     expect(res.body.errors).toEqual([{ field: 'tags.1', message: expect.stringMatching(/NUL/) }]);
   });
 
+  // A JSON "\ud800" escape without its pair: jsonb refuses it (it was a 500).
+  it('refuses a lone surrogate in a JSON body, as a value or a key, with 422 on that field', async () => {
+    const send = (body: string, path = '/v1/leads') =>
+      stack.http().post(path).set(tenant.sandbox).set('Content-Type', 'application/json').send(body);
+    const lead = '"email":"lone@example.com","lastName":"L"';
+    const value = await send(`{${lead},"firstName":"A\\ud800b"}`);
+    expect(value.status).toBe(422);
+    expect(value.body.errors).toEqual([{ field: 'firstName', message: expect.stringMatching(/lone surrogate/) }]);
+    const key = await send(`{${lead},"firstName":"A","customFields":{"k\\udc00":"v"}}`);
+    expect(key.status).toBe(422);
+    expect(key.body.errors).toEqual([{ field: 'customFields.k\uFFFD', message: expect.stringMatching(/lone surrogate/) }]);
+    // A pair is one character, stored as it is.
+    const pair = await send(`{${lead},"firstName":"Smile \\ud83d\\ude00"}`);
+    expect([pair.status, pair.body.data?.firstName]).toEqual([201, 'Smile 😀']);
+    // In a batch, the item fails alone.
+    const batch = await send(
+      `{"leads":[{"email":"b1@example.com","firstName":"\\udfff","lastName":"L"},{"email":"b2@example.com","firstName":"B","lastName":"L"}]}`,
+      '/v1/leads/batch',
+    );
+    expect(batch.body.data.map((r: { status: string }) => r.status)).toEqual(['error', 'created']);
+  });
+
   it('refuses a NUL character in a query parameter with 400', async () => {
     const res = await stack.http().get('/v1/leads?q=%00').set(tenant.sandbox);
     expect(res.status).toBe(400);

@@ -4,7 +4,7 @@ import type { DomainContext } from '../../domain/context';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from './context';
 import { bareBody, paginate, successBody, type Pagination } from '../../lib/http-envelope';
-import { findNulCharacter, NUL_MESSAGE } from '../../lib/nul-characters';
+import { findUnstorableText } from '../../lib/unstorable-text';
 import { toFieldErrors } from '../../lib/zod-errors';
 
 type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -63,8 +63,8 @@ export interface RouteSpec<
   /** Error statuses beyond those the route's shape implies (e.g. 401 from a public login). */
   errors?: number[];
   /**
-   * A batch body whose items the handler validates one by one, a NUL character included: one such
-   * item then fails alone instead of refusing the whole request.
+   * A batch body whose items the handler validates one by one, text PostgreSQL cannot store included: one
+   * such item then fails alone instead of refusing the whole request.
    */
   itemsCheckedByHandler?: boolean;
   /** multipart/form-data routes: the form's fields, for the docs (the handler parses the stream). */
@@ -139,8 +139,8 @@ function parseParams(schema: AnySchema | undefined, raw: unknown) {
 
 function parseQuery(schema: AnySchema | undefined, raw: unknown) {
   if (!schema) return undefined;
-  const nul = findNulCharacter(raw);
-  if (nul !== null) throw new AppError('bad_request', 'Invalid query parameters', [{ field: nul, message: NUL_MESSAGE }]);
+  const unstorable = findUnstorableText(raw);
+  if (unstorable) throw new AppError('bad_request', 'Invalid query parameters', [unstorable]);
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   throw new AppError('bad_request', 'Invalid query parameters', toFieldErrors(result.error));
@@ -161,8 +161,8 @@ function parseBody(route: AnyRoute, raw: unknown) {
   if (raw === undefined && bodyRequired(route)) {
     throw new AppError('bad_request', 'A JSON request body is required', [{ field: 'body', message: 'Required' }]);
   }
-  const nul = route.itemsCheckedByHandler ? null : findNulCharacter(raw);
-  if (nul !== null) throw new AppError('validation_failed', 'Validation failed', [{ field: nul, message: NUL_MESSAGE }]);
+  const unstorable = route.itemsCheckedByHandler ? null : findUnstorableText(raw);
+  if (unstorable) throw new AppError('validation_failed', 'Validation failed', [unstorable]);
   const result = schema.safeParse(raw ?? {});
   if (result.success) return result.data;
   throw new AppError('validation_failed', 'Validation failed', toFieldErrors(result.error));

@@ -3,7 +3,7 @@ import { mergeLeads } from '../../domain/leads/merge';
 import { createLead, deleteLead, getLead, listDuplicates, listLeads, updateLead } from '../../domain/leads/leads';
 import { createLeadBatch, type BatchItemResult } from '../../domain/leads/batch';
 import type { FieldError } from '../../lib/errors';
-import { findNulCharacter, NUL_MESSAGE } from '../../lib/nul-characters';
+import { findUnstorableText } from '../../lib/unstorable-text';
 import { toFieldErrors } from '../../lib/zod-errors';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeLead } from '../serializers/lead';
@@ -21,10 +21,10 @@ import {
   LeadUpdate,
 } from '../../contracts/lead';
 
-/** One item of a batch, validated as the body of POST /v1/leads would be (a NUL character included). */
+/** One item of a batch, validated as the body of POST /v1/leads would be (text PostgreSQL cannot store included). */
 function batchItem(item: unknown): { input: LeadCreate } | { errors: FieldError[] } {
-  const nul = findNulCharacter(item);
-  if (nul !== null) return { errors: [{ field: nul, message: NUL_MESSAGE }] };
+  const unstorable = findUnstorableText(item);
+  if (unstorable) return { errors: [unstorable] };
   const result = LeadCreate.safeParse(item);
   return result.success ? { input: result.data } : { errors: toFieldErrors(result.error) };
 }

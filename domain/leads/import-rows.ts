@@ -3,7 +3,7 @@ import { LeadCreate } from '../../contracts/lead';
 import type { FieldError } from '../../lib/errors';
 import { MAX_RECORD_BYTES, type FileRecord } from '../../lib/records/file-record';
 import type { NdjsonValue } from '../../lib/records/ndjson-records';
-import { findNulCharacter, NUL_MESSAGE, withoutNulCharacters } from '../../lib/nul-characters';
+import { findUnstorableText, storableText } from '../../lib/unstorable-text';
 import { toFieldErrors } from '../../lib/zod-errors';
 
 /** One record of an import's file: a lead to write, or why not, with what the row held. */
@@ -21,9 +21,9 @@ function present(value: unknown): unknown {
 
 const asScore = (v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v);
 
-/** What a row held, as a failed row keeps it: a U+0000, which no jsonb can hold, shown as U+FFFD. */
+/** What a row held, as a failed row keeps it: text no jsonb can hold (U+0000, a lone surrogate) shown as U+FFFD. */
 const storable = (raw: Record<string, unknown>): Record<string, unknown> =>
-  findNulCharacter(raw) === null ? raw : (withoutNulCharacters(raw) as Record<string, unknown>);
+  findUnstorableText(raw) === null ? raw : (storableText(raw) as Record<string, unknown>);
 
 /** The body a POST /v1/leads would have had, built from a row through the mapping. */
 function leadBody(mapping: ImportMapping, get: (column: string) => unknown): Record<string, unknown> {
@@ -69,10 +69,10 @@ export function rowOf(
     raw = value.object;
   }
   const body = leadBody(mapping, (column) => raw[column]);
-  // PostgreSQL stores no U+0000: a row holding one in a mapped value fails, as a POST /v1/leads
+  // PostgreSQL stores no U+0000 or lone surrogate: a row holding one in a mapped value fails, as a POST /v1/leads
   // body would. One anywhere in the row is replaced where the row is kept (see storable).
-  const nul = findNulCharacter(body);
-  if (nul !== null) return { line, raw: storable(raw), reason: `${nul}: ${NUL_MESSAGE}` };
+  const unstorable = findUnstorableText(body);
+  if (unstorable) return { line, raw: storable(raw), reason: `${unstorable.field}: ${unstorable.message}` };
   const parsed = LeadCreate.safeParse(body);
   return parsed.success
     ? { line, raw: storable(raw), input: parsed.data }

@@ -8,6 +8,7 @@ import { encodeId } from '../../lib/ids';
 import { limitsFor } from '../../lib/plans';
 import { csvRecords } from '../../lib/records/csv-records';
 import { MAX_RECORD_BYTES } from '../../lib/records/file-record';
+import { storableText } from '../../lib/unstorable-text';
 import { workflowIds } from '../../workflows/ids';
 import { leadImportWorkflow } from '../../workflows/lead-import';
 import type { DomainContext } from '../context';
@@ -53,7 +54,7 @@ async function readHeader(storage: FileStorage, key: string): Promise<{ header: 
     if (record.tooLong)
       throw validationFailed([{ field: 'fileId', message: `The file's header row is longer than ${MAX_RECORD_BYTES} bytes` }]);
     // Stored as jsonb, which holds no U+0000: a column name with one keeps it as U+FFFD.
-    const header = record.values.map((name, i) => (i === 0 ? name.replace(/^\uFEFF/, '') : name).trim().replaceAll('\u0000', '\uFFFD'));
+    const header = storableText(record.values.map((name, i) => (i === 0 ? name.replace(/^\uFEFF/, '') : name).trim())) as string[];
     return { header, cursor: record.end, lines: record.linesAfter };
   }
   return null;
