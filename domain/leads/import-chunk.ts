@@ -11,7 +11,7 @@ import { findOrFail } from '../scoped-lookups';
 import { unitOfWork } from '../unit-of-work';
 import { resolveReferences } from './batch';
 import { enrollByTrigger } from '../campaigns/auto-enroll';
-import { describeErrors, rowOf, type ImportRow } from './import-rows';
+import { describeErrors, rowOf, storableRow, type ImportRow } from './import-rows';
 import { startDuplicateDetection } from './leads';
 import { writeImportedLeads, type ValidRow } from './write-imported-leads';
 
@@ -109,7 +109,9 @@ export async function importChunk(
     const locked = await tx.repo(LeadImport).findByIdForUpdate(importId);
     if (!locked || locked.cursor !== from) return { applied: null, imp: locked ?? imp };
     const applied = await writeImportedLeads(tx, ctx, locked, valid, refs.statuses.get('') ?? null, ids);
-    await tx.repo(LeadImportFailure).insertMany(failures.map((f) => ({ importId, line: f.line, reason: f.reason, raw: f.raw })));
+    await tx
+      .repo(LeadImportFailure)
+      .insertMany(failures.map((f) => ({ importId, line: f.line, reason: f.reason, raw: storableRow(f.raw) })));
     const counts = {
       rowsRead: locked.rowsRead + rows.length,
       created: locked.created + applied.created.length,

@@ -22,7 +22,7 @@ function present(value: unknown): unknown {
 const asScore = (v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v);
 
 /** What a row held, as a failed row keeps it: text no jsonb can hold (U+0000, a lone surrogate) shown as U+FFFD. */
-const storable = (raw: Record<string, unknown>): Record<string, unknown> =>
+export const storableRow = (raw: Record<string, unknown>): Record<string, unknown> =>
   findUnstorableText(raw) === null ? raw : (storableText(raw) as Record<string, unknown>);
 
 /** The body a POST /v1/leads would have had, built from a row through the mapping. */
@@ -65,18 +65,16 @@ export function rowOf(
     raw = Object.fromEntries((header ?? []).map((name, i) => [name, values[i] ?? null]));
   } else {
     const value = record.values as NdjsonValue;
-    if ('error' in value) return { line, raw: storable({ line: value.text }), reason: value.error };
+    if ('error' in value) return { line, raw: { line: value.text }, reason: value.error };
     raw = value.object;
   }
   const body = leadBody(mapping, (column) => raw[column]);
   // PostgreSQL stores no U+0000 or lone surrogate: a row holding one in a mapped value fails, as a POST /v1/leads
-  // body would. One anywhere in the row is replaced where the row is kept (see storable).
+  // body would. One anywhere in the row is replaced where the row is kept (storableRow).
   const unstorable = findUnstorableText(body);
-  if (unstorable) return { line, raw: storable(raw), reason: `${unstorable.field}: ${unstorable.message}` };
+  if (unstorable) return { line, raw, reason: `${unstorable.field}: ${unstorable.message}` };
   const parsed = LeadCreate.safeParse(body);
-  return parsed.success
-    ? { line, raw: storable(raw), input: parsed.data }
-    : { line, raw: storable(raw), reason: describeErrors(toFieldErrors(parsed.error)) };
+  return parsed.success ? { line, raw, input: parsed.data } : { line, raw, reason: describeErrors(toFieldErrors(parsed.error)) };
 }
 
 /** The columns the mapping names, for the check against a CSV header. */
