@@ -67,6 +67,7 @@ async function main(): Promise<void> {
         uiPort: config.TEMPORAL_UI_PORT,
         namespace: config.TEMPORAL_NAMESPACE,
         onLog: (line) => logger.debug({ temporal: line }),
+        onRetry: (message) => logger.warn(message),
       });
       stops.push(dev.stop);
       temporalAddress = dev.address;

@@ -19,11 +19,36 @@ interface Options {
   /** No Web UI (tests). */
   headless?: boolean;
   onLog?: (line: string) => void;
+  /** Told why a start is tried again (default: onLog). */
+  onRetry?: (message: string) => void;
 }
+
+/**
+ * Start attempts. The dev server binds its internal services (history, matching, its HTTP and
+ * metrics endpoints) to ports it picks itself, and one picked as free can be taken before it is
+ * bound (a Go panic, exit code 2, seen once in CI while other tests started servers): a fresh
+ * attempt picks fresh ports. A port given here that is in use fails every attempt within a second.
+ */
+const START_ATTEMPTS = 3;
+/** Output lines kept for the error of a server that exited while starting. */
+const TAIL_LINES = 15;
+
+class ExitedWhileStarting extends Error {}
 
 /** `temporal server start-dev` with a persistent SQLite file (WAL) so workflows survive restarts. */
 export async function startDevServer(opts: Options): Promise<DevServer> {
   mkdirSync(opts.dataDir, { recursive: true });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts);
+    } catch (err) {
+      if (!(err instanceof ExitedWhileStarting) || attempt >= START_ATTEMPTS) throw err;
+      (opts.onRetry ?? opts.onLog)?.(`${err.message}; starting it again (attempt ${attempt + 1} of ${START_ATTEMPTS})`);
+    }
+  }
+}
+
+async function startOnce(opts: Options): Promise<DevServer> {
   const args = [
     'server',
     'start-dev',
@@ -43,25 +68,39 @@ export async function startDevServer(opts: Options): Promise<DevServer> {
     ...devServerSearchAttributeFlags(),
   ];
   const child = spawn(opts.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const tail: string[] = [];
   const forward = (buf: Buffer) =>
     buf
       .toString()
       .split('\n')
       .filter(Boolean)
-      .forEach((l) => opts.onLog?.(l));
+      .forEach((l) => {
+        tail.push(l);
+        if (tail.length > TAIL_LINES) tail.shift();
+        opts.onLog?.(l);
+      });
   child.stdout?.on('data', forward);
   child.stderr?.on('data', forward);
   const address = `127.0.0.1:${opts.port}`;
-  await waitUntilServing(address, child);
+  try {
+    await waitUntilServing(address, child, tail);
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  }
   return { address, uiUrl: `http://127.0.0.1:${opts.uiPort}`, stop: () => stopChild(child) };
 }
 
-async function waitUntilServing(address: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+async function waitUntilServing(address: string, child: ChildProcess, tail: string[], timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited: number | null = null;
-  child.once('exit', (code) => (exited = code ?? -1));
+  // 'close', not 'exit': by then the output is read, so the error can quote it.
+  child.once('close', (code) => (exited = code ?? -1));
   while (Date.now() < deadline) {
-    if (exited !== null) throw new Error(`Temporal dev server exited with code ${exited} (is port ${address} already in use?)`);
+    if (exited !== null) {
+      const output = tail.length ? `: ${tail.join(' | ')}` : ' without output';
+      throw new ExitedWhileStarting(`Temporal dev server on ${address} exited with code ${exited} while starting${output}`);
+    }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       await connection.workflowService.getSystemInfo({});
