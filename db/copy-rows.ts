@@ -9,8 +9,24 @@ export type CopyValue = string | number | boolean | null;
 /** CSV as COPY reads it: an unquoted empty field is NULL, a quoted one an empty string. */
 const csvField = (v: CopyValue) => (v === null ? '' : `"${String(v).replace(/"/g, '""')}"`);
 
-function* csvLines(rows: CopyValue[][]): Generator<string> {
-  for (const row of rows) yield row.map(csvField).join(',') + '\n';
+/** Bytes of CSV per write to the COPY stream, about. */
+const BLOCK_CHARS = 64 * 1024;
+
+/**
+ * Lines gathered into blocks of about 64 KB: each write to the COPY stream is a protocol message
+ * and a socket write, and a line per write made the COPY of 5,000 staging rows take 80-90 ms of an
+ * import chunk instead of a few.
+ */
+function* csvBlocks(rows: CopyValue[][]): Generator<string> {
+  let block = '';
+  for (const row of rows) {
+    block += row.map(csvField).join(',') + '\n';
+    if (block.length >= BLOCK_CHARS) {
+      yield block;
+      block = '';
+    }
+  }
+  if (block) yield block;
 }
 
 /**
@@ -23,5 +39,5 @@ export async function copyIntoStaging(manager: EntityManager, table: string, col
   const runner = manager.queryRunner;
   if (!runner) throw new Error('COPY into a staging table needs the transaction it belongs to');
   const client = (await runner.connect()) as PoolClient;
-  await pipeline(Readable.from(csvLines(rows)), client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN (FORMAT csv)`)));
+  await pipeline(Readable.from(csvBlocks(rows)), client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN (FORMAT csv)`)));
 }
