@@ -8,7 +8,8 @@
  * bench/results/latest.json and latest.md.
  *
  * Usage: node dist/bench/run.js [seconds per run, default 3] [only these targets, e.g. T2,T4-open]
- * BENCH_LAYOUTS=split or all-in-one measures one layout; BENCH_CPU_PROF=<dir> profiles the service's processes.
+ * BENCH_LAYOUTS=split or all-in-one measures one layout; BENCH_CPU_PROF=<dir> profiles the service's processes;
+ * BENCH_T8_ROWS=<n> makes the T8 file smaller while profiling.
  */
 import './secrets'; // first: sets this run's production secrets before lib/config is read
 import { fork, type ChildProcess } from 'node:child_process';

@@ -67,19 +67,35 @@ export const leadSearchDocument = (
 
 export const indexLead = (data: ScopedData, l: Lead) => indexDocument(data, leadSearchDocument(l));
 
-/** Inserts or replaces many documents in one statement (an import's chunk). */
-export async function upsertSearchDocuments(data: ScopedData, docs: SearchDocumentInput[]): Promise<void> {
+/**
+ * Inserts or replaces many documents in one statement (an import's chunk). They are written in
+ * document order, so two such statements on overlapping documents lock them alike and cannot
+ * deadlock. `keepNewer`: a document that exists is left as it is, for a writer whose documents
+ * may be older than ones written meanwhile (an import's deferred index step, where every other
+ * writer of a lead's document has written its newer state).
+ */
+export async function upsertSearchDocuments(
+  data: ScopedData,
+  docs: SearchDocumentInput[],
+  opts: { keepNewer?: boolean } = {},
+): Promise<void> {
   if (!docs.length) return;
-  const texts = docs.map(searchText);
+  const sorted = [...docs].sort((a, b) => (a.type + a.id < b.type + b.id ? -1 : 1));
+  const texts = sorted.map(searchText);
   await data.sql((q) => {
     const [tenant, env] = q.scopeValues();
     return `INSERT INTO ${q.table(SearchDocument)} (tenant_id, environment, doc_type, doc_id, data, title, body, indexed_at)
       SELECT ${tenant}, ${env}, d.type, d.id, d.data, d.title, d.body, now()
-        FROM unnest(${q.value(docs.map((d) => d.type))}::varchar[], ${q.value(docs.map((d) => d.id))}::varchar[],
-          ${q.value(docs.map((d) => JSON.stringify(d.data)))}::jsonb[], ${q.value(texts.map((t) => t.title))}::text[],
-          ${q.value(texts.map((t) => t.body))}::text[]) AS d(type, id, data, title, body)
-      ON CONFLICT (tenant_id, environment, doc_type, doc_id) DO UPDATE SET
-        data = EXCLUDED.data, title = EXCLUDED.title, body = EXCLUDED.body, indexed_at = EXCLUDED.indexed_at, updated_at = now()`;
+        FROM unnest(${q.value(sorted.map((d) => d.type))}::varchar[], ${q.value(sorted.map((d) => d.id))}::varchar[],
+          ${q.value(sorted.map((d) => JSON.stringify(d.data)))}::jsonb[], ${q.value(texts.map((t) => t.title))}::text[],
+          ${q.value(texts.map((t) => t.body))}::text[]) WITH ORDINALITY AS d(type, id, data, title, body, n)
+        ORDER BY d.n
+      ON CONFLICT (tenant_id, environment, doc_type, doc_id) DO ${
+        opts.keepNewer
+          ? 'NOTHING'
+          : `UPDATE SET
+        data = EXCLUDED.data, title = EXCLUDED.title, body = EXCLUDED.body, indexed_at = EXCLUDED.indexed_at, updated_at = now()`
+      }`;
   });
 }
 

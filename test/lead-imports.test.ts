@@ -463,4 +463,40 @@ describe('lead imports without a running workflow', () => {
       await app.close();
     }
   });
+
+  it("leaves a chunk's search documents to the index step, which skips a lead deleted meanwhile and keeps a newer document", async () => {
+    const t = await newTenant(stack.db);
+    const app = idle();
+    try {
+      const csv =
+        'Email,First name,Last name,Phone,Company\nkept@example.com,Kept,Indexstep,,\ngone@example.com,Gone,Indexstep,,\nrenamed@example.com,Formername,Indexstep,,\n';
+      const fileId = await upload(t, csv, 'text/csv', app.http);
+      const created = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' }, app.http).expect(202);
+      const importId = decodeId('leadImport', created.body.data.id) as string;
+      const [row] = await stack.db.query(`SELECT cursor::text, created_by::text FROM lead_imports WHERE id = $1`, [importId]);
+      const activities = createLeadImportActivities(stack.db, stack.workflows, createFileStorage(config));
+      const ref = { tenantId: t.tenant.id, environment: 'live' as const, importId, actorUserId: row.created_by };
+      const search = async (q: string) =>
+        (await stack.http().get(`/v1/search?q=${q}&type=lead`).set(t.live).expect(200)).body.data.map((d: { id: string }) => d.id);
+
+      const chunk = await activities.importLeadChunk({ ...ref, cursor: row.cursor, indexLater: true });
+      const leads = await leadsOf(t);
+      const [kept, gone, renamed] = leads.map((l: { id: string }) => encodeId('lead', l.id));
+      expect(chunk).toMatchObject({ done: true, created: 3, indexRange: { from: leads[0].id, to: leads[2].id } });
+      expect(await search('indexstep')).toEqual([]);
+
+      // Meanwhile one lead is deleted and another renamed (its document written by the PATCH).
+      await stack.http().delete(`/v1/leads/${gone}`).set(t.live).expect(200);
+      await stack.http().patch(`/v1/leads/${renamed}`).set(t.live).send({ firstName: 'Latername' }).expect(200);
+
+      for (let run = 0; run < 2; run++) {
+        expect(await activities.indexImportedLeads({ ...ref, range: chunk.indexRange as { from: string; to: string } })).toBe(2);
+        expect((await search('indexstep')).sort()).toEqual([kept, renamed].sort());
+        expect(await search('latername')).toEqual([renamed]);
+        expect(await search('formername')).toEqual([]);
+      }
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -13,7 +13,8 @@ import { resolveReferences } from './batch';
 import { enrollByTrigger } from '../campaigns/auto-enroll';
 import { describeErrors, rowOf, storableRow, type ImportRow } from './import-rows';
 import { startDuplicateDetection } from './leads';
-import { writeImportedLeads, type ValidRow } from './write-imported-leads';
+import { writeImportedLeads, type CreatedLead, type ValidRow } from './write-imported-leads';
+import type { CreatedRange } from './import-search-index';
 
 /** Rows per chunk: one activity, one transaction. */
 export const IMPORT_CHUNK_ROWS = 5_000;
@@ -28,6 +29,8 @@ export interface ImportChunkResult {
   updated: number;
   skipped: number;
   failed: number;
+  /** The leads this chunk created, when their search documents were left to the index step. */
+  indexRange?: CreatedRange;
 }
 
 const resultOf = (imp: LeadImport, size: number): ImportChunkResult => ({
@@ -66,13 +69,15 @@ async function readChunk(ctx: DomainContext, storage: FileStorage, imp: LeadImpo
  * again, writes the leads and failures and advances cursor and counters. A retried chunk whose
  * transaction committed finds the cursor moved and only reports the stored state, so no row is
  * applied twice; one whose transaction did not commit applies the same rows again from scratch.
+ * `indexLater`: the created leads' search documents are left to the import's index step, and the
+ * result names the leads' range for it.
  */
 export async function importChunk(
   ctx: DomainContext,
   storage: FileStorage,
   importId: string,
   from: string,
-  maxRows = IMPORT_CHUNK_ROWS,
+  { maxRows = IMPORT_CHUNK_ROWS, indexLater = false }: { maxRows?: number; indexLater?: boolean } = {},
 ): Promise<ImportChunkResult> {
   const imp = await findOrFail(ctx.data, LeadImport, importId, 'Import');
   const file = await findOrFail(ctx.data, StoredFile, imp.fileId, 'File');
@@ -108,7 +113,7 @@ export async function importChunk(
   const outcome = await unitOfWork(ctx, async (tx) => {
     const locked = await tx.repo(LeadImport).findByIdForUpdate(importId);
     if (!locked || locked.cursor !== from) return { applied: null, imp: locked ?? imp };
-    const applied = await writeImportedLeads(tx, ctx, locked, valid, refs.statuses.get('') ?? null, ids);
+    const applied = await writeImportedLeads(tx, ctx, locked, valid, refs.statuses.get('') ?? null, ids, indexLater);
     await tx
       .repo(LeadImportFailure)
       .insertMany(failures.map((f) => ({ importId, line: f.line, reason: f.reason, raw: storableRow(f.raw) })));
@@ -144,7 +149,13 @@ export async function importChunk(
       );
     }
   }
-  return resultOf(outcome.imp, file.size);
+  const created = outcome.applied?.created ?? [];
+  return { ...resultOf(outcome.imp, file.size), ...(indexLater && created.length ? { indexRange: rangeOf(created) } : {}) };
+}
+
+function rangeOf(leads: CreatedLead[]): CreatedRange {
+  const ids = leads.map((l) => BigInt(l.id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { from: String(ids[0]), to: String(ids[ids.length - 1]) };
 }
 
 /**

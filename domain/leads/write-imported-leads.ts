@@ -57,7 +57,8 @@ const STAGE_COLUMNS = [
  * which update or skip is decided here, in file order, from one lookup of the chunk's emails: under
  * `skip` and `update` the first row of a new email creates the lead and later ones count as existing.
  * New leads take `ids` (ascending, at least one per row) and createdAt in file order, after every
- * lead the scope already has.
+ * lead the scope already has. `indexLater`: the new leads' search documents are left to the
+ * import's index step (import-search-index.ts); an update's are written here.
  */
 export async function writeImportedLeads(
   tx: UnitOfWork,
@@ -66,6 +67,7 @@ export async function writeImportedLeads(
   rows: ValidRow[],
   defaultStatus: string | null,
   ids: string[],
+  indexLater: boolean,
 ): Promise<{ created: CreatedLead[]; updated: number; skipped: number; statusChanged: string[] }> {
   if (!rows.length) return { created: [], updated: 0, skipped: 0, statusChanged: [] };
   const existing = new Set<string>();
@@ -104,7 +106,7 @@ export async function writeImportedLeads(
   }));
   await stage(tx, leads, updates);
   const created = await insertStaged(tx, ctx);
-  await upsertSearchDocuments(tx, leads.map(leadSearchDocument));
+  if (!indexLater) await upsertSearchDocuments(tx, leads.map(leadSearchDocument));
   if (imp.emitLeadEvents) tx.events.push(...(await insertLeadEvents(tx, 'lead.created', leads)));
   // What each update changed is read only when events or status-change campaigns were asked for.
   const withChanges = imp.emitLeadEvents || imp.triggerCampaigns;

@@ -90,4 +90,10 @@ it('imports every row once, in file order, when the worker is killed in the midd
   );
   expect(leads.length).toBe(ROWS);
   expect(leads.map((l) => l.last_name)).toEqual(rows.map((_, i) => `L${i}`));
+  // Every lead is searchable: the index step of a chunk whose worker died ran again on the new one.
+  const [indexed] = await db.query(
+    `SELECT count(*)::int AS n FROM search_documents WHERE tenant_id = $1 AND environment = 'live' AND doc_type = 'lead'`,
+    [tenant.tenant.id],
+  );
+  expect(indexed.n).toBe(ROWS);
 }, 300_000);
