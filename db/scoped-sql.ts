@@ -1,6 +1,6 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { TenantScope } from './scoped-repository';
-import { hydrate, insertSql, metadataOf, Params, queryRows, Raw, selectList, tableOf } from './sql';
+import { hydrate, insertManySql, insertSql, metadataOf, Params, queryRows, Raw, selectList, tableOf } from './sql';
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -8,8 +8,8 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * Builds one hand-written statement over a tenant's rows. Names come from entity metadata, values
  * become parameters, and the scope comes from here, never from the caller:
  * - `from(Entity, alias)` reads only the scope's rows (a subquery PostgreSQL flattens);
- * - `insert(Entity, values)` writes one row with the scope's tenant (and environment) set by
- *   itself; `deleteFrom(Entity, condition)` deletes only the scope's rows;
+ * - `insert(Entity, values)` and `insertMany(Entity, rows)` write rows with the scope's tenant
+ *   (and environment) set by themselves; `deleteFrom(Entity, condition)` deletes only the scope's rows;
  * - `table(Entity)` names a table, and then the statement must also use `scope()` (the
  *   predicate) or `scopeValues()` (the tenant and environment as parameters), or it is refused.
  *   The check is per statement, not per table: a statement naming several tables scopes each.
@@ -59,6 +59,20 @@ export class ScopedSqlBuilder {
     this.tablesNamed++;
     this.scopeUsed = true;
     return insertSql(this.manager, meta, { ...values, tenantId, ...(partitioned ? { environment } : {}) }, this.params, opts);
+  }
+
+  /**
+   * `INSERT INTO table (cols) SELECT * FROM unnest($1::type[], ...)` of many rows (see
+   * insertManySql, `computed` included), each row's tenant_id (and environment) the scope's.
+   */
+  insertMany(entity: EntityTarget<ObjectLiteral>, rows: ObjectLiteral[], computed: Record<string, string> = {}): string {
+    const meta = metadataOf(this.manager, entity);
+    const partitioned = meta.findColumnWithPropertyName('environment') !== undefined;
+    const { tenantId, environment } = this.tenantScope;
+    this.tablesNamed++;
+    this.scopeUsed = true;
+    const scoped = rows.map((r) => ({ ...r, tenantId, ...(partitioned ? { environment } : {}) }));
+    return insertManySql(this.manager, meta, scoped, this.params, computed);
   }
 
   /** `DELETE FROM table WHERE <scope> AND (condition)`: the caller's condition cannot widen it. */

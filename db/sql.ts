@@ -108,18 +108,35 @@ export function insertManyColumns(meta: EntityMetadata, rows: ObjectLiteral[]): 
 
 /**
  * Many rows in one `INSERT ... SELECT * FROM unnest($1::type[], ...)`: one parameter per column
- * whatever the number of rows, so one prepared statement serves every batch size.
+ * whatever the number of rows, so one prepared statement serves every batch size. `computed`
+ * columns are SQL expressions instead, evaluated per row over the row's given columns as
+ * `u.<column>` (a value that depends on the statement's other parts).
  */
-export function insertManySql(manager: EntityManager, meta: EntityMetadata, rows: ObjectLiteral[], p: Params): string {
+export function insertManySql(
+  manager: EntityManager,
+  meta: EntityMetadata,
+  rows: ObjectLiteral[],
+  p: Params,
+  computed: Record<string, string> = {},
+): string {
   const cols = insertManyColumns(meta, rows);
   if (!cols) throw new Error(`insertManySql: rows of ${meta.tableName} must give the same non-array columns`);
   const driver = manager.connection.driver;
   const arrays = cols.map(
     (c) => `${p.add(rows.map((r) => driver.preparePersistentValue(c.getEntityValue(r), c)))}::${castOf(manager, c)}[]`,
   );
+  const extra = Object.entries(computed).map(([property, sql]) => {
+    const col = meta.findColumnWithPropertyName(property);
+    if (!col) throw new Error(`insertManySql: ${property} is not a column of ${meta.tableName}`);
+    return { name: quote(col.databaseName), sql };
+  });
   // As in insertSql: IDs reserved ahead (nextId) go into an identity column only with OVERRIDING.
   const overriding = cols.some((c) => c.isGenerated) ? ' OVERRIDING SYSTEM VALUE' : '';
-  return `INSERT INTO ${tableOf(meta)} (${cols.map((c) => quote(c.databaseName)).join(', ')})${overriding} SELECT * FROM unnest(${arrays.join(', ')})`;
+  const names = [...cols.map((c) => quote(c.databaseName)), ...extra.map((e) => e.name)];
+  const source = extra.length
+    ? `SELECT u.*, ${extra.map((e) => e.sql).join(', ')} FROM unnest(${arrays.join(', ')}) AS u(${cols.map((c) => quote(c.databaseName)).join(', ')})`
+    : `SELECT * FROM unnest(${arrays.join(', ')})`;
+  return `INSERT INTO ${tableOf(meta)} (${names.join(', ')})${overriding} ${source}`;
 }
 
 /** Runs one statement and hydrates its rows. */

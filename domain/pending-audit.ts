@@ -80,6 +80,32 @@ export interface AuditClaim {
 export const auditInsertSql = (q: ScopedSqlBuilder, row: Partial<AuditLog>, opts: { where?: string } = {}): string =>
   q.insert(AuditLog, row, opts);
 
+/**
+ * For a change written by one statement that commits on its own (no unit of work): the request's
+ * entry, when this change may write it, goes into that statement. `write` gets the entry's row
+ * (null when it is not this change's to write) and returns its result with the stored entry's ID
+ * (null when the statement wrote nothing).
+ */
+export async function writeWithAudit<R>(
+  scope: TenantScope,
+  resourceId: string | null,
+  write: (row: Partial<AuditLog> | null) => Promise<{ result: R; auditId: string | null }>,
+): Promise<R> {
+  const claim = PendingAudit.claim(scope);
+  const row = claim?.row(resourceId) ?? null;
+  let written: { result: R; auditId: string | null };
+  try {
+    written = await write(row);
+  } catch (err) {
+    claim?.done(null);
+    throw err;
+  }
+  claim?.done(
+    row && written.auditId ? { id: written.auditId, resourceId: row.resourceId ?? null, statusCode: row.statusCode as number } : null,
+  );
+  return written.result;
+}
+
 /** Writes the claimed entry inside the change's transaction. */
 export async function insertClaimedAudit(data: ScopedData, claim: AuditClaim, result: unknown): Promise<WrittenAudit> {
   const row = claim.row(publicIdOf(result));

@@ -95,6 +95,18 @@ describe('POST /v1/leads/batch', () => {
     }
   });
 
+  it('records the request in the audit log once', async () => {
+    const t = await newTenant(stack.db);
+    await stack
+      .http()
+      .post('/v1/leads/batch')
+      .set(t.live)
+      .send({ leads: [validLead(), validLead()] })
+      .expect(200);
+    const entries = await stack.db.query(`SELECT action, status_code FROM audit_logs WHERE tenant_id = $1`, [t.tenant.id]);
+    expect(entries).toEqual([{ action: 'POST /v1/leads/batch', status_code: 200 }]);
+  });
+
   it('replays the same results for the same Idempotency-Key without creating the leads twice', async () => {
     const key = `batch-${Date.now()}`;
     const leads = [validLead(), validLead()];

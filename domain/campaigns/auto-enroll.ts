@@ -1,10 +1,20 @@
 import { Campaign, type Lead } from '../../db/entities';
 import { encodeId } from '../../lib/ids';
 import { logger } from '../../lib/logger';
+import type { ScopedSqlBuilder } from '../../db/scoped-sql';
 import type { DomainContext } from '../context';
 import { enrollLeads } from './enroll';
 
 export type LeadTrigger = 'lead_created' | 'lead_status_changed' | 'form_submitted';
+
+/**
+ * The IDs of the campaigns a trigger starts, as one row `ids` (text[]), for a statement that writes
+ * leads and also reads what enrollByTrigger needs (its `campaignIds`).
+ */
+export function triggeredCampaignsSql(q: ScopedSqlBuilder, trigger: LeadTrigger): string {
+  return `SELECT coalesce(array_agg(c.id::text ORDER BY c.id), '{}') AS ids FROM ${q.from(Campaign, 'c')}
+    WHERE c.status = 'active' AND c.trigger_type = ${q.value(trigger)}::varchar`;
+}
 
 /**
  * Enrolls just-committed leads (one, a batch's, or an import chunk's) into every active campaign

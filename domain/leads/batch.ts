@@ -4,7 +4,7 @@ import { nextId } from '../../db/id-blocks';
 import type { LeadCreate } from '../../contracts/lead';
 import { AppError, type FieldError } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
-import { enrollByTrigger } from '../campaigns/auto-enroll';
+import { enrollByTrigger, triggeredCampaignsSql } from '../campaigns/auto-enroll';
 import type { DomainContext } from '../context';
 import { dedupeKeys } from './dedupe-keys';
 import { startDuplicateDetection } from './leads';
@@ -12,20 +12,21 @@ import { resolveLeadStatus } from './statuses';
 import { normalizeEmail, normalizePhone } from '../normalize';
 import { resolveReferralCode } from '../referral-codes';
 import { leadSearchDocument, searchText } from '../search-index';
-import { relayCommitted, unitOfWork } from '../unit-of-work';
+import { relayCommitted } from '../unit-of-work';
+import { auditInsertSql, writeWithAudit } from '../pending-audit';
+import { dispatchedAtSql } from '../webhooks/emit-event';
+import { commonKeysSql } from './identities';
 import type { ScopedData } from '../../db/scoped-data';
 import { eventPayloads } from '../../contracts/webhook-events';
-import { config } from '../../lib/config';
 
 export type BatchItemResult =
   { index: number; status: 'created' | 'duplicate'; id: string } | { index: number; status: 'error'; errors: FieldError[] };
 
-type Row = Omit<Lead, 'createdAt' | 'updatedAt' | 'duplicatesCheckedAt' | 'convertedAt'> & { duplicatesCheckedAt: Date | null };
+type Row = Omit<Lead, 'createdAt' | 'updatedAt' | 'duplicatesCheckedAt' | 'convertedAt'>;
 
 /**
- * Creates up to 100 leads with set-based statements in one transaction: one INSERT each for the
- * key claims, the leads, their cluster rows, their search documents and their lead.created events
- * (not a loop of single creates). Each lead gets what a single create gives it: the event relayed
+ * Creates up to 100 leads with one statement (writeLeads), not a loop of single creates. Each lead
+ * gets what a single create gives it: the event relayed
  * after commit, duplicate detection when it shares a key, `lead_created` campaigns. An item whose
  * references do not resolve (status, assignee, referral code) fails alone; an item with the same
  * normalised email as an earlier item of the batch is not created twice: it answers `duplicate`
@@ -64,13 +65,12 @@ export async function createLeadBatch(ctx: DomainContext, items: { index: number
         createdBy: ctx.actorUserId,
         customFields: input.customFields ?? {},
         partnerId: partner?.id ?? null,
-        duplicatesCheckedAt: null,
       } as Row,
     });
   }
 
   const rows = toCreate.map((c) => c.row);
-  const events = rows.length ? await writeLeads(ctx, rows) : [];
+  const written = rows.length ? await writeLeads(ctx, rows) : { events: [], unchecked: [], campaignIds: [] };
   for (const { index, row } of toCreate) results.set(index, { index, status: 'created', id: encodeId('lead', row.id) });
   for (const { index, input } of items) {
     if (results.has(index)) continue;
@@ -78,9 +78,9 @@ export async function createLeadBatch(ctx: DomainContext, items: { index: number
     results.set(index, { index, status: 'duplicate', id: first.id });
   }
 
-  await relayCommitted(ctx, events);
-  for (const row of rows) if (!row.duplicatesCheckedAt) startDuplicateDetection(ctx, row);
-  await enrollByTrigger(ctx, rows, 'lead_created');
+  await relayCommitted(ctx, written.events);
+  for (const id of written.unchecked) startDuplicateDetection(ctx, { id, ...ctx.scope });
+  await enrollByTrigger(ctx, rows, 'lead_created', written.campaignIds);
   return items.map(({ index }) => results.get(index) as BatchItemResult);
 }
 
@@ -123,50 +123,55 @@ export async function resolveReferences(ctx: DomainContext, items: { index: numb
 }
 
 /**
- * The batch's statements. Only the events that still need relaying come back: the leads, their
- * search documents and events nobody subscribes to are written without RETURNING, since the rows
- * in hand already say all that follows needs (IDs, scope, whether a duplicate check is due).
+ * The batch's one statement (atomic, so no BEGIN/COMMIT), as a single create's: the key claims in
+ * key order (two batches claiming the same keys lock them alike), the leads (each marked checked
+ * when every key of its was claimed by it or is common), their cluster rows, search documents and
+ * lead.created events, the request's audit entry and the campaigns the creation triggers. What
+ * comes back is only what follows needs: the events to relay (none when nobody subscribes), the
+ * leads still to check for duplicates, the campaigns.
  */
-async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<OutboxEvent[]> {
-  return unitOfWork(ctx, async (tx) => {
-    // Sorted, so two batches claiming the same keys take their locks in the same order (no deadlock).
-    const keyed = rows
-      .flatMap((r) => dedupeKeys(r).map((key) => ({ key, leadId: r.id })))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const [keys, ids] = [keyed.map((k) => k.key), keyed.map((k) => k.leadId)];
-    // Claims first: as in a single create, a claim waits for a concurrent claimer of the same key.
-    const claimed = await tx.sql<{ key: string; lead_id: string }>((q) => {
+async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<{ events: OutboxEvent[]; unchecked: string[]; campaignIds: string[] }> {
+  const keyed = rows
+    .flatMap((r) => dedupeKeys(r).map((key) => ({ key, leadId: r.id })))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const now = new Date();
+  const docs = rows.map((r) => {
+    const doc = leadSearchDocument(r);
+    return { docType: doc.type, docId: doc.id, data: doc.data, ...searchText(doc), indexedAt: now };
+  });
+  const events = rows.map((r) => ({ type: 'lead.created', data: eventPayloads['lead.created'](r), targetEndpointId: null }));
+  return writeWithAudit(ctx.scope, null, async (auditRow) => {
+    const result = await ctx.data.sql((q) => {
       const [tenant, env] = q.scopeValues();
-      return `INSERT INTO ${q.table(LeadDedupeKey)} (tenant_id, environment, key, lead_id)
-        SELECT ${tenant}::bigint, ${env}::varchar, k, id FROM unnest(${q.value(keys)}::varchar[], ${q.value(ids)}::bigint[]) AS u(k, id)
-        ON CONFLICT DO NOTHING RETURNING key, lead_id::text`;
+      const keys = `unnest(${q.value(keyed.map((k) => k.key))}::varchar[], ${q.value(keyed.map((k) => k.leadId))}::bigint[]) AS k(key, lead_id)`;
+      // Nothing to check when every key of the lead is new to it (claimed) or common.
+      const checked = `CASE WHEN NOT EXISTS (SELECT 1 FROM ${keys} WHERE k.lead_id = u.id
+        AND NOT EXISTS (SELECT 1 FROM claimed c WHERE c.lead_id = k.lead_id AND c.key = k.key)
+        AND k.key NOT IN (SELECT key FROM common)) THEN now() END`;
+      return `WITH claimed AS (INSERT INTO ${q.table(LeadDedupeKey)} (tenant_id, environment, key, lead_id)
+        SELECT ${tenant}, ${env}, k.key, k.lead_id FROM ${keys} ON CONFLICT DO NOTHING RETURNING key, lead_id),
+      common AS (${commonKeysSql(q, q.value([...new Set(keyed.map((k) => k.key))]))}),
+      lead AS (${q.insertMany(Lead, rows, { duplicatesCheckedAt: checked })} RETURNING id, duplicates_checked_at),
+      identities AS (INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
+        SELECT ${tenant}, ${env}, k.key, k.lead_id FROM ${keys} ON CONFLICT DO NOTHING),
+      docs AS (${q.insertMany(SearchDocument, docs)}),
+      event AS (${q.insertMany(OutboxEvent, events, { dispatchedAt: dispatchedAtSql(q, { type: 'lead.created' }) })} RETURNING *),
+      triggered AS (${triggeredCampaignsSql(q, 'lead_created')})
+      ${auditRow ? `, audit AS (${auditInsertSql(q, auditRow)} RETURNING id)` : ''}
+      SELECT (SELECT coalesce(array_agg(id::text ORDER BY id), '{}') FROM lead WHERE duplicates_checked_at IS NULL) AS unchecked,
+        triggered.ids AS campaign_ids ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''},
+        ${q.columns(OutboxEvent, 'e', 'e_')}
+      FROM triggered LEFT JOIN event e ON e.dispatched_at IS NULL`;
     });
-    const common = await tx.sql<{ key: string }>(
-      (q) => `SELECT k AS key FROM unnest(${q.value([...new Set(keys)])}::varchar[]) k
-        WHERE (SELECT count(*) FROM (SELECT 1 FROM ${q.from(LeadIdentity, 'c')} WHERE c.key = k LIMIT ${q.value(config.DEDUPE_COMMON_IDENTITY_LEADS)}::int) n)
-          >= ${q.value(config.DEDUPE_COMMON_IDENTITY_LEADS)}::int`,
-    );
-    const settled = new Set([...claimed.map((c) => `${c.lead_id}:${c.key}`)]);
-    const commonKeys = new Set(common.map((c) => c.key));
-    const now = new Date();
-    for (const r of rows) {
-      // Nothing to check when every key is new to this lead (claimed) or common, as in a single create.
-      if (dedupeKeys(r).every((k) => settled.has(`${r.id}:${k}`) || commonKeys.has(k))) r.duplicatesCheckedAt = now;
-    }
-    await tx.repo(Lead).insertManyWithoutReturning(rows);
-    await tx.sql((q) => {
-      const [tenant, env] = q.scopeValues();
-      return `INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
-        SELECT ${tenant}::bigint, ${env}::varchar, k, id FROM unnest(${q.value(keys)}::varchar[], ${q.value(ids)}::bigint[]) AS u(k, id)
-        ON CONFLICT DO NOTHING`;
-    });
-    await tx.repo(SearchDocument).insertManyWithoutReturning(
-      rows.map((r) => {
-        const doc = leadSearchDocument(r);
-        return { docType: doc.type, docId: doc.id, data: doc.data, ...searchText(doc), indexedAt: now };
-      }),
-    );
-    return insertLeadEvents(tx, 'lead.created', rows);
+    const [first] = result;
+    return {
+      result: {
+        events: result.filter((r) => r.e_id !== null).map((r) => ctx.data.entity(OutboxEvent, r, 'e_')),
+        unchecked: first.unchecked as string[],
+        campaignIds: first.campaign_ids as string[],
+      },
+      auditId: (first.audit_id as string | undefined) ?? null,
+    };
   });
 }
 

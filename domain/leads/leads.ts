@@ -1,4 +1,4 @@
-import { Campaign, Lead, OutboxEvent, StatusDefinition, User, type Partner } from '../../db/entities';
+import { Lead, OutboxEvent, StatusDefinition, User, type Partner } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
 import { notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
@@ -6,7 +6,7 @@ import type { StartOptions } from '../../lib/temporal/workflow-starter';
 import { workflowIds } from '../../workflows/ids';
 import { leadDedupeWorkflow } from '../../workflows/lead-dedupe';
 import type { LeadCreate, LeadUpdate } from '../../contracts/lead';
-import { enrollByTrigger } from '../campaigns/auto-enroll';
+import { enrollByTrigger, triggeredCampaignsSql } from '../campaigns/auto-enroll';
 import type { DomainContext } from '../context';
 import { claimDedupeKeys, claimDedupeKeysSql, dedupeKeys } from './dedupe-keys';
 import { addIdentitiesSql, commonKeysSql, deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './identities';
@@ -18,7 +18,7 @@ import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentUpsertSql
 import { outboxInsertSql } from '../webhooks/emit-event';
 import { eventPayloads } from '../../contracts/webhook-events';
 import { relayCommitted, unitOfWork } from '../unit-of-work';
-import { auditInsertSql, PendingAudit } from '../pending-audit';
+import { auditInsertSql, writeWithAudit } from '../pending-audit';
 
 export interface LeadFilters {
   page: number;
@@ -86,10 +86,8 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
   const leadWritten = { where: 'EXISTS (SELECT 1 FROM lead)' };
   const keys = dedupeKeys(values);
   // The request's audit entry is part of the statement: the lead and its entry commit together.
-  const audit = PendingAudit.claim(ctx.scope);
-  const auditRow = audit?.row(encodeId('lead', values.id));
-  const [row] = await ctx.data
-    .sql((q) => {
+  return writeWithAudit(ctx.scope, encodeId('lead', values.id), async (auditRow) => {
+    const [row] = await ctx.data.sql((q) => {
       const [tenant, environment] = q.scopeValues();
       const statusExists = `EXISTS (SELECT 1 FROM ${q.table(StatusDefinition)} s WHERE s.tenant_id = ${tenant} AND s.environment = ${environment}
     AND s.entity_type = 'lead' AND s.code = ${q.value(status)}::varchar${mustBeDefault ? ' AND s.is_default' : ''})`;
@@ -107,27 +105,20 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
     identities AS (${addIdentitiesSql(q, values.id, keys, leadWritten)}),
     doc AS (${searchDocumentUpsertSql(q, leadSearchDocument(values), leadWritten)}),
     event AS (${outboxInsertSql(q, { type: 'lead.created', data: eventPayloads['lead.created'](values) }, leadWritten)} RETURNING *),
-    triggered AS (SELECT coalesce(array_agg(c.id::text ORDER BY c.id), '{}') AS ids FROM ${q.table(Campaign)} c
-      WHERE c.tenant_id = ${tenant} AND c.environment = ${environment} AND c.status = 'active' AND c.trigger_type = 'lead_created')
+    triggered AS (${triggeredCampaignsSql(q, 'lead_created')})
     ${auditRow ? `, audit AS (${auditInsertSql(q, auditRow, leadWritten)} RETURNING id)` : ''}
     SELECT ${q.columns(Lead, 'lead', 'l_')}, ${q.columns(OutboxEvent, 'event', 'e_')}, triggered.ids AS campaign_ids
       ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''} FROM lead, event, triggered`;
-    })
-    .catch((err: unknown) => {
-      audit?.done(null);
-      throw err;
     });
-  audit?.done(
-    row && auditRow
-      ? { id: row.audit_id as string, resourceId: auditRow.resourceId ?? null, statusCode: auditRow.statusCode as number }
-      : null,
-  );
-  if (!row) return null;
-  return {
-    lead: ctx.data.entity(Lead, row, 'l_'),
-    event: ctx.data.entity(OutboxEvent, row, 'e_'),
-    campaignIds: row.campaign_ids as string[],
-  };
+    const result = row
+      ? {
+          lead: ctx.data.entity(Lead, row, 'l_'),
+          event: ctx.data.entity(OutboxEvent, row, 'e_'),
+          campaignIds: row.campaign_ids as string[],
+        }
+      : null;
+    return { result, auditId: (row?.audit_id as string | undefined) ?? null };
+  });
 }
 
 /**

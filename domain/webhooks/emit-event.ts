@@ -16,21 +16,21 @@ export interface OutboxInsert {
  * a tenant without webhooks cost one statement for their event, not three.
  */
 export function outboxInsertSql(q: ScopedSqlBuilder, e: OutboxInsert, opts: { where?: string } = {}): string {
+  return q.insert(
+    OutboxEvent,
+    { type: e.type, data: e.data, targetEndpointId: e.targetEndpointId ?? null, dispatchedAt: q.raw(dispatchedAtSql(q, e)) },
+    opts,
+  );
+}
+
+/** An outbox row's dispatched_at: NULL (to relay) when an active endpoint subscribes to it, else now(). */
+export function dispatchedAtSql(q: ScopedSqlBuilder, e: Pick<OutboxInsert, 'type' | 'targetEndpointId'>): string {
   const [tenant, environment] = q.scopeValues();
   const subscriber = e.targetEndpointId
     ? `w.id = ${q.value(e.targetEndpointId)}::bigint`
     : `(${q.value(e.type)}::text = ANY(w.events) OR '*' = ANY(w.events))`;
   const subscribed = `EXISTS (SELECT 1 FROM ${q.table(WebhookEndpoint)} w WHERE w.tenant_id = ${tenant} AND w.environment = ${environment} AND w.status = 'active' AND ${subscriber})`;
-  return q.insert(
-    OutboxEvent,
-    {
-      type: e.type,
-      data: e.data,
-      targetEndpointId: e.targetEndpointId ?? null,
-      dispatchedAt: q.raw(`CASE WHEN ${subscribed} THEN NULL ELSE now() END`),
-    },
-    opts,
-  );
+  return `CASE WHEN ${subscribed} THEN NULL ELSE now() END`;
 }
 
 /**
