@@ -100,10 +100,45 @@ export function insertSql(
  * rows differ or a column is an array (unnest would flatten it).
  */
 export function insertManyColumns(meta: EntityMetadata, rows: ObjectLiteral[]): ColumnMetadata[] | null {
-  const given = (row: ObjectLiteral) => meta.columns.filter((c) => c.isInsert && c.getEntityValue(row) !== undefined);
+  const given = (row: ObjectLiteral) => meta.columns.filter((c) => c.isInsert && valueOf(c, row) !== undefined);
   const cols = given(rows[0]);
   if (cols.some((c) => c.isArray)) return null;
-  return rows.every((row) => given(row).length === cols.length && cols.every((c) => c.getEntityValue(row) !== undefined)) ? cols : null;
+  return rows.every((row) => given(row).length === cols.length && cols.every((c) => valueOf(c, row) !== undefined)) ? cols : null;
+}
+
+/**
+ * A column's value in a row. A column of the row's own (not in an embedded object, not a relation)
+ * is read as a property: TypeORM's getEntityValue walks embeddings and relations first, which cost
+ * a batch create of 100 leads several thousand calls and about 4 % of the API's CPU.
+ */
+function valueOf(col: ColumnMetadata, row: ObjectLiteral): unknown {
+  return col.embeddedMetadata || col.relationMetadata || col.referencedColumn ? col.getEntityValue(row) : row[col.propertyName];
+}
+
+/**
+ * Column types (as declared, not normalised: `simple-array` normalises to text but is converted)
+ * whose values the PostgreSQL driver's preparePersistentValue returns as they are.
+ */
+const UNCHANGED_TYPES = new Set<ColumnMetadata['type']>([
+  String,
+  Number,
+  'varchar',
+  'character varying',
+  'text',
+  'int',
+  'int2',
+  'int4',
+  'int8',
+  'integer',
+  'smallint',
+  'bigint',
+  'uuid',
+]);
+
+/** A column's value in a row as the driver sends it (see valueOf): the driver's conversion only where it converts. */
+function persistentValue(manager: EntityManager, col: ColumnMetadata, row: ObjectLiteral): unknown {
+  const value = valueOf(col, row);
+  return !col.transformer && UNCHANGED_TYPES.has(col.type) ? value : manager.connection.driver.preparePersistentValue(value, col);
 }
 
 /**
@@ -121,10 +156,7 @@ export function insertManySql(
 ): string {
   const cols = insertManyColumns(meta, rows);
   if (!cols) throw new Error(`insertManySql: rows of ${meta.tableName} must give the same non-array columns`);
-  const driver = manager.connection.driver;
-  const arrays = cols.map(
-    (c) => `${p.add(rows.map((r) => driver.preparePersistentValue(c.getEntityValue(r), c)))}::${castOf(manager, c)}[]`,
-  );
+  const arrays = cols.map((c) => `${p.add(rows.map((r) => persistentValue(manager, c, r)))}::${castOf(manager, c)}[]`);
   const extra = Object.entries(computed).map(([property, sql]) => {
     const col = meta.findColumnWithPropertyName(property);
     if (!col) throw new Error(`insertManySql: ${property} is not a column of ${meta.tableName}`);
