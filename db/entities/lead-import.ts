@@ -86,6 +86,16 @@ export class LeadImport extends TenantOwned {
   @Column({ type: 'text', nullable: true })
   error: string | null;
 
+  /**
+   * The first and last lead ID the last applied chunk created, for its search-document step: a
+   * chunk retried after its commit finds itself applied and reports them again (import-chunk.ts).
+   */
+  @Column({ name: 'chunk_first_lead_id', type: 'bigint', nullable: true })
+  chunkFirstLeadId: string | null;
+
+  @Column({ name: 'chunk_last_lead_id', type: 'bigint', nullable: true })
+  chunkLastLeadId: string | null;
+
   @Column({ name: 'workflow_id', type: 'varchar', length: 200 })
   workflowId: string;
 

@@ -23,6 +23,7 @@ import { AddSendersAndDkimKeys1795358000000 } from './1795358000000-AddSendersAn
 import { AddLeadImports1795360000000 } from './1795360000000-AddLeadImports';
 import { AddEngagementSignalWindow1795361000000 } from './1795361000000-AddEngagementSignalWindow';
 import { DropRedundantScopeIndexes1795725190309 } from './1795725190309-DropRedundantScopeIndexes';
+import { AddImportChunkLeadRange1795740000000 } from './1795740000000-AddImportChunkLeadRange';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -50,4 +51,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddLeadImports1795360000000,
   AddEngagementSignalWindow1795361000000,
   DropRedundantScopeIndexes1795725190309,
+  AddImportChunkLeadRange1795740000000,
 ];

@@ -33,7 +33,8 @@ export interface ImportChunkResult {
   indexRange?: CreatedRange;
 }
 
-const resultOf = (imp: LeadImport, size: number): ImportChunkResult => ({
+/** The import's state after a chunk; with `indexLater`, the range of leads its last applied chunk created. */
+const resultOf = (imp: LeadImport, size: number, indexLater: boolean): ImportChunkResult => ({
   cursor: imp.cursor,
   done: Number(imp.cursor) >= size || imp.status === 'completed' || imp.status === 'failed',
   status: imp.status,
@@ -42,6 +43,9 @@ const resultOf = (imp: LeadImport, size: number): ImportChunkResult => ({
   updated: imp.updated,
   skipped: imp.skipped,
   failed: imp.failed,
+  ...(indexLater && imp.chunkFirstLeadId && imp.chunkLastLeadId
+    ? { indexRange: { from: imp.chunkFirstLeadId, to: imp.chunkLastLeadId } }
+    : {}),
 });
 
 /** Up to `maxRows` records from byte `from`; `end` is the cursor after the last one (the size at the end of the file). */
@@ -81,7 +85,8 @@ export async function importChunk(
 ): Promise<ImportChunkResult> {
   const imp = await findOrFail(ctx.data, LeadImport, importId, 'Import');
   const file = await findOrFail(ctx.data, StoredFile, imp.fileId, 'File');
-  const stale = resultOf(imp, file.size);
+  // A retry of a chunk that committed reports it again, its range of new leads included.
+  const stale = resultOf(imp, file.size, indexLater);
   if (imp.cursor !== from || stale.done) return stale;
 
   const { rows, end, lines } = await readChunk(ctx, storage, imp, file, maxRows);
@@ -117,12 +122,15 @@ export async function importChunk(
     await tx
       .repo(LeadImportFailure)
       .insertMany(failures.map((f) => ({ importId, line: f.line, reason: f.reason, raw: storableRow(f.raw) })));
+    const range = rangeOf(applied.created);
     const counts = {
       rowsRead: locked.rowsRead + rows.length,
       created: locked.created + applied.created.length,
       updated: locked.updated + applied.updated,
       skipped: locked.skipped + applied.skipped,
       failed: locked.failed + failures.length,
+      chunkFirstLeadId: range?.from ?? null,
+      chunkLastLeadId: range?.to ?? null,
     };
     await tx
       .repo(LeadImport)
@@ -149,11 +157,11 @@ export async function importChunk(
       );
     }
   }
-  const created = outcome.applied?.created ?? [];
-  return { ...resultOf(outcome.imp, file.size), ...(indexLater && created.length ? { indexRange: rangeOf(created) } : {}) };
+  return resultOf(outcome.imp, file.size, indexLater);
 }
 
-function rangeOf(leads: CreatedLead[]): CreatedRange {
+function rangeOf(leads: CreatedLead[]): CreatedRange | null {
+  if (!leads.length) return null;
   const ids = leads.map((l) => BigInt(l.id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { from: String(ids[0]), to: String(ids[ids.length - 1]) };
 }
