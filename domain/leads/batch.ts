@@ -1,5 +1,5 @@
 import { In } from 'typeorm';
-import { Lead, LeadDedupeKey, LeadIdentity, OutboxEvent, SearchDocument, User, WebhookEndpoint, type Partner } from '../../db/entities';
+import { Lead, LeadDedupeKey, LeadIdentity, OutboxEvent, SearchDocument, User, type Partner } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
 import type { LeadCreate } from '../../contracts/lead';
 import { AppError, type FieldError } from '../../lib/errors';
@@ -17,6 +17,7 @@ import { auditInsertSql, writeWithAudit } from '../pending-audit';
 import { dispatchedAtSql } from '../webhooks/emit-event';
 import { commonKeysSql } from './identities';
 import type { ScopedData } from '../../db/scoped-data';
+import type { ScopedSqlBuilder } from '../../db/scoped-sql';
 import { eventPayloads } from '../../contracts/webhook-events';
 
 export type BatchItemResult =
@@ -139,7 +140,6 @@ async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<{ events: Ou
     const doc = leadSearchDocument(r);
     return { docType: doc.type, docId: doc.id, data: doc.data, ...searchText(doc), indexedAt: now };
   });
-  const events = rows.map((r) => ({ type: 'lead.created', data: eventPayloads['lead.created'](r), targetEndpointId: null }));
   return writeWithAudit(ctx.scope, null, async (auditRow) => {
     const result = await ctx.data.sql((q) => {
       const [tenant, env] = q.scopeValues();
@@ -155,7 +155,7 @@ async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<{ events: Ou
       identities AS (INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
         SELECT ${tenant}, ${env}, k.key, k.lead_id FROM ${keys} ON CONFLICT DO NOTHING),
       docs AS (${q.insertMany(SearchDocument, docs)}),
-      event AS (${q.insertMany(OutboxEvent, events, { dispatchedAt: dispatchedAtSql(q, { type: 'lead.created' }) })} RETURNING *),
+      event AS (${leadEventsInsertSql(q, 'lead.created', rows)} RETURNING *),
       triggered AS (${triggeredCampaignsSql(q, 'lead_created')})
       ${auditRow ? `, audit AS (${auditInsertSql(q, auditRow)} RETURNING id)` : ''}
       SELECT (SELECT coalesce(array_agg(id::text ORDER BY id), '{}') FROM lead WHERE duplicates_checked_at IS NULL) AS unchecked,
@@ -176,31 +176,29 @@ async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<{ events: Ou
 }
 
 type LeadEventType = 'lead.created' | 'lead.updated';
+type LeadEventInput<T extends LeadEventType> = Parameters<(typeof eventPayloads)[T]>[0];
 
 /**
- * The outbox rows of one lead event type for leads written together, in one statement. Only the
- * events that need relaying (after commit, by the caller) come back: when nobody subscribes, they
- * are written as dispatched already, as emitEvent does, and without RETURNING.
+ * The INSERT of one lead event type's outbox rows for leads written together, to compose into a
+ * statement: written as dispatched already when no active endpoint subscribes (as emitEvent does),
+ * so `dispatched_at IS NULL` marks the rows to relay after commit.
  */
+function leadEventsInsertSql<T extends LeadEventType>(q: ScopedSqlBuilder, type: T, inputs: LeadEventInput<T>[]): string {
+  const build = eventPayloads[type] as (input: LeadEventInput<T>) => Record<string, unknown>;
+  const events = inputs.map((input) => ({ type, data: build(input), targetEndpointId: null }));
+  return q.insertMany(OutboxEvent, events, { dispatchedAt: dispatchedAtSql(q, { type }) });
+}
+
+/** The outbox rows of one lead event type, in one statement; only the events to relay come back. */
 export async function insertLeadEvents<T extends LeadEventType>(
   tx: ScopedData,
   type: T,
-  inputs: Parameters<(typeof eventPayloads)[T]>[0][],
+  inputs: LeadEventInput<T>[],
 ): Promise<OutboxEvent[]> {
   if (!inputs.length) return [];
-  const [subscribed] = await tx.sql<{ any: boolean }>(
-    (q) => `SELECT EXISTS (SELECT 1 FROM ${q.from(WebhookEndpoint, 'w')} WHERE w.status = 'active'
-      AND (${q.value(type)} = ANY(w.events) OR '*' = ANY(w.events))) AS any`,
+  return tx.sqlEntities(
+    OutboxEvent,
+    (q) => `WITH event AS (${leadEventsInsertSql(q, type, inputs)} RETURNING *)
+      SELECT ${q.columns(OutboxEvent, 'event')} FROM event WHERE event.dispatched_at IS NULL`,
   );
-  const build = eventPayloads[type] as (input: (typeof inputs)[number]) => Record<string, unknown>;
-  const now = new Date();
-  const events = inputs.map((input) => ({
-    type,
-    data: build(input),
-    targetEndpointId: null,
-    dispatchedAt: subscribed.any ? null : now,
-  }));
-  if (subscribed.any) return tx.repo(OutboxEvent).insertMany(events);
-  await tx.repo(OutboxEvent).insertManyWithoutReturning(events);
-  return [];
 }

@@ -162,8 +162,9 @@ export async function importChunk(
 
 function rangeOf(leads: CreatedLead[]): CreatedRange | null {
   if (!leads.length) return null;
-  const ids = leads.map((l) => BigInt(l.id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return { from: String(ids[0]), to: String(ids[ids.length - 1]) };
+  const ids = leads.map((l) => BigInt(l.id));
+  const [min, max] = ids.reduce(([lo, hi], id) => [id < lo ? id : lo, id > hi ? id : hi], [ids[0], ids[0]]);
+  return { from: String(min), to: String(max) };
 }
 
 /**
