@@ -32,7 +32,8 @@ const EmailData = z
     }),
   })
   .strict()
-  .refine((d) => d.body !== undefined || d.templateId !== undefined, { message: 'An email needs a body or a templateId', path: ['body'] });
+  .refine((d) => d.body !== undefined || d.templateId !== undefined, { message: 'An email needs a body or a templateId', path: ['body'] })
+  .meta({ anyOf: [{ required: ['body'] }, { required: ['templateId'] }] });
 const SmsData = z.object({ label, message: nonBlank(1600) }).strict();
 const WaitData = z.object({ label, duration, durationUnit: z.enum(DURATION_UNITS) }).strict();
 const ConditionData = z
@@ -50,7 +51,15 @@ const ConditionData = z
       }),
   })
   .strict()
-  .refine((d) => d.conditionField !== 'lead_status' || d.value, { message: 'lead_status conditions need a value', path: ['value'] });
+  .refine((d) => d.conditionField !== 'lead_status' || d.value, { message: 'lead_status conditions need a value', path: ['value'] })
+  .meta({
+    anyOf: [
+      { properties: { conditionField: { enum: CONDITION_FIELDS.filter((f) => f !== 'lead_status') } } },
+      { required: ['value'], properties: { value: { minLength: 1 } } },
+    ],
+  });
+/** The field each action type acts with. */
+const ACTION_NEEDS = { update_lead_status: 'status', update_lead_score: 'scoreDelta', create_task: 'taskTitle' } as const;
 const ActionData = z
   .object({
     label,
@@ -61,10 +70,10 @@ const ActionData = z
   })
   .strict()
   .superRefine((d, ctx) => {
-    const need = { update_lead_status: 'status', update_lead_score: 'scoreDelta', create_task: 'taskTitle' } as const;
-    const field = need[d.actionType];
+    const field = ACTION_NEEDS[d.actionType];
     if (d[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${d.actionType} needs ${field}` });
-  });
+  })
+  .meta({ anyOf: ACTION_TYPES.map((type) => ({ properties: { actionType: { const: type } }, required: [ACTION_NEEDS[type]] })) });
 const EndData = z.object({ label }).strict();
 
 const position = z.object({ x: z.number().finite(), y: z.number().finite() }).strict();

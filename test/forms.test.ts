@@ -142,6 +142,16 @@ describe('forms', () => {
       { field: 'email', message: 'Must be a valid email address' },
       { field: 'plan', message: 'Must be one of basic, pro' },
     ]);
+    // Every form requires its email field, so the document marks the body required: none is a 400.
+    const empty = await stack.http().post(form.submitPath);
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors).toEqual([{ field: 'body', message: 'Required' }]);
+    expect((await stack.http().post(form.submitPath).send({})).body.errors).toEqual([
+      { field: 'email', message: 'Required' },
+      { field: 'plan', message: 'Required' },
+    ]);
+    const doc = (await stack.http().get('/v1/openapi.json')).body;
+    expect(doc.paths['/v1/public/forms/{id}/submissions'].post.requestBody).toMatchObject({ required: true });
     const noEmail = await stack
       .http()
       .post('/v1/forms')

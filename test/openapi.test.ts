@@ -86,6 +86,12 @@ describe('OpenAPI document', () => {
       { items: { enum: expect.arrayContaining(['lead.created']) } },
       { items: { const: '*' } },
     ]);
+    // A workflow node's data: an email's body or template, a lead_status condition's value, each action's field.
+    const nodeData = (type: string) =>
+      schemas.WorkflowNode.oneOf.find((b: { properties: { type: { const: string } } }) => b.properties.type.const === type).properties.data;
+    expect(nodeData('email').anyOf).toEqual([{ required: ['body'] }, { required: ['templateId'] }]);
+    expect(nodeData('condition').anyOf[1]).toEqual({ required: ['value'], properties: { value: { minLength: 1 } } });
+    expect(nodeData('action').anyOf.map((b: { required: string[] }) => b.required[0])).toEqual(['status', 'scoreDelta', 'taskTitle']);
   });
 
   it('describes the lead that the API actually returns (same keys, no undocumented fields)', async () => {

@@ -147,6 +147,35 @@ describe('suppression is state the API shows', () => {
     expect(header(mail, 'List-Unsubscribe')).toBeUndefined();
   });
 
+  it('refuses a marketing send for what is suppressed only: a bounce elsewhere blocks that address, an unsubscribe every address', async () => {
+    const lead = await newLead();
+    const other = `other-${lead.email}`;
+    const send = (to: string) =>
+      api().post('/v1/communications/send/email').set(tenant.live).send({ to, subject: 'News', body: 'Hello', leadId: lead.id });
+    const sent = await send(other).expect(200);
+    await api().post('/v1/communications/inbound/bounce').set(tenant.live).send({ messageId: sent.body.data.id }).expect(201);
+    expect((await getLead(lead.id)).bouncedAt).not.toBeNull();
+    const [suppression] = (await api().get('/v1/suppressions').query({ email: other }).set(tenant.live).expect(200)).body.data;
+    const refused = await send(other);
+    expect(refused.body.errors).toEqual([{ field: 'to', message: expect.stringContaining(`bounced (suppression ${suppression.id})`) }]);
+
+    // The lead's own address never bounced; and the re-subscribed one can be mailed again, as the 422 says.
+    await send(lead.email).expect(200);
+    await api().delete(`/v1/suppressions/${suppression.id}`).set(tenant.live).expect(200);
+    await send(other).expect(200);
+
+    const [mail] = await waitUntil(async () => smtp.to(lead.email).length > 0 && smtp.to(lead.email), 'the marketing email');
+    await api().post(trackingPaths(mail, 'u')[0]).type('form').send('List-Unsubscribe=One-Click').expect(200);
+    const unsubscribed = await send(other);
+    expect(unsubscribed.status).toBe(422);
+    expect(unsubscribed.body.errors).toEqual([
+      {
+        field: 'leadId',
+        message: expect.stringMatching(new RegExp(`^The lead unsubscribed \\(.+\\), from ${lead.email}\\. Marketing email is not sent`)),
+      },
+    ]);
+  });
+
   it('a marketing send to a lead that may be emailed carries the unsubscribe link and List-Unsubscribe', async () => {
     const lead = await newLead();
     await api()

@@ -152,7 +152,9 @@ function parseQuery(schema: AnySchema | undefined, raw: unknown) {
  */
 export function bodyRequired(route: AnyRoute): boolean {
   if (!route.body) return false;
-  return route.method === 'patch' || route.method === 'put' || !(route.body as AnySchema).safeParse({}).success;
+  const schema = route.body as AnySchema;
+  // A body that must hold something (minProperties, such as a form's fields) cannot be left out either.
+  return route.method === 'patch' || route.method === 'put' || !schema.safeParse({}).success || Boolean(schema.meta()?.minProperties);
 }
 
 function parseBody(route: AnyRoute, raw: unknown) {

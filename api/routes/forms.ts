@@ -109,8 +109,10 @@ export function formRoutes(deps: AppDeps) {
       tag: 'Forms',
       auth: 'public',
       params: PublicFormParams,
+      // Every form has a required email field, so a submission always has a body.
       body: z.record(z.string(), z.unknown()).meta({
         description: "The form's own fields by name, as its definition lists them: a required one left out is a 422 naming it",
+        minProperties: 1,
       }),
       response: SubmissionReceipt,
       // Past PUBLIC_FORMS_LIMIT_PER_MINUTE submissions from one address.

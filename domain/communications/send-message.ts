@@ -61,19 +61,25 @@ async function deliver(ctx: DomainContext, message: Message, waitMs: number): Pr
 
 /**
  * A marketing email to an address that unsubscribed or bounced is refused (422 naming the
- * suppression), so an integration learns it instead of mailing someone who opted out.
+ * suppression), so an integration learns it instead of mailing someone who opted out. A lead that
+ * unsubscribed is refused at any address: it is the person's choice. A bounce belongs to the
+ * address that bounced, which the list holds: the lead's own `bouncedAt` (set when a message to it
+ * bounced, at whatever address) does not refuse another address, and re-subscribing an address
+ * (DELETE /v1/suppressions/:id, as the message says) makes it sendable again.
  */
 async function refuseSuppressed(ctx: DomainContext, to: string, lead: Lead | null): Promise<void> {
+  const advice =
+    'Marketing email is not sent to it; send receipts and other transactional mail with category "transactional", or re-subscribe the address with DELETE /v1/suppressions/:id if the person asked for it';
   const suppression = await ctx.data.repo(EmailSuppression).findOne({ address: normalizeEmail(to) });
-  const reason = suppression?.reason ?? (lead?.bouncedAt ? 'bounced' : lead?.unsubscribedAt ? 'unsubscribed' : null);
-  if (!reason) return;
-  const which = suppression ? ` (suppression ${encodeId('suppression', suppression.id)})` : '';
-  throw validationFailed([
-    {
-      field: 'to',
-      message: `${to} is suppressed: it ${reason === 'bounced' ? 'bounced' : 'unsubscribed'}${which}. Marketing email is not sent to it; send receipts and other transactional mail with category "transactional", or re-subscribe the address with DELETE /v1/suppressions/:id if the person asked for it`,
-    },
-  ]);
+  if (suppression) {
+    const id = encodeId('suppression', suppression.id);
+    throw validationFailed([{ field: 'to', message: `${to} is suppressed: it ${suppression.reason} (suppression ${id}). ${advice}` }]);
+  }
+  if (lead?.unsubscribedAt) {
+    throw validationFailed([
+      { field: 'leadId', message: `The lead unsubscribed (${lead.unsubscribedAt.toISOString()}), from ${lead.email}. ${advice}` },
+    ]);
+  }
 }
 
 export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = SEND_WAIT_MS): Promise<Message> {

@@ -9,6 +9,9 @@ import { validLead } from './stack';
 
 type Headers = Record<string, string>;
 
+/** The seeded file's contents: as a CSV, one column and no rows. */
+export const FILE_FIXTURE_CONTENT = 'fixture';
+
 /**
  * tenantWide: shared by both environments, so created with the live key whatever key seeds the rest
  * (users can only be created with a live key); global: a catalog record every tenant sees (addons).
@@ -58,7 +61,7 @@ export function idFixtures(http: () => request.Agent): Partial<Record<IdType, Id
     partner: { create: (h) => post('/v1/partners', h, { email: 'fixture@example.com', firstName: 'I', lastName: 'S' }) },
     file: {
       create: async (h) => {
-        const res = await http().post('/v1/files/upload').set(h).attach('file', Buffer.from('fixture'), 'fixture.txt');
+        const res = await http().post('/v1/files/upload').set(h).attach('file', Buffer.from(FILE_FIXTURE_CONTENT), 'fixture.txt');
         if (res.status !== 201) throw new Error(`fixture upload failed: ${res.status}`);
         return res.body.data.id as string;
       },

@@ -45,12 +45,27 @@ export interface SchemathesisRun {
   entries: { request: { method: string; url: string }; response: { status: number } }[];
 }
 
+/** Hooks (a Python file, test/support/schemathesis_hooks.py) and the data they read, as JSON. */
+export interface SchemathesisHooks {
+  file: string;
+  fixtures: unknown;
+}
+
 /** Runs `schemathesis run` with `args`, a config file and a HAR report in `dir`. */
-export async function runSchemathesis(dir: string, config: string, args: string[], timeoutMs: number): Promise<SchemathesisRun> {
+export async function runSchemathesis(
+  dir: string,
+  config: string,
+  args: string[],
+  timeoutMs: number,
+  hooks?: SchemathesisHooks,
+): Promise<SchemathesisRun> {
   mkdirSync(dir, { recursive: true });
   const configFile = path.join(dir, 'schemathesis.toml');
+  const fixturesFile = path.join(dir, 'hook-fixtures.json');
+  if (hooks) writeFileSync(fixturesFile, JSON.stringify(hooks.fixtures));
   // The fuzzer would otherwise sign up a user and switch to Bearer tokens; the test chooses the key.
-  writeFileSync(configFile, `[auth]\nauto-signup = false\n\n${config}`);
+  const hooksLine = hooks ? `hooks = ${JSON.stringify(hooks.file)}\n\n` : '';
+  writeFileSync(configFile, `${hooksLine}[auth]\nauto-signup = false\n\n${config}`);
   const harFile = path.join(dir, 'report.har');
   rmSync(harFile, { force: true });
   // Its cache (.schemathesis/, which replays earlier crashes) lives in the report directory, and is
@@ -59,7 +74,11 @@ export async function runSchemathesis(dir: string, config: string, args: string[
   const child = spawn(
     SCHEMATHESIS_BIN,
     ['--config-file', configFile, 'run', ...args, '--no-color', '--report', 'har', '--report-har-path', harFile],
-    { cwd: dir, env: { ...process.env, PYTHONUNBUFFERED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: dir,
+      env: { ...process.env, PYTHONUNBUFFERED: '1', ...(hooks && { LEAD_FUZZ_FIXTURES: fixturesFile }) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
