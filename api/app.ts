@@ -66,6 +66,7 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
     files,
     tracking: services.tracking ?? trackingSettingsFromConfig(config),
     aiResponseTimeoutMs: services.aiResponseTimeoutMs ?? config.AI_RESPONSE_TIMEOUT_MS,
+    tenantMaxInFlight: services.tenantMaxInFlight ?? config.TENANT_MAX_IN_FLIGHT,
     limiter,
     keyCache: new ApiKeyCache(),
     trackingHits: new TrackingHits(services.db, services.workflows, {

@@ -13,6 +13,11 @@ export interface DomainContext {
   actorUserId: string;
   workflows: WorkflowStarter;
   webhooks?: WebhookDomainOptions;
+  /**
+   * Called before waiting on something other than the database (a workflow's result): the API
+   * gives the tenant's in-flight slot back, since the wait holds no connection.
+   */
+  beforeLongWait?: () => void;
 }
 
 /** A context for `fields`, its scoped data on the database's own connection pool. */

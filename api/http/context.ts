@@ -18,6 +18,8 @@ export interface AuthContext extends TenantScope {
 interface RequestContext {
   requestId: string;
   auth?: AuthContext;
+  /** Gives the tenant's in-flight slot back before the request ends (api/middleware/tenant-fair-share.ts). */
+  leaveFairShare?: () => void;
 }
 
 declare global {

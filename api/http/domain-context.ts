@@ -19,6 +19,8 @@ export interface AppDeps {
   webhooks?: WebhookDomainOptions;
   /** How long AI generation endpoints wait for their workflow before answering with a template. */
   aiResponseTimeoutMs: number;
+  /** Requests of one tenant and environment that run at once (api/middleware/tenant-fair-share.ts). */
+  tenantMaxInFlight: number;
   /** Signs and checks open/click/unsubscribe tokens. */
   tracking: TrackingSettings;
   /** Where file bytes live. */
@@ -26,7 +28,7 @@ export interface AppDeps {
 }
 
 /** Settings createApp reads from config when the entry point (or a test) leaves them out. */
-type ConfigDefaulted = 'aiResponseTimeoutMs' | 'tracking' | 'files';
+type ConfigDefaulted = 'aiResponseTimeoutMs' | 'tenantMaxInFlight' | 'tracking' | 'files';
 
 /** What createApp builds itself. */
 type BuiltByApp = 'limiter' | 'keyCache' | 'trackingHits';
@@ -34,12 +36,13 @@ type BuiltByApp = 'limiter' | 'keyCache' | 'trackingHits';
 /** What an entry point hands createApp: the clients, and settings that override config. */
 export type AppServices = Omit<AppDeps, BuiltByApp | ConfigDefaulted> & Partial<Pick<AppDeps, ConfigDefaulted>>;
 
-export function domainContext(deps: AppDeps, auth: AuthContext): DomainContext {
+export function domainContext(deps: AppDeps, auth: AuthContext, beforeLongWait?: () => void): DomainContext {
   return createDomainContext({
     db: deps.db,
     workflows: deps.workflows,
     scope: { tenantId: auth.tenantId, environment: auth.environment },
     actorUserId: auth.actorUserId,
     webhooks: deps.webhooks,
+    beforeLongWait,
   });
 }

@@ -5,7 +5,6 @@ import { idempotency } from '../middleware/idempotency';
 import { onBehalfOf } from '../middleware/on-behalf-of';
 import { rateLimit } from '../middleware/rate-limit';
 import { tenantFairShare } from '../middleware/tenant-fair-share';
-import { config } from '../../lib/config';
 import type { AuthContext } from './context';
 import { domainContext, type AppDeps } from './domain-context';
 import { defaultStatus, toHandler, type AnyRoute, type HandlerHooks } from './route';
@@ -22,13 +21,13 @@ export function mountRoutes(routes: AnyRoute[], deps: AppDeps): Router {
   const router = Router();
   const tenantChain: RequestHandler[] = [
     authenticate(deps.db, deps.limiter, deps.keyCache),
-    tenantFairShare(config.TENANT_MAX_IN_FLIGHT),
+    tenantFairShare(deps.tenantMaxInFlight),
     rateLimit(deps.limiter),
     onBehalfOf(deps.db),
   ];
   const idempotent = idempotency(deps.db);
   const audit = auditHooks(new AuditLogWriter(deps.db));
-  const contextFor = (auth: AuthContext) => domainContext(deps, auth);
+  const contextFor = (auth: AuthContext, req: Request) => domainContext(deps, auth, req.ctx.leaveFairShare);
   const groups = new Map<string, Router>();
   for (const route of routes) {
     const chain = route.auth === 'tenant' ? [...tenantChain, requireScope(route.scope), idempotent] : [];

@@ -177,7 +177,7 @@ export interface HandlerHooks {
 }
 
 /** Builds the domain context for an authenticated caller (mountRoutes binds it to the app's dependencies). */
-export type ContextFor = (auth: AuthContext) => DomainContext;
+export type ContextFor = (auth: AuthContext, req: Request) => DomainContext;
 
 /** A public route has no caller to scope to: reading `ctx` there is a programming error. */
 const noContext =
@@ -209,7 +209,7 @@ export function toHandler(route: AnyRoute, contextFor: ContextFor = noContext(ro
       res,
       // Built on first use: handlers that answer without the domain pay nothing.
       get ctx() {
-        return (ctx ??= auth ? contextFor(auth) : noContext(route)(auth));
+        return (ctx ??= auth ? contextFor(auth, req) : noContext(route)(auth, req));
       },
     };
     const result = hooks ? await hooks.run(req, route, () => route.handler(input)) : await route.handler(input);

@@ -6,6 +6,9 @@ import type { RequestHandler } from 'express';
  * tenant's 50 concurrent requests fill the database pool and every other tenant's request waits
  * behind all of them, past the pool's connection timeout; with it another tenant's request only
  * ever waits for a share (docs/decisions.md, "Data": background work has its own connections).
+ * A request that then waits on something else (a send or an AI generation waiting for its
+ * workflow) gives its slot back first (`req.ctx.leaveFairShare`, the domain's `beforeLongWait`),
+ * so a tenant's slow calls never hold up its quick ones.
  */
 export function tenantFairShare(maxInFlight: number): RequestHandler {
   const lanes = new Map<string, { running: number; waiting: (() => void)[] }>();
@@ -28,6 +31,7 @@ export function tenantFairShare(maxInFlight: number): RequestHandler {
       };
       res.once('finish', release);
       res.once('close', release);
+      req.ctx.leaveFairShare = release;
       next();
     };
     if (lane.running < maxInFlight) return run(lane);

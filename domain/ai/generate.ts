@@ -5,20 +5,13 @@ import { logger } from '../../lib/logger';
 import { aiGenerationWorkflow, type GenerationResult } from '../../workflows/ai-generation';
 import { workflowIds } from '../../workflows/ids';
 import type { DomainContext } from '../context';
+import { resultWithin, WaitTimeout } from '../workflow-result';
 import type { GenerationRequest } from '../../contracts/ai-requests';
 import { templateFor } from './templates';
 
 export interface Generated {
   data: unknown;
   message: string;
-}
-
-class WaitTimeout extends Error {}
-
-function within<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new WaitTimeout()), ms)));
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 const describe = (r: GenerationResult) =>
@@ -46,16 +39,7 @@ export async function generate(ctx: DomainContext, request: GenerationRequest, b
       memo: { summary: `AI ${request.kind} generation`, kind: request.kind, tenantId, environment: ctx.scope.environment, generationId },
       onConflict: 'fail',
     });
-    // The long poll is aborted when the bound passes, so it never outlives the request.
-    const abort = new AbortController();
-    const client = ctx.workflows.client;
-    const pending = client.withAbortSignal(abort.signal, () => client.workflow.getHandle<typeof aiGenerationWorkflow>(workflowId).result());
-    try {
-      result = await within(pending, bound);
-    } finally {
-      abort.abort();
-      pending.catch(() => undefined);
-    }
+    result = await resultWithin<GenerationResult>(ctx, workflowId, bound);
   } catch (err) {
     const reason =
       err instanceof WaitTimeout

@@ -7,6 +7,7 @@ import { logger } from '../../lib/logger';
 import { workflowIds } from '../../workflows/ids';
 import { sendMessageWorkflow } from '../../workflows/send-message';
 import type { DomainContext } from '../context';
+import { resultWithin } from '../workflow-result';
 import { engagementOfMessages, NO_ENGAGEMENT, type MessageEngagement } from '../engagement/message-engagement';
 import { normalizeEmail } from '../normalize';
 import { leadVariables } from './lead-variables';
@@ -54,8 +55,8 @@ async function deliver(ctx: DomainContext, message: Message, waitMs: number): Pr
     await ctx.data.repo(Message).updateWhere({ id: message.id }, { status: 'failed', error: 'Workflow engine unavailable' });
     throw new AppError('service_unavailable', 'The message could not be queued; retry the request');
   }
-  const result = ctx.workflows.client.workflow.getHandle(workflowId).result();
-  await Promise.race([result.catch(() => undefined), new Promise((r) => setTimeout(r, waitMs))]);
+  // Sent, failed or still queued: the message row says which.
+  await resultWithin(ctx, workflowId, waitMs).catch(() => undefined);
   return (await ctx.data.repo(Message).findById(message.id)) ?? message;
 }
 

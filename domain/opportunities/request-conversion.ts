@@ -5,6 +5,7 @@ import { workflowIds } from '../../workflows/ids';
 import { leadConversionWorkflow } from '../../workflows/lead-conversion';
 import type { ConvertLead } from '../../contracts/opportunity';
 import type { DomainContext } from '../context';
+import { resultWithin, WaitTimeout } from '../workflow-result';
 
 const AWAIT_MS = 30_000;
 
@@ -34,15 +35,11 @@ export async function requestConversion(ctx: DomainContext, input: ConvertLead):
     memo: { summary: `Convert lead ${leadId} into an opportunity` },
     onConflict: 'fail',
   });
-  const result = await Promise.race([
-    ctx.workflows.client.workflow.getHandle(workflowId).result() as ReturnType<typeof leadConversionWorkflow>,
-    new Promise<never>((_, reject) =>
-      setTimeout(
-        () => reject(new AppError('service_unavailable', 'Conversion is taking longer than expected; retry shortly')),
-        AWAIT_MS,
-      ).unref(),
-    ),
-  ]);
+  const result = await resultWithin<Awaited<ReturnType<typeof leadConversionWorkflow>>>(ctx, workflowId, AWAIT_MS).catch((err) => {
+    throw err instanceof WaitTimeout
+      ? new AppError('service_unavailable', 'Conversion is taking longer than expected; retry shortly')
+      : err;
+  });
   switch (result.outcome) {
     case 'lead_not_found':
       throw notFound('Lead');

@@ -1,0 +1,63 @@
+/**
+ * One tenant's flood of lead creates, as a process of its own (`runFlood` below starts it): the
+ * flooding client's event loop then is not the one that times the other tenant's requests, as two
+ * tenants' integrations are two machines. Prints one JSON line: the status of every request and
+ * the first 5xx body.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+interface FloodOptions {
+  url: string;
+  apiKey: string;
+  leads: number;
+  concurrency: number;
+  /** Every lead gets this phone (and an email of its own). */
+  phone: string;
+}
+
+export interface FloodResult {
+  statuses: number[];
+  firstFailure?: string;
+}
+
+async function flood(opts: FloodOptions): Promise<FloodResult> {
+  const result: FloodResult = { statuses: [] };
+  let next = 0;
+  const client = async () => {
+    while (next < opts.leads) {
+      const n = next++;
+      const res = await fetch(`${opts.url}/v1/leads`, {
+        method: 'POST',
+        headers: { 'X-API-Key': opts.apiKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: `flood-${n}-${process.pid}@example.com`, firstName: 'Ada', lastName: 'Lovelace', phone: opts.phone }),
+      });
+      const text = await res.text();
+      if (res.status >= 500) result.firstFailure ??= text;
+      result.statuses.push(res.status);
+    }
+  };
+  await Promise.all(Array.from({ length: opts.concurrency }, client));
+  return result;
+}
+
+/** Runs the flood in a child process; resolves with its result when every request has answered. */
+export function runFlood(opts: FloodOptions): Promise<FloodResult> {
+  const child = spawn(process.execPath, ['-r', path.join(__dirname, 'swc-register.js'), __filename], {
+    env: { ...process.env, FLOOD_OPTIONS: JSON.stringify(opts) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve, reject) =>
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').pop() as string) as FloodResult)
+        : reject(new Error(`flood driver exited ${code}`)),
+    ),
+  );
+}
+
+if (require.main === module) {
+  void flood(JSON.parse(process.env.FLOOD_OPTIONS as string) as FloodOptions).then((r) => console.log(JSON.stringify(r)));
+}
