@@ -171,7 +171,9 @@ describe('suppression is state the API shows', () => {
     expect(unsubscribed.body.errors).toEqual([
       {
         field: 'leadId',
-        message: expect.stringMatching(new RegExp(`^The lead unsubscribed \\(.+\\), from ${lead.email}\\. Marketing email is not sent`)),
+        message: expect.stringMatching(
+          new RegExp(`^The lead unsubscribed on .+ \\(its address: ${lead.email}\\)\\. Marketing email is not sent`),
+        ),
       },
     ]);
   });

@@ -78,7 +78,7 @@ async function refuseSuppressed(ctx: DomainContext, to: string, lead: Lead | nul
   }
   if (lead?.unsubscribedAt) {
     throw validationFailed([
-      { field: 'leadId', message: `The lead unsubscribed (${lead.unsubscribedAt.toISOString()}), from ${lead.email}. ${advice}` },
+      { field: 'leadId', message: `The lead unsubscribed on ${lead.unsubscribedAt.toISOString()} (its address: ${lead.email}). ${advice}` },
     ]);
   }
 }
