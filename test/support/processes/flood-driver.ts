@@ -4,8 +4,7 @@
  * tenants' integrations are two machines. Prints one JSON line: the status of every request and
  * the first 5xx body.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { runScript } from './service-process';
 
 interface FloodOptions {
   url: string;
@@ -42,20 +41,10 @@ async function flood(opts: FloodOptions): Promise<FloodResult> {
 }
 
 /** Runs the flood in a child process; resolves with its result when every request has answered. */
-export function runFlood(opts: FloodOptions): Promise<FloodResult> {
-  const child = spawn(process.execPath, ['-r', path.join(__dirname, 'swc-register.js'), __filename], {
-    env: { ...process.env, FLOOD_OPTIONS: JSON.stringify(opts) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  return new Promise((resolve, reject) =>
-    child.on('close', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out.trim().split('\n').pop() as string) as FloodResult)
-        : reject(new Error(`flood driver exited ${code}`)),
-    ),
-  );
+export async function runFlood(opts: FloodOptions): Promise<FloodResult> {
+  const run = await runScript(__filename, [], { FLOOD_OPTIONS: JSON.stringify(opts) }, 300_000);
+  if (run.code !== 0) throw new Error(`flood driver exited ${run.code}:\n${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split('\n').pop() as string) as FloodResult;
 }
 
 if (require.main === module) {

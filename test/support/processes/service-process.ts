@@ -173,7 +173,8 @@ export function runScript(script: string, args: string[], env: Record<string, st
       child.kill('SIGKILL');
       reject(new Error(`${script} ${args.join(' ')} did not finish within ${timeoutMs} ms:\n${stderr}`));
     }, timeoutMs);
-    child.once('exit', (code) => {
+    // 'close', not 'exit': output still in the pipes when the process exits is read first.
+    child.once('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
