@@ -18,7 +18,7 @@ const FLOOD_CONCURRENCY = 50;
 const QUIET_REQUESTS = 300;
 const SHARED_PHONE = '+1 415 555 0123';
 /**
- * The goal is the bystander's p99 within 3x its quiet p99. Measured here it is 6x to 10x (at the
+ * The goal is the bystander's p99 within 3x its quiet p99. Measured here it is 6x to 12x (at the
  * default TENANT_MAX_IN_FLIGHT of 4; 17x to 19x at 10): the flood keeps the API's one event loop
  * and the machine's two cores busy (the per-tenant in-flight cap bounds its database work, not
  * its parsing and serialising), and the flood's driver, PostgreSQL, the worker and Temporal share
