@@ -136,7 +136,27 @@ async function freshLeads(db: Awaited<ReturnType<typeof initializeDatabase>>, te
   return rows.map((r) => encodeId('lead', r.id));
 }
 
-async function runCases(cases: Case[], service: ShippedProcess[]): Promise<Record<string, TargetResult>> {
+/**
+ * Waits until the service's background work for the bench tenant is done: leads still to check for
+ * duplicates, enrollments not yet at their engagement condition. Without it a measurement competes
+ * with the workflows the one before started (T5-signal measured during T5-enroll's starts, whose
+ * enrollments are not even signalled yet), and a baseline with the target before it.
+ */
+async function settle(db: Awaited<ReturnType<typeof initializeDatabase>>, tenantId: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const [{ pending }] = (await db.query(
+      `SELECT (SELECT count(*) FROM leads WHERE tenant_id = $1 AND duplicates_checked_at IS NULL)
+        + (SELECT count(*) FROM campaign_enrollments WHERE tenant_id = $1 AND status = 'active' AND engagement_signals_until IS NULL) AS pending`,
+      [tenantId],
+    )) as { pending: string }[];
+    if (Number(pending) === 0) return;
+    if (Date.now() > deadline) return log(`settle: ${pending} leads or enrollments still pending after 120 s; measuring anyway`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function runCases(cases: Case[], service: ShippedProcess[], settled: () => Promise<void>): Promise<Record<string, TargetResult>> {
   const targets: Record<string, TargetResult> = {};
   for (const c of cases.filter((x) => !ONLY || ONLY.includes(x.id))) {
     for (const p of service) p.assertRunning();
@@ -144,8 +164,10 @@ async function runCases(cases: Case[], service: ShippedProcess[]): Promise<Recor
     const t: Sample[] = [];
     const rounds = c.rounds ?? ROUNDS;
     for (let round = 1; round <= rounds; round++) {
+      await settled();
       log(`${c.id} round ${round}/${rounds}: baseline ...`);
       b.push(await c.baseline(round));
+      await settled();
       log(`${c.id} round ${round}/${rounds}: target ...`);
       t.push(await c.target(round));
     }
@@ -477,7 +499,11 @@ async function main(): Promise<void> {
     cleanups.push(stopService);
     try {
       campaignId ??= await activeCampaign(procs[0].url, key);
-      layouts[layout] = { title: d.title, how: d.how, targets: await runCases(cases(layout, procs[0].url), procs) };
+      layouts[layout] = {
+        title: d.title,
+        how: d.how,
+        targets: await runCases(cases(layout, procs[0].url), procs, () => settle(db, created.tenant.id)),
+      };
     } finally {
       log(`${layout}: stopping (logs in ${work}) ...`);
       for (const p of [...procs].reverse()) await p.stop();

@@ -30,9 +30,12 @@ function bareApp(args: Args) {
   });
   app.post('/leads', async (req, res) => {
     const b = req.body as { email: string; firstName: string; lastName: string; tenantId: string };
+    // Marked checked, as the service marks a lead whose keys are all new: an unchecked row would
+    // make the service's dedupe sweep start a workflow per baseline lead while later targets run.
     const { rows } = await pool.query({
       name: 'insert-lead',
-      text: `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name) VALUES ($1, 'live', $2, $3, $4, $5) RETURNING *`,
+      text: `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, duplicates_checked_at)
+        VALUES ($1, 'live', $2, $3, $4, $5, now()) RETURNING *`,
       values: [b.tenantId, b.email, b.email.toLowerCase(), b.firstName, b.lastName],
     });
     res.status(201).json(rows[0]);
