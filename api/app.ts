@@ -100,13 +100,18 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
   app.use('/v1/public/forms', express.urlencoded({ extended: false, limit: '64kb' }));
 
   const routes = apiRoutes(deps);
-  app.use(systemRoutes(deps));
+  app.use(underPrefix(['/healthz', '/readyz', '/metrics'], systemRoutes(deps)));
   const publicDocumented = publicPaths({ signedFileUrls: servesSignedFileUrls(files) });
-  app.use(docsRoutes(routes, { serverUrl: opts.publicBaseUrl, extraPaths: publicDocumented }));
-  app.use(dashboardRoutes({ temporalUiUrl: opts.temporalUiUrl ?? temporalUiUrl(), temporalNamespace: config.TEMPORAL_NAMESPACE }));
-  app.use(fileUrlRoutes(files));
+  app.use(underPrefix(['/v1/openapi.json', '/docs'], docsRoutes(routes, { serverUrl: opts.publicBaseUrl, extraPaths: publicDocumented })));
+  app.use(
+    underPrefix(
+      '/dashboard',
+      dashboardRoutes({ temporalUiUrl: opts.temporalUiUrl ?? temporalUiUrl(), temporalNamespace: config.TEMPORAL_NAMESPACE }),
+    ),
+  );
+  app.use(underPrefix(FILE_URL_PREFIX.replace(/\/$/, ''), fileUrlRoutes(files)));
   app.use(mountRoutes(routes, deps));
-  app.use(publicPageRoutes(deps));
+  app.use(underPrefix('/p', publicPageRoutes(deps)));
 
   app.use(methodNotAllowed([...routes, ...routesOf(publicDocumented)]), notFoundHandler);
   app.use(errorHandler);
