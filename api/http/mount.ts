@@ -62,8 +62,9 @@ function firstSegment(path: string): string {
  * Runs `group` only for paths under one of `prefixes` (a string test, not a pattern match). API
  * routes are grouped by their first two segments (`/v1/leads`), so a request is matched against
  * its group's few routes instead of every route's pattern in turn; the app's other routers (health,
- * docs, dashboard, signed file URLs) are stepped over by every API request the same way. Routes
- * keep their full paths, so req.path and req.route are what they would be without the grouping.
+ * docs, dashboard, signed file URLs, landing pages) are stepped over by every API request the same
+ * way. Routes keep their full paths, so req.path and req.route are what they would be without the
+ * grouping.
  */
 export function underPrefix(prefixes: string | string[], group: Router): RequestHandler {
   const list = typeof prefixes === 'string' ? [prefixes] : prefixes;
