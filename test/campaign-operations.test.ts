@@ -75,7 +75,7 @@ async function operationWhenDone(id: string) {
   let last = { processed: -1, at: Date.now() };
   for (;;) {
     const res = await stack.http().get(`/v1/operations/${id}`).set(tenant.live).expect(200);
-    const op = res.body.data as { status: string; processed: number; total: number };
+    const op = res.body.data as { status: string; processed: number; total: number; finishedAt: string | null };
     if (op.status !== 'running') return op;
     if (op.processed !== last.processed) last = { processed: op.processed, at: Date.now() };
     else if (Date.now() - last.at > STALLED_MS)
