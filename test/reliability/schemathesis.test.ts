@@ -27,7 +27,14 @@ const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 10);
  */
 const PHASES = process.env.SCHEMATHESIS_PHASES ?? 'examples,coverage,fuzzing';
 const SEED = process.env.SCHEMATHESIS_SEED ?? '20261122';
-const RUN_TIMEOUT_MS = Number(process.env.SCHEMATHESIS_TIMEOUT_MS ?? 280_000);
+/**
+ * A guard against a hung run, not a speed goal: the runs are bounded by --max-examples. On a slow
+ * machine the coverage phase alone took 160 s of the positive-data run, and a 280 s guard killed
+ * both runs before their fuzzing phase ended.
+ */
+const RUN_TIMEOUT_MS = Number(process.env.SCHEMATHESIS_TIMEOUT_MS ?? 600_000);
+// Each test is one schemathesis run plus reading its report.
+jest.setTimeout(RUN_TIMEOUT_MS + 60_000);
 
 /**
  * Rules JSON Schema cannot state (each one named in the field's description and refused with a 422

@@ -92,6 +92,9 @@ export async function runSchemathesis(
   clearTimeout(timer);
   if (timedOut) output += `\n[killed after ${timeoutMs} ms]`;
   writeFileSync(path.join(dir, 'output.txt'), output);
+  // A killed run leaves its HAR report cut off mid-entry: say what happened instead of a JSON error.
+  if (timedOut)
+    throw new Error(`schemathesis was killed after ${timeoutMs} ms (SCHEMATHESIS_TIMEOUT_MS); its output ends:\n${output.slice(-3000)}`);
   if (!existsSync(harFile)) return { exitCode, output, entries: [] };
   const har = JSON.parse(readFileSync(harFile, 'utf8')) as { log: { entries: SchemathesisRun['entries'] } };
   return { exitCode, output, entries: har.log.entries };
