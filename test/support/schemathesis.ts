@@ -41,6 +41,8 @@ export function pinnedPathParamsConfig(
 export interface SchemathesisRun {
   exitCode: number | null;
   output: string;
+  /** Its FAILURES and ERRORS sections (empty when it found none): what a failed test shows first. */
+  problems: string;
   /** Every request sent and response received, from the HAR report. */
   entries: { request: { method: string; url: string }; response: { status: number } }[];
 }
@@ -95,9 +97,27 @@ export async function runSchemathesis(
   // A killed run leaves its HAR report cut off mid-entry: say what happened instead of a JSON error.
   if (timedOut)
     throw new Error(`schemathesis was killed after ${timeoutMs} ms (SCHEMATHESIS_TIMEOUT_MS); its output ends:\n${output.slice(-3000)}`);
-  if (!existsSync(harFile)) return { exitCode, output, entries: [] };
+  const problems = problemsOf(output);
+  if (!existsSync(harFile)) return { exitCode, output, problems, entries: [] };
   const har = JSON.parse(readFileSync(harFile, 'utf8')) as { log: { entries: SchemathesisRun['entries'] } };
-  return { exitCode, output, entries: har.log.entries };
+  return { exitCode, output, problems, entries: har.log.entries };
+}
+
+const SECTION = /^=+ ([A-Z]+) =+$/;
+
+/**
+ * The FAILURES and ERRORS sections of a run's output, at most 8,000 characters: a CI log keeps the
+ * test's failure message whole where it cuts a long console dump (output.txt keeps all of it).
+ */
+export function problemsOf(output: string): string {
+  const kept: string[] = [];
+  let inProblems = false;
+  for (const line of output.split('\n')) {
+    const section = SECTION.exec(line.trim())?.[1];
+    if (section) inProblems = section === 'FAILURES' || section === 'ERRORS';
+    if (inProblems) kept.push(line);
+  }
+  return kept.join('\n').trim().slice(0, 8_000);
 }
 
 /**
