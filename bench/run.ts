@@ -34,10 +34,11 @@ import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createDomainContext } from '../domain/context';
 import { machineInfo, markdownTable, writeResults, type LayoutResult, type TargetResult } from './report';
+import { untilQuiet } from './quiet';
 import { percentile, type Sample } from './sample';
 import { startAllInOne, startApi, startWorker, type ShippedContext, type ShippedProcess } from './shipped';
 import { copyIntoBareTable, importThroughApi, settleAfterImport, T8_ROWS, writeLeadsCsv } from './import-target';
-import { bareSignals, bareStarts, oneActivityCompletions, pool, ONE_ACTIVITY_QUEUE, Receiver, webhookDeliveries } from './temporal-targets';
+import { bareSignals, bareStarts, oneActivityCompletions, pool, BASELINE_QUEUE, Receiver, webhookDeliveries } from './temporal-targets';
 
 const DURATION = Number(process.argv[2] ?? 3);
 /** Optional comma-separated target ids (e.g. T2,T4-open) to measure only those while profiling. */
@@ -89,7 +90,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 
 /** T6's baseline worker (bench/worker.ts); resolves once it polls. */
 async function startBaselineWorker(temporalAddress: string): Promise<ChildProcess> {
-  const child = fork(path.join(__dirname, 'worker.js'), [JSON.stringify({ temporalAddress, taskQueue: ONE_ACTIVITY_QUEUE })]);
+  const child = fork(path.join(__dirname, 'worker.js'), [JSON.stringify({ temporalAddress, taskQueue: BASELINE_QUEUE })]);
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`baseline worker exited with ${code}`)));
@@ -140,7 +141,9 @@ async function freshLeads(db: Awaited<ReturnType<typeof initializeDatabase>>, te
  * Waits until the service's background work for the bench tenant is done: leads still to check for
  * duplicates, enrollments not yet at their engagement condition. Without it a measurement competes
  * with the workflows the one before started (T5-signal measured during T5-enroll's starts, whose
- * enrollments are not even signalled yet), and a baseline with the target before it.
+ * enrollments are not even signalled yet), and a baseline with the target before it. Then it waits
+ * for the machine to be quiet (untilQuiet): T5-signal's target ran beside the bare worker still
+ * working through the baseline's signals.
  */
 async function settle(db: Awaited<ReturnType<typeof initializeDatabase>>, tenantId: string): Promise<void> {
   const deadline = Date.now() + 120_000;
@@ -150,10 +153,14 @@ async function settle(db: Awaited<ReturnType<typeof initializeDatabase>>, tenant
         + (SELECT count(*) FROM campaign_enrollments WHERE tenant_id = $1 AND status = 'active' AND engagement_signals_until IS NULL) AS pending`,
       [tenantId],
     )) as { pending: string }[];
-    if (Number(pending) === 0) return;
-    if (Date.now() > deadline) return log(`settle: ${pending} leads or enrollments still pending after 120 s; measuring anyway`);
+    if (Number(pending) === 0) break;
+    if (Date.now() > deadline) {
+      log(`settle: ${pending} leads or enrollments still pending after 120 s; measuring anyway`);
+      break;
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
+  await untilQuiet(60_000, log);
 }
 
 async function runCases(cases: Case[], service: ShippedProcess[], settled: () => Promise<void>): Promise<Record<string, TargetResult>> {

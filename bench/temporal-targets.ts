@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import { encodeId } from '../lib/ids';
+import { searchAttributePairs } from '../lib/temporal/search-attributes';
 import type { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import type { TenantScope } from '../db/scoped-repository';
 import { emitEvent } from '../domain/webhooks/emit-event';
@@ -15,8 +16,8 @@ import { eventPayloads } from '../contracts/webhook-events';
 import type { Sample } from './sample';
 import { percentile, sampleOf } from './sample';
 
-const IDLE_QUEUE = 'bench-idle';
-export const ONE_ACTIVITY_QUEUE = 'bench-one-activity';
+/** The baseline worker's queue (bench/worker.ts runs bench/workflows.ts on it). */
+export const BASELINE_QUEUE = 'bench-baseline';
 
 /** Runs `task` for each of `count` items with `concurrency` in flight; returns each item's latency (ms). */
 export async function pool(count: number, concurrency: number, task: (i: number) => Promise<unknown>): Promise<number[]> {
@@ -54,17 +55,32 @@ export async function forDuration(seconds: number, concurrency: number, task: (i
   return { ...sampleOf(latencies, seconds), errors };
 }
 
-/** T5 baseline: starts/s of a workflow that no worker runs. Returns the sample and the started IDs. */
+/**
+ * T5 baseline: starts/s of the baseline worker's waiting workflow, with the search attributes and
+ * memo an enrollment carries, so Temporal does for each start what it does for an enrollment's
+ * (its first workflow task included). Returns the sample and the started IDs.
+ */
 export async function bareStarts(client: Client, round: string, count: number, concurrency: number) {
-  const ids = Array.from({ length: count }, (_, i) => `bench-noop/${process.pid}/${round}/${i}`);
+  const ids = Array.from({ length: count }, (_, i) => `bench-await-click/${process.pid}/${round}/${i}`);
   const t0 = performance.now();
   const latencies = await pool(count, concurrency, (i) =>
-    client.workflow.start('benchNoop', { taskQueue: IDLE_QUEUE, workflowId: ids[i], args: [] }),
+    client.workflow.start('benchAwaitClick', {
+      taskQueue: BASELINE_QUEUE,
+      workflowId: ids[i],
+      args: [],
+      typedSearchAttributes: searchAttributePairs({
+        tenantId: 'tenBench',
+        environment: 'live',
+        campaignId: 'cmpBench',
+        leadId: `leadBench${i}`,
+      }),
+      memo: { summary: `Bench enrollment ${i}` },
+    }),
   );
   return { sample: sampleOf(latencies, (performance.now() - t0) / 1000), ids };
 }
 
-/** T5 baseline: signals/s to running workflows. */
+/** T5 baseline: signals/s to those waiting workflows, each one a workflow task of the baseline worker's. */
 export function bareSignals(client: Client, workflowIds: string[], seconds: number, concurrency: number): Promise<Sample> {
   return forDuration(seconds, concurrency, (i) =>
     client.workflow
@@ -78,7 +94,7 @@ export async function oneActivityCompletions(client: Client, round: string, coun
   const t0 = performance.now();
   const latencies = await pool(count, concurrency, (i) =>
     client.workflow.execute('benchOneActivity', {
-      taskQueue: ONE_ACTIVITY_QUEUE,
+      taskQueue: BASELINE_QUEUE,
       workflowId: `bench-one-activity/${process.pid}/${round}/${i}`,
       args: [],
     }),

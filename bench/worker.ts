@@ -1,6 +1,6 @@
 /**
- * T6's baseline worker in its own process: runs bench/workflows.ts (one no-op activity). The
- * service's own worker is the shipped one (bench/shipped.ts).
+ * The baselines' worker in its own process: runs bench/workflows.ts (T5's waiting workflow, T6's
+ * one no-op activity). The service's own worker is the shipped one (bench/shipped.ts).
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { installWorkerRuntime } from '../workers/runtime';
