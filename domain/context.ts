@@ -14,8 +14,9 @@ export interface DomainContext {
   workflows: WorkflowStarter;
   webhooks?: WebhookDomainOptions;
   /**
-   * Called before waiting on something other than the database (a workflow's result): the API
-   * gives the tenant's in-flight slot back, since the wait holds no connection.
+   * Called before waiting on something other than the database (a workflow's result, the signals
+   * an engagement event sends once it is stored): the API gives the tenant's in-flight slot back,
+   * since the wait holds no connection.
    */
   beforeLongWait?: () => void;
 }

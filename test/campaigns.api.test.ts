@@ -1,6 +1,7 @@
 import { SequenceDefinition } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
 import { decodeId } from '../lib/ids';
+import { recordEngagement } from '../domain/engagement/record-engagement';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
 import { actionsOnly, branchOnOpen, threeEmails } from './support/sequences';
 import { header, SmtpSink, trackingPaths } from './support/smtp-sink';
@@ -205,6 +206,37 @@ describe('campaigns API', () => {
     expect(stats.body.data).toMatchObject({ enrolled: 1, active: 0, completed: 1, sent: 2, delivered: 2, opened: 0 });
     const bad = await api().post('/v1/analytics/events').set(tenant.live).send({ eventType: 'email_opened' });
     expect([bad.status, bad.body.errors[0].field]).toEqual([422, 'eventType']);
+  });
+
+  it("gives the tenant's in-flight slot back once an event is stored and only its signals are left", async () => {
+    const campaign = await activeCampaign(branchOnOpen());
+    const lead = await newLead();
+    const leadKey = decodeId('lead', lead.id);
+    await enroll(campaign.id, [lead.id]).expect(200);
+    await waitFor(
+      async () =>
+        (await stack.db.query('SELECT 1 FROM campaign_enrollments WHERE lead_id = $1 AND engagement_signals_until > now()', [leadKey]))
+          .length,
+      'the enrollment waiting on its open condition',
+    );
+    const scope = { tenantId: tenant.tenant.id, environment: 'live' as const };
+    const storedWhenReleased: Promise<{ n: string }[]>[] = [];
+    const deps = {
+      db: stack.db,
+      workflows: stack.workflows,
+      // Read on another connection at the moment of release: the event must be committed by then.
+      beforeLongWait: () =>
+        void storedWhenReleased.push(stack.db.query('SELECT count(*) AS n FROM engagement_events WHERE lead_id = $1', [leadKey])),
+    };
+    const event = { leadId: leadKey, message: null, workflowExecutionId: null, occurredAt: new Date(), machine: false };
+    await recordEngagement(deps, scope, { ...event, type: 'email_open' });
+    expect(storedWhenReleased).toHaveLength(1);
+    expect(await storedWhenReleased[0]).toEqual([{ n: '1' }]);
+    expect((await handleOf(campaign.id, lead.id).result()).path).toContain('opened:true');
+
+    // Nothing waits on this lead now: no signal, so the request keeps its slot to the end.
+    await recordEngagement(deps, scope, { ...event, type: 'email_open' });
+    expect(storedWhenReleased).toHaveLength(1);
   });
 
   it('stops emailing a lead who followed the unsubscribe link', async () => {

@@ -6,6 +6,7 @@ import { engagementSignal, type EngagementKind } from '../../workflows/campaign-
 import { applySuppression, type SuppressionDeps } from '../communications/apply-suppression';
 import { signalWorkflows } from '../campaigns/signal-enrollments';
 import { unitOfWork, type UnitOfWork } from '../unit-of-work';
+import type { DomainContext } from '../context';
 
 export interface EngagementInput {
   type: EngagementType;
@@ -18,8 +19,11 @@ export interface EngagementInput {
   details?: Record<string, unknown>;
 }
 
+/** `beforeLongWait`: the caller's, called once the database work is done and only signals are left. */
+type EngagementDeps = SuppressionDeps & Pick<DomainContext, 'beforeLongWait'>;
+
 /** One engagement event; see recordEngagements. */
-export async function recordEngagement(deps: SuppressionDeps, scope: TenantScope, input: EngagementInput): Promise<EngagementEvent> {
+export async function recordEngagement(deps: EngagementDeps, scope: TenantScope, input: EngagementInput): Promise<EngagementEvent> {
   const [event] = await recordEngagements(deps, scope, [input]);
   return event;
 }
@@ -31,7 +35,7 @@ export async function recordEngagement(deps: SuppressionDeps, scope: TenantScope
  * every active enrollment of the lead, in both cases only while it waits on an engagement condition.
  * Machine events are stored, not signalled.
  */
-export async function recordEngagements(deps: SuppressionDeps, scope: TenantScope, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
+export async function recordEngagements(deps: EngagementDeps, scope: TenantScope, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
   const data = new ScopedData(deps.db.manager, scope);
   const leadOf = (input: EngagementInput) => input.leadId ?? input.message?.leadId ?? null;
   const events = await unitOfWork({ ...deps, scope }, async (tx) => {
@@ -59,6 +63,8 @@ export async function recordEngagements(deps: SuppressionDeps, scope: TenantScop
       data,
       signalled.map((input) => ({ ...input, leadId: leadOf(input) })),
     );
+    // A signal waits on Temporal, not on the database: the tenant's next request need not wait for it.
+    if (targets.some((t) => t.length)) deps.beforeLongWait?.();
     for (const [i, input] of signalled.entries()) {
       await signalWorkflows(deps.workflows.client, targets[i], engagementSignal, {
         type: input.type as EngagementKind,
