@@ -258,7 +258,7 @@ async function main(): Promise<void> {
     () =>
       JSON.stringify({ email: `bench-${process.pid}-${++n}@example.com`, firstName: 'Bench', lastName: 'Mark', ...extra });
 
-  log('starting the baselines (bare Express servers, a one-activity worker) ...');
+  log('starting the baselines (bare Express servers, a bare Temporal worker) ...');
   const bare = {
     'bare-json': await startBare('bare-json', pg.url),
     'bare-insert': await startBare('bare-insert', pg.url),
