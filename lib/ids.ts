@@ -60,21 +60,35 @@ function codec(type: IdType): Hashids {
 }
 
 /**
- * Recently encoded IDs. One record's ID is encoded several times per request (the response, its
- * search document, its event, its audit entry) and the same user's in every row it owns, and an
- * encode costs a few microseconds of hashids arithmetic: about 8 % of the API's CPU in a batch
- * create before this cache. Cleared whole when full, which costs less than tracking recency.
+ * Recently encoded IDs, both ways. One record's ID is encoded several times per request (the
+ * response, its search document, its event, its audit entry) and the same user's in every row it
+ * owns, and an encode costs a few microseconds of hashids arithmetic: about 8 % of the API's CPU in
+ * a batch create before this cache. A decode costs more (hashids encodes again to check), and
+ * requests mostly name IDs this process has seen: the open pixel decodes its token's tenant and
+ * message on every hit (hashids was 6 % of the API's CPU in T4-open). Only canonical encodings go
+ * in, so a cached decode is exactly what hashids would answer. Cleared whole when full, which
+ * costs less than tracking recency.
  */
 const encoded = new Map<string, string>();
-const ENCODED_MAX = 50_000;
+const decoded = new Map<string, string>();
+const CACHED_MAX = 50_000;
+
+function remember(key: string, value: string, id: string): void {
+  if (encoded.size >= CACHED_MAX || decoded.size >= CACHED_MAX) {
+    encoded.clear();
+    decoded.clear();
+  }
+  encoded.set(key, value);
+  decoded.set(value, id);
+}
 
 export function encodeId(type: IdType, id: string | number | bigint): string {
   const key = ID_TYPES[type] + String(id);
   let value = encoded.get(key);
   if (value === undefined) {
-    value = ID_TYPES[type] + codec(type).encode(BigInt(id));
-    if (encoded.size >= ENCODED_MAX) encoded.clear();
-    encoded.set(key, value);
+    const n = BigInt(id);
+    value = ID_TYPES[type] + codec(type).encode(n);
+    remember(key, value, n.toString());
   }
   return value;
 }
@@ -88,15 +102,18 @@ export function idTypeOf<T extends IdType>(types: readonly T[], value: string): 
 export function decodeId(type: IdType, value: unknown): string | null {
   if (typeof value !== 'string' || value.length < 16 || value.length > 17) return null;
   if (!value.startsWith(ID_TYPES[type]) || !/^[A-Za-z0-9]+$/.test(value)) return null;
+  const known = decoded.get(value);
+  if (known !== undefined) return known;
   const body = value.slice(TAG_LENGTH);
-  let decoded: ReturnType<Hashids['decode']>;
+  let numbers: ReturnType<Hashids['decode']>;
   try {
-    decoded = codec(type).decode(body);
+    numbers = codec(type).decode(body);
   } catch {
     return null;
   }
-  if (decoded.length !== 1) return null;
-  const n = BigInt(decoded[0]);
+  if (numbers.length !== 1) return null;
+  const n = BigInt(numbers[0]);
+  // Canonical only (encodeId then caches it both ways).
   if (n <= 0n || encodeId(type, n) !== value) return null;
   return n.toString();
 }

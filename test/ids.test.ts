@@ -33,6 +33,20 @@ describe('typed IDs', () => {
     expect(decodeId('lead', value)).toBeNull();
   });
 
+  it('decodes IDs it has not encoded itself (another process encoded them), with the same checks', () => {
+    const id = encodeId('lead', 987654321);
+    const tampered = id.slice(0, -1) + (id.endsWith('a') ? 'b' : 'a');
+    jest.isolateModules(() => {
+      // A fresh copy of the module: its caches have seen none of these IDs.
+      const fresh = jest.requireActual<typeof import('../lib/ids')>('../lib/ids');
+      expect(fresh.decodeId('lead', tampered)).toBeNull();
+      expect(fresh.decodeId('partner', 'par' + id.slice(3))).toBeNull();
+      expect(fresh.decodeId('lead', id)).toBe('987654321');
+      expect(fresh.decodeId('lead', id)).toBe('987654321');
+      expect(fresh.encodeId('lead', 987654321)).toBe(id);
+    });
+  });
+
   it('rejects a tampered ID that hashids could still decode', () => {
     const id = encodeId('lead', 123456);
     const tampered = id.slice(0, -1) + (id.endsWith('a') ? 'b' : 'a');
