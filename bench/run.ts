@@ -88,7 +88,7 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** T6's baseline worker (bench/worker.ts); resolves once it polls. */
+/** The baselines' worker for T5 and T6 (bench/worker.ts); resolves once it polls. */
 async function startBaselineWorker(temporalAddress: string): Promise<ChildProcess> {
   const child = fork(path.join(__dirname, 'worker.js'), [JSON.stringify({ temporalAddress, taskQueue: BASELINE_QUEUE })]);
   await new Promise<void>((resolve, reject) => {

@@ -73,8 +73,9 @@ const encoded = new Map<string, string>();
 const decoded = new Map<string, string>();
 const CACHED_MAX = 50_000;
 
+/** Both ways at once, so `decoded` never holds more than `encoded`. */
 function remember(key: string, value: string, id: string): void {
-  if (encoded.size >= CACHED_MAX || decoded.size >= CACHED_MAX) {
+  if (encoded.size >= CACHED_MAX) {
     encoded.clear();
     decoded.clear();
   }
