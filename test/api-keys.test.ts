@@ -194,6 +194,8 @@ describe('API key cache across processes', () => {
       expect((await stack.http().delete(`/v1/api-keys/${k.id}`).set(tenant.live)).status).toBe(200);
       for (let i = 0; i < 250 && cache.generation === before; i++) await new Promise((r) => setTimeout(r, 20));
       expect(cache.generation).toBeGreaterThan(before); // the NOTIFY reached this cache
+      // A request arriving now does not join the lookup that began before the revocation.
+      expect(await resolveApiKey(stack.db, cache, k.fullKey)).toBeNull();
       release();
       expect(await lookup).toMatchObject({ keyId: expect.any(String) }); // read before the revocation
       expect(cache.get(hashApiKey(k.fullKey))).toBeNull();
@@ -201,5 +203,24 @@ describe('API key cache across processes', () => {
     } finally {
       await cache.close();
     }
+  });
+
+  it('looks a key up once for a burst of requests that all miss the cache', async () => {
+    const cache = new ApiKeyCache();
+    const k = (await createKey({ name: 'Burst' })).body.data;
+    let lookups = 0;
+    const countingDb = new Proxy(stack.db, {
+      get: (target, prop) =>
+        prop === 'query'
+          ? (sql: string, params: unknown[]) => {
+              if (sql.includes('key_hash')) lookups++;
+              return target.query(sql, params);
+            }
+          : Reflect.get(target, prop),
+    });
+    const resolved = await Promise.all(Array.from({ length: 20 }, () => resolveApiKey(countingDb, cache, k.fullKey)));
+    expect(resolved[0]).toMatchObject({ keyId: expect.any(String) });
+    expect(resolved.every((r) => r === resolved[0])).toBe(true);
+    expect(lookups).toBe(1);
   });
 });

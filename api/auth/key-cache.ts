@@ -27,6 +27,7 @@ interface Entry {
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly lookups = new Map<string, Promise<ResolvedKey | null>>();
   private evictions = 0;
   private listener: Subscription | null = null;
   private databaseUrl: string | null = null;
@@ -44,6 +45,24 @@ export class ApiKeyCache {
     return e.key;
   }
 
+  /**
+   * The key from `lookup`, run once however many requests miss the cache for `hash` at the same
+   * time: a burst on a cold cache (a new process, an integration's first 50 concurrent calls) costs
+   * one query, not one per request ahead of everyone else's in the pool. An eviction drops the
+   * lookups under way, so a request that arrives after a revocation never joins one that began before.
+   */
+  async resolve(hash: string, lookup: () => Promise<ResolvedKey | null>): Promise<ResolvedKey | null> {
+    const cached = this.get(hash);
+    if (cached) return cached;
+    const joined = this.lookups.get(hash);
+    if (joined) return joined;
+    const pending = lookup().finally(() => {
+      if (this.lookups.get(hash) === pending) this.lookups.delete(hash);
+    });
+    this.lookups.set(hash, pending);
+    return pending;
+  }
+
   /** Advances on every eviction; note it before a lookup and hand it to `set`. */
   get generation(): number {
     return this.evictions;
@@ -58,17 +77,20 @@ export class ApiKeyCache {
 
   evict(hash: string): void {
     this.evictions++;
+    this.lookups.clear();
     this.entries.delete(hash);
   }
 
   /** Forgets every key `ownerUserId` owns (the user was deactivated). */
   evictOwner(ownerUserId: string): void {
     this.evictions++;
+    this.lookups.clear();
     for (const [hash, e] of this.entries) if (e.key.ownerUserId === ownerUserId) this.entries.delete(hash);
   }
 
   private clear(): void {
     this.evictions++;
+    this.lookups.clear();
     this.entries.clear();
   }
 

@@ -34,8 +34,10 @@ interface Row {
 export async function resolveApiKey(db: DataSource, cache: ApiKeyCache, presented: string | undefined): Promise<ResolvedKey | null> {
   if (!presented || !API_KEY_PATTERN.test(presented)) return null;
   const hash = hashApiKey(presented);
-  const cached = cache.get(hash);
-  if (cached) return cached;
+  return cache.resolve(hash, () => lookUp(db, cache, hash));
+}
+
+async function lookUp(db: DataSource, cache: ApiKeyCache, hash: string): Promise<ResolvedKey | null> {
   const generation = cache.generation;
   const rows: Row[] = await unscoped(db).rows(
     `SELECT k.id, k.tenant_id, k.environment, k.owner_user_id, k.scopes, k.expires_at, t.plan, t.custom_limits
