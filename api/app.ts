@@ -67,6 +67,7 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
     tracking: services.tracking ?? trackingSettingsFromConfig(config),
     aiResponseTimeoutMs: services.aiResponseTimeoutMs ?? config.AI_RESPONSE_TIMEOUT_MS,
     tenantMaxInFlight: services.tenantMaxInFlight ?? config.TENANT_MAX_IN_FLIGHT,
+    tenantSharedMaxInFlight: services.tenantSharedMaxInFlight ?? config.TENANT_SHARED_MAX_IN_FLIGHT,
     limiter,
     keyCache: new ApiKeyCache(),
     trackingHits: new TrackingHits(services.db, services.workflows, {

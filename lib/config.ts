@@ -185,6 +185,8 @@ const EnvSchema = z.object({
   WORKER_AI_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
   /** Requests of one tenant and environment an API process runs at once; the rest queue (api/middleware/tenant-fair-share.ts). */
   TENANT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(4),
+  /** The same while another tenant or environment also sends requests (one within the last second). */
+  TENANT_SHARED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(1),
 
   // Per-IP limits on the unauthenticated routes, per route class and minute (docs/security.md).
   /** Open pixel, click redirect, unsubscribe: generous, a busy corporate NAT opens a lot of mail from one address. */

@@ -21,6 +21,8 @@ export interface AppDeps {
   aiResponseTimeoutMs: number;
   /** Requests of one tenant and environment that run at once (api/middleware/tenant-fair-share.ts). */
   tenantMaxInFlight: number;
+  /** The same while other tenants also send requests. */
+  tenantSharedMaxInFlight: number;
   /** Signs and checks open/click/unsubscribe tokens. */
   tracking: TrackingSettings;
   /** Where file bytes live. */
@@ -28,7 +30,7 @@ export interface AppDeps {
 }
 
 /** Settings createApp reads from config when the entry point (or a test) leaves them out. */
-type ConfigDefaulted = 'aiResponseTimeoutMs' | 'tenantMaxInFlight' | 'tracking' | 'files';
+type ConfigDefaulted = 'aiResponseTimeoutMs' | 'tenantMaxInFlight' | 'tenantSharedMaxInFlight' | 'tracking' | 'files';
 
 /** What createApp builds itself. */
 type BuiltByApp = 'limiter' | 'keyCache' | 'trackingHits';

@@ -21,7 +21,7 @@ export function mountRoutes(routes: AnyRoute[], deps: AppDeps): Router {
   const router = Router();
   const tenantChain: RequestHandler[] = [
     authenticate(deps.db, deps.limiter, deps.keyCache),
-    tenantFairShare(deps.tenantMaxInFlight),
+    tenantFairShare({ maxInFlight: deps.tenantMaxInFlight, sharedMaxInFlight: deps.tenantSharedMaxInFlight }),
     rateLimit(deps.limiter),
     onBehalfOf(deps.db),
   ];

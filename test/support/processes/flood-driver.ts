@@ -22,6 +22,7 @@ export interface FloodResult {
 
 async function flood(opts: FloodOptions): Promise<FloodResult> {
   const result: FloodResult = { statuses: [] };
+  console.log(STARTING);
   let next = 0;
   const client = async () => {
     while (next < opts.leads) {
@@ -40,9 +41,21 @@ async function flood(opts: FloodOptions): Promise<FloodResult> {
   return result;
 }
 
-/** Runs the flood in a child process; resolves with its result when every request has answered. */
-export async function runFlood(opts: FloodOptions): Promise<FloodResult> {
-  const run = await runScript(__filename, [], { FLOOD_OPTIONS: JSON.stringify(opts) }, 300_000);
+/** The driver's line before its first request. */
+const STARTING = 'flood starting';
+
+/**
+ * Runs the flood in a child process; resolves with its result when every request has answered.
+ * `onStart` is called when the driver has booted and sends its first requests: a flood from
+ * another machine costs this one nothing before that.
+ */
+export async function runFlood(opts: FloodOptions, onStart?: () => void): Promise<FloodResult> {
+  let output = '';
+  const run = await runScript(__filename, [], { FLOOD_OPTIONS: JSON.stringify(opts) }, 300_000, (chunk) => {
+    if (output.includes(STARTING)) return;
+    output += chunk;
+    if (output.includes(STARTING)) onStart?.();
+  });
   if (run.code !== 0) throw new Error(`flood driver exited ${run.code}:\n${run.stderr}`);
   return JSON.parse(run.stdout.trim().split('\n').pop() as string) as FloodResult;
 }

@@ -162,12 +162,21 @@ export interface ScriptResult {
 }
 
 /** A one-shot entry point (`npm run admin -- ...` is scripts/admin.ts) run to completion, from TypeScript like the services. */
-export function runScript(script: string, args: string[], env: Record<string, string>, timeoutMs = 90_000): Promise<ScriptResult> {
+export function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+  onStdout?: (chunk: string) => void,
+): Promise<ScriptResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', REGISTER, script, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      stdout += c;
+      onStdout?.(c);
+    });
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -1,0 +1,54 @@
+import { EventEmitter } from 'node:events';
+import type { Request, Response } from 'express';
+import { SHARED_WINDOW_MS, tenantFairShare } from '../api/middleware/tenant-fair-share';
+
+/**
+ * The share shrinks while another tenant is active: a tenant alone runs `maxInFlight` requests at
+ * once; once another tenant sends one, its further requests start only below `sharedMaxInFlight`,
+ * and a second after the other tenant's last request its waiting ones start up to the full share.
+ * The middleware runs here on its own, with a clock the test moves, so each step is exact.
+ */
+let clock = 0;
+const share = tenantFairShare({ maxInFlight: 4, sharedMaxInFlight: 1, now: () => clock });
+
+interface Call {
+  started: boolean;
+  finish(): void;
+}
+
+function call(tenantId: string): Call {
+  const res = Object.assign(new EventEmitter(), { destroyed: false });
+  const req = { ctx: { auth: { tenantId, environment: 'live' } } };
+  const c: Call = { started: false, finish: () => res.emit('finish') };
+  share(req as unknown as Request, res as unknown as Response, () => (c.started = true));
+  return c;
+}
+
+const running = (calls: Call[]) => calls.filter((c) => c.started).length;
+
+describe("a tenant's share while other tenants are active", () => {
+  it('is the full share alone, shrinks while another tenant sends requests, and grows back a second after', () => {
+    const burst = Array.from({ length: 8 }, () => call('flood'));
+    expect(running(burst)).toBe(4);
+
+    clock += 10;
+    const other = call('quiet');
+    expect(other.started).toBe(true); // another tenant never waits for the burst's share
+    // The burst's running requests finish; the next ones start only below the shared share of 1.
+    for (const c of burst.slice(0, 4)) c.finish();
+    expect(running(burst)).toBe(5);
+    burst[4].finish();
+    expect(running(burst)).toBe(6);
+
+    other.finish(); // the other tenant's last activity
+    clock += SHARED_WINDOW_MS - 1;
+    burst[5].finish();
+    expect(running(burst)).toBe(7); // still shared: one at a time
+
+    clock += 1;
+    burst[6].finish();
+    expect(running(burst)).toBe(8); // alone again: every waiting request may start (one was left)
+    const more = Array.from({ length: 4 }, () => call('flood'));
+    expect(running(more)).toBe(3); // burst[7] and these three: the full share of 4
+  });
+});
