@@ -28,7 +28,7 @@ const running = (calls: Call[]) => calls.filter((c) => c.started).length;
 
 describe("a tenant's share while other tenants are active", () => {
   it('is the full share alone, shrinks while another tenant sends requests, and grows back a second after', () => {
-    const burst = Array.from({ length: 8 }, () => call('flood'));
+    const burst = Array.from({ length: 12 }, () => call('flood'));
     expect(running(burst)).toBe(4);
 
     clock += 10;
@@ -47,8 +47,10 @@ describe("a tenant's share while other tenants are active", () => {
 
     clock += 1;
     burst[6].finish();
-    expect(running(burst)).toBe(8); // alone again: every waiting request may start (one was left)
-    const more = Array.from({ length: 4 }, () => call('flood'));
-    expect(running(more)).toBe(3); // burst[7] and these three: the full share of 4
+    expect(running(burst)).toBe(11); // alone again: four of the five waiting start at once
+    const more = Array.from({ length: 2 }, () => call('flood'));
+    expect(running(more)).toBe(0); // they queue behind burst[11]
+    burst[7].finish();
+    expect(running(burst)).toBe(12);
   });
 });

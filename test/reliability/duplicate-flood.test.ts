@@ -72,8 +72,12 @@ async function untilChecked(tenant: TestTenant): Promise<number> {
   return unchecked();
 }
 
-const percentile = (ms: number[], q: number) => [...ms].sort((a, b) => a - b)[Math.ceil(ms.length * q) - 1];
-const p99 = (ms: number[]) => percentile(ms, 0.99);
+/** Median and p99 of the requests' latencies, in ms. */
+function percentiles(requests: { ms: number }[]): { p50: number; p99: number } {
+  const sorted = requests.map((r) => r.ms).sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.ceil(sorted.length * q) - 1];
+  return { p50: at(0.5), p99: at(0.99) };
+}
 
 /** The bystander's ordinary creates, one at a time, until `until` says stop (or `count` are done). */
 async function bystanderTraffic(opts: { count?: number; until?: () => boolean }) {
@@ -130,22 +134,12 @@ async function floodWhileTimed(): Promise<FloodRun> {
   // Only the leads written before the phone went common (after 25) needed a check; they finish.
   expect(await untilChecked(flooder)).toBe(0);
 
-  const [quietP99, floodP99] = [p99(quiet.map((r) => r.ms)), p99(during.map((r) => r.ms))];
-  const [quietP50, floodP50] = [
-    percentile(
-      quiet.map((r) => r.ms),
-      0.5,
-    ),
-    percentile(
-      during.map((r) => r.ms),
-      0.5,
-    ),
-  ];
+  const [q, f] = [percentiles(quiet), percentiles(during)];
   console.log(
-    `duplicate flood: ${FLOOD_LEADS} leads; bystander p50/p99 quiet ${quietP50.toFixed(1)}/${quietP99.toFixed(1)} ms, ` +
-      `during the flood ${floodP50.toFixed(1)}/${floodP99.toFixed(1)} ms over ${during.length} requests (p99 ${(floodP99 / quietP99).toFixed(1)}x)`,
+    `duplicate flood: ${FLOOD_LEADS} leads; bystander p50/p99 quiet ${q.p50.toFixed(1)}/${q.p99.toFixed(1)} ms, ` +
+      `during the flood ${f.p50.toFixed(1)}/${f.p99.toFixed(1)} ms over ${during.length} requests (p99 ${(f.p99 / q.p99).toFixed(1)}x)`,
   );
-  return { quietP99, floodP99, ratio: floodP99 / quietP99 };
+  return { quietP99: q.p99, floodP99: f.p99, ratio: f.p99 / q.p99 };
 }
 
 describe('a flood of leads sharing one phone', () => {
