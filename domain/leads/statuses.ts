@@ -10,8 +10,15 @@ import { type ScopedData } from '../../db/scoped-data';
  * unqualified): a given code must be one of them, and no code means the default one.
  */
 export async function resolveLeadStatus(data: ScopedData, code: string | undefined): Promise<string> {
-  const statuses = data.repo(StatusDefinition);
-  const find = () => (code ? statuses.findOne({ entityType: 'lead', code }) : statuses.findOne({ entityType: 'lead', isDefault: true }));
+  // A prepared statement of two shapes: every batch create and import chunk asks this.
+  const find = async () =>
+    (
+      await data.sql<{ code: string }>(
+        (q) =>
+          `SELECT s.code FROM ${q.from(StatusDefinition, 's')}
+            WHERE s.entity_type = 'lead' AND ${code ? `s.code = ${q.value(code)}::varchar` : 's.is_default'} LIMIT 1`,
+      )
+    )[0]?.code;
   // Seeding is checked only when the lookup misses: a tenant's first lead, or an unknown code.
   let found = await find();
   if (!found) {
@@ -23,7 +30,7 @@ export async function resolveLeadStatus(data: ScopedData, code: string | undefin
       { field: 'status', message: "Must be one of the tenant's lead statuses (GET /v1/config/statuses?entityType=lead)" },
     ]);
   }
-  return found.code;
+  return found;
 }
 
 const defaults = new WeakMap<DataSource, Map<string, string>>();
