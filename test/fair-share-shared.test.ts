@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { SHARED_WINDOW_MS, tenantFairShare } from '../api/middleware/tenant-fair-share';
 
 /**
@@ -14,13 +14,15 @@ const share = tenantFairShare({ maxInFlight: 4, sharedMaxInFlight: 1, now: () =>
 interface Call {
   started: boolean;
   finish(): void;
+  /** The client went away while the request waited. */
+  abandon(): void;
 }
 
-function call(tenantId: string): Call {
+function call(tenantId: string, through: RequestHandler = share): Call {
   const res = Object.assign(new EventEmitter(), { destroyed: false });
   const req = { ctx: { auth: { tenantId, environment: 'live' } } };
-  const c: Call = { started: false, finish: () => res.emit('finish') };
-  share(req as unknown as Request, res as unknown as Response, () => (c.started = true));
+  const c: Call = { started: false, finish: () => res.emit('finish'), abandon: () => (res.destroyed = true) };
+  through(req as unknown as Request, res as unknown as Response, () => (c.started = true));
   return c;
 }
 
@@ -52,5 +54,13 @@ describe("a tenant's share while other tenants are active", () => {
     expect(running(more)).toBe(0); // they queue behind burst[11]
     burst[7].finish();
     expect(running(burst)).toBe(12);
+  });
+
+  it('skips a waiter whose client went away: the next one takes the slot', () => {
+    const oneAtATime = tenantFairShare({ maxInFlight: 1, sharedMaxInFlight: 1, now: () => 0 });
+    const calls = Array.from({ length: 3 }, () => call('t', oneAtATime));
+    calls[1].abandon();
+    calls[0].finish();
+    expect(calls.map((c) => c.started)).toEqual([true, false, true]);
   });
 });

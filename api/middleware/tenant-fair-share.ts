@@ -66,7 +66,8 @@ export function tenantFairShare({ maxInFlight, sharedMaxInFlight, now = Date.now
         l.running--;
         touch(key);
         // Once the process is no longer shared, the share grows back: start every waiter it allows.
-        while (l.waiting.length && l.running < capOf(key)) l.waiting.shift()?.();
+        const cap = capOf(key);
+        while (l.waiting.length && l.running < cap) l.waiting.shift()?.();
         if (l.running === 0 && !l.waiting.length) lanes.delete(key);
       };
       res.once('finish', release);
@@ -76,13 +77,7 @@ export function tenantFairShare({ maxInFlight, sharedMaxInFlight, now = Date.now
     };
     if (lane.running < capOf(key)) return run(lane);
     const waiting = lane;
-    waiting.waiting.push(() => (res.destroyed ? passTurn(key, waiting) : run(waiting)));
+    // A waiter whose client went away takes no slot: release's loop goes on to the next one.
+    waiting.waiting.push(() => void (res.destroyed || run(waiting)));
   };
-
-  /** A waiter whose client went away takes no slot: it passes the turn on. */
-  function passTurn(key: string, l: Lane) {
-    const following = l.waiting.shift();
-    if (following) following();
-    else if (l.running === 0) lanes.delete(key);
-  }
 }

@@ -20,6 +20,9 @@ export interface FloodResult {
   firstFailure?: string;
 }
 
+/** The driver's line before its first request. */
+const STARTING = 'flood starting';
+
 async function flood(opts: FloodOptions): Promise<FloodResult> {
   const result: FloodResult = { statuses: [] };
   console.log(STARTING);
@@ -40,9 +43,6 @@ async function flood(opts: FloodOptions): Promise<FloodResult> {
   await Promise.all(Array.from({ length: opts.concurrency }, client));
   return result;
 }
-
-/** The driver's line before its first request. */
-const STARTING = 'flood starting';
 
 /**
  * Runs the flood in a child process; resolves with its result when every request has answered.
