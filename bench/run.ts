@@ -38,6 +38,7 @@ import { untilQuiet } from './quiet';
 import { percentile, type Sample } from './sample';
 import { startAllInOne, startApi, startWorker, type ShippedContext, type ShippedProcess } from './shipped';
 import { copyIntoBareTable, importThroughApi, settleAfterImport, T8_ROWS, writeLeadsCsv } from './import-target';
+import { WARMUP, warmUp } from './warmup';
 import { bareSignals, bareStarts, oneActivityCompletions, pool, BASELINE_QUEUE, Receiver, webhookDeliveries } from './temporal-targets';
 
 const DURATION = Number(process.argv[2] ?? 3);
@@ -98,11 +99,30 @@ async function startBaselineWorker(temporalAddress: string): Promise<ChildProces
   return child;
 }
 
-/** One autocannon run after a one-second warm-up; counts answers outside `expected` (and connection errors) as errors. */
-async function measure(base: string, request: Record<string, unknown>, expected: '2xx' | '3xx' = '2xx'): Promise<Sample> {
+interface MeasureOptions {
+  expected?: '2xx' | '3xx';
+  /** Items each request carries (T7: 100 leads), for the warm-up's count. */
+  itemsPerRequest?: number;
+}
+
+/** One autocannon run after the warm-up (bench/warmup.ts); counts answers outside `expected` (and connection errors) as errors. */
+async function measure(base: string, request: Record<string, unknown>, opts: MeasureOptions = {}): Promise<Sample> {
+  const { expected = '2xx', itemsPerRequest = 1 } = opts;
   const { path: requestPath = '/', ...rest } = request as { path?: string };
   const url = base + requestPath;
-  await autocannon({ url, connections: 10, duration: 1, ...rest } as autocannon.Options);
+  await warmUp(
+    async (duration, maxOverallRequests) =>
+      (
+        await autocannon({
+          url,
+          connections: WARMUP.concurrency,
+          duration,
+          ...(maxOverallRequests ? { maxOverallRequests } : {}),
+          ...rest,
+        } as autocannon.Options)
+      ).requests.total,
+    itemsPerRequest,
+  );
   const r = await autocannon({ url, connections: CONNECTIONS, pipelining: 1, duration: DURATION, ...rest } as autocannon.Options);
   const counts = Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [Number(code), (s as { count: number }).count] as const);
   const ok = expected === '2xx' ? (c: number) => c >= 200 && c < 300 : (c: number) => c >= 300 && c < 400;
@@ -355,12 +375,16 @@ async function main(): Promise<void> {
         baseline: bareHttp('bare-insert', bareInsert),
         target: async () => {
           const batchBody = () => JSON.stringify({ leads: Array.from({ length: 100 }, () => JSON.parse(leadBody()()) as unknown) });
-          const s = await measure(app, {
-            method: 'POST',
-            path: '/v1/leads/batch',
-            headers: key,
-            requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, body: batchBody() }) }],
-          });
+          const s = await measure(
+            app,
+            {
+              method: 'POST',
+              path: '/v1/leads/batch',
+              headers: key,
+              requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, body: batchBody() }) }],
+            },
+            { itemsPerRequest: 100 },
+          );
           return { ...s, rps: s.rps * 100 };
         },
       },
@@ -384,7 +408,7 @@ async function main(): Promise<void> {
         goal: 0.5,
         expected: '3xx',
         baseline: bareHttp('bare-insert', bareInsert),
-        target: () => measure(app, { path: click }, '3xx'),
+        target: () => measure(app, { path: click }, { expected: '3xx' }),
       },
       {
         id: 'T5-enroll',

@@ -15,6 +15,7 @@ import { relayAfterCommit } from '../domain/webhooks/relay';
 import { eventPayloads } from '../contracts/webhook-events';
 import type { Sample } from './sample';
 import { percentile, sampleOf } from './sample';
+import { WARMUP, warmUp } from './warmup';
 
 /** The baseline worker's queue (bench/worker.ts runs bench/workflows.ts on it). */
 export const BASELINE_QUEUE = 'bench-baseline';
@@ -34,14 +35,19 @@ export async function pool(count: number, concurrency: number, task: (i: number)
   return latencies;
 }
 
-/** Like pool, but for a fixed time instead of a fixed count. */
-export async function forDuration(seconds: number, concurrency: number, task: (i: number) => Promise<unknown>): Promise<Sample> {
+/** Like pool, but for a fixed time (or until `maxTasks` were started) instead of a fixed count. */
+export async function forDuration(
+  seconds: number,
+  concurrency: number,
+  task: (i: number) => Promise<unknown>,
+  maxTasks = Infinity,
+): Promise<Sample & { count: number }> {
   const latencies: number[] = [];
   let errors = 0;
   let n = 0;
   const end = performance.now() + seconds * 1000;
   const worker = async () => {
-    while (performance.now() < end) {
+    while (performance.now() < end && n < maxTasks) {
       const t0 = performance.now();
       try {
         await task(n++);
@@ -52,7 +58,7 @@ export async function forDuration(seconds: number, concurrency: number, task: (i
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { ...sampleOf(latencies, seconds), errors };
+  return { ...sampleOf(latencies, seconds), errors, count: latencies.length };
 }
 
 /**
@@ -80,13 +86,17 @@ export async function bareStarts(client: Client, round: string, count: number, c
   return { sample: sampleOf(latencies, (performance.now() - t0) / 1000), ids };
 }
 
-/** T5 baseline: signals/s to those waiting workflows, each one a workflow task of the baseline worker's. */
-export function bareSignals(client: Client, workflowIds: string[], seconds: number, concurrency: number): Promise<Sample> {
-  return forDuration(seconds, concurrency, (i) =>
+/**
+ * T5 baseline: signals/s to those waiting workflows, each one a workflow task of the baseline
+ * worker's, after the warm-up the target's requests get (measure()).
+ */
+export async function bareSignals(client: Client, workflowIds: string[], seconds: number, concurrency: number): Promise<Sample> {
+  const signal = (i: number) =>
     client.workflow
       .getHandle(workflowIds[i % workflowIds.length])
-      .signal('engagement', { type: 'email_open', at: new Date().toISOString() }),
-  );
+      .signal('engagement', { type: 'email_open', at: new Date().toISOString() });
+  await warmUp(async (s, max) => (await forDuration(s, WARMUP.concurrency, signal, max)).count);
+  return forDuration(seconds, concurrency, signal);
 }
 
 /** T6 baseline: completions/s of a workflow with one no-op activity, started and awaited. */
