@@ -113,13 +113,29 @@ export async function insertClaimedAudit(data: ScopedData, claim: AuditClaim, re
   return { id: stored.id, resourceId: row.resourceId ?? null, statusCode: row.statusCode as number };
 }
 
+/** Entities whose class name is not the name of their ID type. */
+const ID_TYPE_OF_ENTITY: Record<string, IdType> = {
+  CampaignEnrollment: 'enrollment',
+  EmailSender: 'sender',
+  EmailSuppression: 'suppression',
+  EngagementEvent: 'event',
+  SequenceDefinition: 'workflow',
+  StatusDefinition: 'status',
+  StoredFile: 'file',
+  TrainingCourse: 'course',
+  WebhookDelivery: 'delivery',
+  WebhookEndpoint: 'webhook',
+};
+
 /**
- * The public ID of what a unit of work returned, when it is an entity whose class names an ID type
- * (Lead -> lead). Anything else leaves it to the response, which corrects the entry after.
+ * The public ID of what a unit of work returned, when it is an entity with an ID type (Lead ->
+ * lead), alone or as the only one in a list (recordEngagements). Anything else leaves it to the
+ * response, which corrects the entry after: one more statement for the request.
  */
 function publicIdOf(result: unknown): string | null {
-  if (!result || typeof result !== 'object' || !('id' in result)) return null;
-  const name = result.constructor.name;
-  const type = name.charAt(0).toLowerCase() + name.slice(1);
-  return type in ID_TYPES ? encodeId(type as IdType, String(result.id)).slice(0, 40) : null;
+  const one: unknown = Array.isArray(result) && result.length === 1 ? result[0] : result;
+  if (!one || typeof one !== 'object' || !('id' in one)) return null;
+  const name = one.constructor.name;
+  const type = ID_TYPE_OF_ENTITY[name] ?? name.charAt(0).toLowerCase() + name.slice(1);
+  return type in ID_TYPES ? encodeId(type as IdType, String(one.id)).slice(0, 40) : null;
 }

@@ -90,23 +90,28 @@ describe('the audit entry commits with its change', () => {
 
   it('records the resource a unit of work created and the status the handler answered', async () => {
     const t = await newTenant(stack.db);
-    const task = await stack
-      .http()
-      .post('/v1/tasks')
-      .set(t.sandbox)
-      .set('X-Request-Id', `task-${process.pid}`)
-      .send({ title: 'Call back' });
-    expect(task.status).toBe(201);
-    expect(await entriesOf(t, task.body.data.id)).toEqual([expect.objectContaining({ requestId: `task-${process.pid}`, statusCode: 201 })]);
-    // A WebhookEndpoint names no ID type: the entry is corrected from the response after the commit.
-    const hook = await stack
-      .http()
-      .post('/v1/integrations/webhooks')
-      .set(t.sandbox)
-      .set('X-Request-Id', `hook-${process.pid}`)
-      .send({ url: 'https://hooks.example.com/in', events: ['lead.created'] });
-    expect(hook.status).toBe(201);
-    expect(await entriesOf(t, hook.body.data.id)).toEqual([expect.objectContaining({ requestId: `hook-${process.pid}`, statusCode: 201 })]);
+    const correct = jest.spyOn(AuditLogWriter.prototype, 'correct');
+    const post = (path: string, requestId: string, body: object) =>
+      stack.http().post(path).set(t.sandbox).set('X-Request-Id', `${requestId}-${process.pid}`).send(body).expect(201);
+    const task = await post('/v1/tasks', 'task', { title: 'Call back' });
+    // Entities whose class name is not their ID type's name: a WebhookEndpoint is a `webhook`, and an
+    // EngagementEvent (its unit of work returns it in a list) an `event`.
+    const hook = await post('/v1/integrations/webhooks', 'hook', { url: 'https://hooks.example.com/in', events: ['lead.created'] });
+    const lead = await post('/v1/leads', 'lead', validLead());
+    const event = await post('/v1/analytics/events', 'event', { eventType: 'email_open', leadId: lead.body.data.id });
+    for (const [name, res] of Object.entries({ task, hook, event })) {
+      expect(await entriesOf(t, res.body.data.id)).toEqual([
+        expect.objectContaining({ requestId: `${name}-${process.pid}`, statusCode: 201 }),
+      ]);
+    }
+    // Each was written with its change, complete: no second statement to correct it.
+    expect(correct).not.toHaveBeenCalled();
+    // A unit of work that returns no entity (a team with its member IDs) leaves the resource to the
+    // response: its entry is corrected after the commit.
+    const team = await post('/v1/teams', 'team', { name: 'Sales' });
+    expect(await entriesOf(t, team.body.data.id)).toEqual([expect.objectContaining({ requestId: `team-${process.pid}`, statusCode: 201 })]);
+    expect(correct).toHaveBeenCalledTimes(1);
+    correct.mockRestore();
     const failed = await stack.http().post('/v1/tasks').set(t.sandbox).set('X-Request-Id', `${MARKER}task`).send({ title: 'Never stored' });
     expect(failed.status).toBe(500);
     const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM tasks WHERE tenant_id = $1 AND title = 'Never stored'`, [
