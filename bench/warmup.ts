@@ -3,7 +3,7 @@
  * WARMUP.items have been answered in all. A second was enough for a route that answers thousands
  * of requests per second, but not for one that answers a hundred: POST /v1/analytics/events (T5-signal)
  * ran about 50 events/s in its first seconds and 110-170/s after some 1,500, in one 10-second run
- * (its JavaScript not yet optimised, its connections' statements not yet prepared).
+ * (most likely its code not yet optimised by V8 and its connections' statements not yet prepared).
  */
 export const WARMUP = {
   seconds: 1,
