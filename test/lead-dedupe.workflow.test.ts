@@ -78,7 +78,8 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
 
     if (process.env.RECORD_HISTORIES) {
       const history = await stack.client.workflow.getHandle(`lead-dedupe/${byEmail.id}`).fetchHistory();
-      writeFileSync(path.join(__dirname, 'histories', 'lead-dedupe.json'), JSON.stringify(historyToObject(history), null, 1));
+      // lead-dedupe.json is a run from before the check became a local activity: kept, not re-recorded.
+      writeFileSync(path.join(__dirname, 'histories', 'lead-dedupe-local-check.json'), JSON.stringify(historyToObject(history), null, 1));
     }
   });
 

@@ -31,8 +31,8 @@ export interface WorkerSetup {
   /** A prebuilt bundle (tests build it once); otherwise workflows/ is bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /**
-   * Database activities run at once: the size of the worker's database pool, so an activity never
-   * waits for a connection behind others (unset: Temporal's default, 100).
+   * Database activities run at once, local ones and ordinary ones each: the size of the worker's
+   * database pool, so an activity rarely waits for a connection behind others (unset: Temporal's default, 100).
    */
   maxConcurrentActivities?: number;
   /** Lanes left out are read from config (WORKER_*_CONCURRENCY, WORKER_SEND_RATE_PER_SECOND). */
@@ -75,7 +75,13 @@ export async function createWorker(setup: WorkerSetup): Promise<WorkerGroup> {
     taskQueue,
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
     activities: Object.fromEntries(Object.entries(activities).filter(([name]) => !laneNames.has(name))),
-    ...(setup.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: setup.maxConcurrentActivities } : {}),
+    ...(setup.maxConcurrentActivities
+      ? // Local activities (a webhook delivery's bookkeeping, a duplicate check) use the same pool.
+        {
+          maxConcurrentActivityTaskExecutions: setup.maxConcurrentActivities,
+          maxConcurrentLocalActivityExecutions: setup.maxConcurrentActivities,
+        }
+      : {}),
   });
   const lanes = { ...laneSettingsFromConfig(config), ...setup.lanes };
   const laneWorkers = await Promise.all(
