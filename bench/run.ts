@@ -42,8 +42,13 @@ import { WARMUP, warmUp } from './warmup';
 import { bareSignals, bareStarts, oneActivityCompletions, pool, BASELINE_QUEUE, Receiver, webhookDeliveries } from './temporal-targets';
 
 const DURATION = Number(process.argv[2] ?? 3);
-/** Optional comma-separated target ids (e.g. T2,T4-open) to measure only those while profiling. */
-const ONLY = process.argv[3]?.split(',');
+/** Targets that measure what another one sets up: T5-signal signals the workflows T5-enroll starts. */
+const NEEDS: Record<string, string> = { 'T5-signal': 'T5-enroll' };
+/**
+ * Optional comma-separated target ids (e.g. T2,T4-open) to measure only those while profiling,
+ * with the targets they need (alone, T5-signal had no workflow to signal and measured failures).
+ */
+const ONLY = process.argv[3]?.split(',').flatMap((id) => (NEEDS[id] ? [NEEDS[id], id] : [id]));
 const LAYOUTS = (process.env.BENCH_LAYOUTS ?? 'split,all-in-one').split(',');
 const CONNECTIONS = 50;
 const ROUNDS = 3;
