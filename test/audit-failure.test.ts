@@ -88,6 +88,28 @@ describe('the audit entry commits with its change', () => {
     expect((await entriesOf(t, lead.id)).map((e) => e.requestId)).toEqual([`patch-ok-${process.pid}`, expect.any(String)]);
   });
 
+  it('POST /v1/analytics/events: an entry that cannot be stored fails its event with it', async () => {
+    const t = await newTenant(stack.db);
+    const lead = (await stack.http().post('/v1/leads').set(t.sandbox).send(validLead()).expect(201)).body.data;
+    const event = (requestId: string) =>
+      stack
+        .http()
+        .post('/v1/analytics/events')
+        .set(t.sandbox)
+        .set('X-Request-Id', requestId)
+        .send({ eventType: 'page_visit', leadId: lead.id });
+    expect((await event(`${MARKER}event`)).status).toBe(500);
+    const stored = async () =>
+      (
+        await stack.db.query(`SELECT count(*)::int AS n FROM engagement_events WHERE tenant_id = $1 AND type = 'page_visit'`, [t.tenant.id])
+      )[0].n;
+    expect(await stored()).toBe(0);
+    const retry = await event(`event-retry-${process.pid}`);
+    expect(retry.status).toBe(201);
+    expect(await stored()).toBe(1);
+    expect((await entriesOf(t, retry.body.data.id)).map((e) => e.requestId)).toEqual([`event-retry-${process.pid}`]);
+  });
+
   it('records the resource a unit of work created and the status the handler answered', async () => {
     const t = await newTenant(stack.db);
     const correct = jest.spyOn(AuditLogWriter.prototype, 'correct');
