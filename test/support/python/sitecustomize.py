@@ -8,7 +8,7 @@ and Python code runs inside one conversion (a garbage-collection callback, a wea
 other thread resets the shared counter and the first fails with "SystemError: AST constructor
 recursion depth mismatch". Hypothesis parses source files to describe lambdas, from each of
 schemathesis's `--workers` threads, and a CI run (Python 3.11) failed on exactly this. One lock
-around `ast.parse` makes the conversions take turns; on a fixed Python it costs nothing that shows.
+around `ast.parse` makes the conversions take turns; on a Python without the race it is harmless.
 """
 
 import ast
