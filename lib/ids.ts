@@ -39,6 +39,7 @@ export const ID_TYPES = {
   sender: 'snd',
   dkimKey: 'dkm',
   leadImport: 'imp',
+  pendingEnrollment: 'pen',
 } as const;
 
 export type IdType = keyof typeof ID_TYPES;

@@ -1,5 +1,5 @@
 import { decodeId, encodeId } from '../lib/ids';
-import { triggeredCampaign } from './support/campaign-api';
+import { autoEnrollmentsMade, triggeredCampaign } from './support/campaign-api';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -64,6 +64,7 @@ describe('POST /v1/leads/batch', () => {
     const [checked] = await stack.db.query('SELECT duplicates_checked_at FROM leads WHERE id = $1', [decodeId('lead', fresh)]);
     expect(checked.duplicates_checked_at).not.toBeNull(); // unique keys: checked when written, no workflow
 
+    await autoEnrollmentsMade(stack.db, tenant.tenant.id);
     expect(await campaign.enrolledLeadIds()).toEqual(expect.arrayContaining([twin, fresh]));
     await campaign.complete();
   });

@@ -9,7 +9,7 @@ import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import request from 'supertest';
 import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
 import { historyToObject } from './support/history';
-import { triggeredCampaign } from './support/campaign-api';
+import { autoEnrollmentsMade, triggeredCampaign } from './support/campaign-api';
 import { waitUntil } from './support/wait-until';
 import { leadImportWorkflow } from '../workflows/lead-import';
 
@@ -200,10 +200,12 @@ describe('POST /v1/leads/imports', () => {
     const campaign = await triggeredCampaign(stack.http, t.live, 'lead_created', 'Import welcome');
     const enrolled = campaign.enrolledLeadIds;
     await importCsv(t, 'Email,First name,Last name,Phone,Company\nquiet@example.com,Q,Uiet,,\n');
+    await autoEnrollmentsMade(stack.db, t.tenant.id);
     expect(await enrolled()).toEqual([]);
 
     await importCsv(t, 'Email,First name,Last name,Phone,Company\nasked@example.com,A,Sked,,\n', { triggerCampaigns: true });
     const asked = (await leadsOf(t)).find((l: { email: string }) => l.email === 'asked@example.com');
+    await autoEnrollmentsMade(stack.db, t.tenant.id);
     expect(await enrolled()).toEqual([encodeId('lead', asked.id)]);
     await campaign.complete();
   });
@@ -226,12 +228,14 @@ describe('POST /v1/leads/imports', () => {
     const header = 'Email,First name,Last name,Phone,Company,Status\n';
 
     await importUpdates(`${header}quiet@example.com,S,T,,,contacted\n`, false);
+    await autoEnrollmentsMade(stack.db, t.tenant.id);
     expect(await enrolled()).toEqual([]);
     // Only the lead whose status changed: a row that sets the status it already has changes nothing.
     expect(await importUpdates(`${header}moved@example.com,S,T,,,contacted\nsame@example.com,S,T,,,new\n`, true)).toMatchObject({
       updated: 2,
     });
-    // Enrolled by the chunk itself, before the import completes.
+    // Recorded by the chunk itself, and made by their own workflow.
+    await autoEnrollmentsMade(stack.db, t.tenant.id);
     expect(await enrolled()).toEqual([moved]);
     await campaign.complete();
   });

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../lib/config';
+import { ensureAutoEnrollSweepSchedule } from '../lib/temporal/auto-enroll-sweep-schedule';
 import { ensureIdempotencyPurgeSchedule } from '../lib/temporal/idempotency-purge-schedule';
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
 import { ensurePendingUploadSweepSchedule } from '../lib/temporal/pending-upload-sweep-schedule';
@@ -12,6 +13,7 @@ export async function ensureWorkerSchedules(client: Client, taskQueue: string, c
     minAgeMs: config.WEBHOOK_SWEEP_MIN_AGE_MS,
   });
   await ensureLeadDedupeSweepSchedule(client, taskQueue);
+  await ensureAutoEnrollSweepSchedule(client, taskQueue);
   await ensureIdempotencyPurgeSchedule(client, taskQueue);
   await ensurePendingUploadSweepSchedule(client, taskQueue);
 }

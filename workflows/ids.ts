@@ -12,5 +12,7 @@ export const workflowIds = {
     `campaign-transition/${encodedCampaignId}/${encodedOperationId}`,
   webhookRecover: (encodedEndpointId: string, encodedOperationId: string) => `webhook-recover/${encodedEndpointId}/${encodedOperationId}`,
   leadImport: (encodedImportId: string) => `lead-import/${encodedImportId}`,
+  /** One per lead write that starts campaigns: the enrollments it triggered, made after the answer. */
+  autoEnroll: (encodedPendingId: string) => `auto-enroll/${encodedPendingId}`,
   message: (channel: 'email' | 'sms', encodedMessageId: string) => `${channel}/${encodedMessageId}`,
 };

@@ -11,3 +11,5 @@ export * from './campaign-transition';
 export * from './pending-upload-sweep';
 export * from './webhook-recover';
 export * from './lead-import';
+export * from './auto-enroll';
+export * from './auto-enroll-sweep';

@@ -22,3 +22,8 @@ export interface LeadConversionInput extends LeadRef {
   stageId?: string;
   name?: string;
 }
+
+/** A lead write's automatic enrollments, recorded with it and made by the auto-enroll workflow. */
+export interface PendingEnrollmentRef extends ScopeRef {
+  pendingId: string;
+}

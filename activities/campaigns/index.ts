@@ -3,6 +3,7 @@ import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import type { ScopeRef } from '../../workflows/types';
 import { awaitEngagement } from './await-engagement';
 import { checkLeadEligibility, leadHasStatus } from './check-lead';
+import { enrollPendingLeads, sweepPendingEnrollments } from './enroll-pending';
 import { finishEnrollment } from './finish-enrollment';
 import { prepareCampaignMessage } from './prepare-campaign-message';
 import { runCampaignAction } from './run-campaign-action';
@@ -22,6 +23,8 @@ export function createCampaignActivities(db: DataSource, workflows: WorkflowStar
     prepareCampaignMessage: prepareCampaignMessage(db),
     runCampaignAction: runCampaignAction(db),
     finishEnrollment: finishEnrollment(db, workflows),
+    enrollPendingLeads: enrollPendingLeads(db, workflows),
+    sweepPendingEnrollments: sweepPendingEnrollments(db, workflows),
   };
 }
 

@@ -24,6 +24,7 @@ import { Operation } from './operation';
 import { Opportunity } from './opportunity';
 import { OutboxEvent } from './outbox-event';
 import { Partner, PartnerReferralCode } from './partner';
+import { PendingEnrollment } from './pending-enrollment';
 import { RateCounter } from './rate-counter';
 import { SearchDocument } from './search-document';
 import { StatusDefinition } from './status-definition';
@@ -44,7 +45,18 @@ export { LandingPage, StatusDefinition, SequenceDefinition, SequenceDefinitionVe
 export { Form, FormSubmission, LeadImport, LeadImportFailure, Opportunity };
 export { Commission, Partner, PartnerReferralCode, SearchDocument, Task };
 export { Addon, AddonInstallation, AgentExecution, StoredFile, TrainingCourse };
-export { Campaign, CampaignEnrollment, DkimKey, EmailSender, EmailSuppression, EmailTemplate, EngagementEvent, Message, Operation };
+export {
+  Campaign,
+  CampaignEnrollment,
+  PendingEnrollment,
+  DkimKey,
+  EmailSender,
+  EmailSuppression,
+  EmailTemplate,
+  EngagementEvent,
+  Message,
+  Operation,
+};
 export * from './tenant-owned';
 
 export const entities = [
@@ -58,5 +70,16 @@ export const entities = [
   // definitions (AI generation round-trips through these)
   ...[StatusDefinition, SequenceDefinition, SequenceDefinitionVersion, LandingPage],
   // campaigns, communications and engagement
-  ...[Campaign, CampaignEnrollment, Message, EmailTemplate, EmailSuppression, EngagementEvent, Operation, EmailSender, DkimKey],
+  ...[
+    Campaign,
+    CampaignEnrollment,
+    PendingEnrollment,
+    Message,
+    EmailTemplate,
+    EmailSuppression,
+    EngagementEvent,
+    Operation,
+    EmailSender,
+    DkimKey,
+  ],
 ];

@@ -24,6 +24,7 @@ import { AddLeadImports1795360000000 } from './1795360000000-AddLeadImports';
 import { AddEngagementSignalWindow1795361000000 } from './1795361000000-AddEngagementSignalWindow';
 import { DropRedundantScopeIndexes1795725190309 } from './1795725190309-DropRedundantScopeIndexes';
 import { AddImportChunkLeadRange1795740000000 } from './1795740000000-AddImportChunkLeadRange';
+import { AddPendingEnrollments1795820911457 } from './1795820911457-AddPendingEnrollments';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -52,4 +53,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddEngagementSignalWindow1795361000000,
   DropRedundantScopeIndexes1795725190309,
   AddImportChunkLeadRange1795740000000,
+  AddPendingEnrollments1795820911457,
 ];

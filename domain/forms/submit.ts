@@ -9,7 +9,7 @@ import type { TenantScope } from '../../db/scoped-repository';
 import { notFound, validationFailed, type FieldError } from '../../lib/errors';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { createDomainContext, type DomainContext, type WebhookDomainOptions } from '../context';
-import { enrollByTrigger } from '../campaigns/auto-enroll';
+import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
 import { recordEngagement } from '../engagement/record-engagement';
 import { createLead, updateLead } from '../leads/leads';
 import { encodeId } from '../../lib/ids';
@@ -124,11 +124,11 @@ export async function submitForm(deps: SubmitDeps, publicId: string, raw: Record
         source: 'web',
         customFields: custom,
       });
-  const submission = await unitOfWork(ctx, async (tx) => {
+  const { submission, pending } = await unitOfWork(ctx, async (tx) => {
     const submission = await tx.repo(FormSubmission).insert({ formId: form.id, leadId: lead.id, fields: values, ip });
     await tx.repo(Form).increment({ id: form.id }, 'submissionCount');
     await tx.emit('form.submitted', { id: form.id, leadId: lead.id, fields: values });
-    return submission;
+    return { submission, pending: await recordPendingEnrollment(tx, 'form_submitted', [lead.id], ctx.actorUserId) };
   });
   // The form_submission engagement event feeds campaign conditions; form_submitted campaigns enroll.
   await recordEngagement(deps, scope, {
@@ -140,6 +140,6 @@ export async function submitForm(deps: SubmitDeps, publicId: string, raw: Record
     machine: false,
     details: { formId: encodeId('form', form.id) },
   });
-  await enrollByTrigger(ctx, [lead], 'form_submitted');
+  startPendingEnrollment(ctx, pending);
   return { form, submission, lead };
 }

@@ -1,10 +1,10 @@
 import { In } from 'typeorm';
-import { Lead, LeadDedupeKey, LeadIdentity, OutboxEvent, SearchDocument, User, type Partner } from '../../db/entities';
+import { Lead, LeadDedupeKey, LeadIdentity, OutboxEvent, PendingEnrollment, SearchDocument, User, type Partner } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
 import type { LeadCreate } from '../../contracts/lead';
 import { AppError, type FieldError } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
-import { enrollByTrigger, triggeredCampaignsSql } from '../campaigns/auto-enroll';
+import { pendingEnrollmentSql, startPendingEnrollment, triggeredCampaignsSql } from '../campaigns/auto-enroll';
 import type { DomainContext } from '../context';
 import { dedupeKeys } from './dedupe-keys';
 import { startDuplicateDetection } from './leads';
@@ -71,7 +71,7 @@ export async function createLeadBatch(ctx: DomainContext, items: { index: number
   }
 
   const rows = toCreate.map((c) => c.row);
-  const written = rows.length ? await writeLeads(ctx, rows) : { events: [], unchecked: [], campaignIds: [] };
+  const written = rows.length ? await writeLeads(ctx, rows) : { events: [], unchecked: [], pending: null };
   for (const { index, row } of toCreate) results.set(index, { index, status: 'created', id: encodeId('lead', row.id) });
   for (const { index, input } of items) {
     if (results.has(index)) continue;
@@ -81,7 +81,7 @@ export async function createLeadBatch(ctx: DomainContext, items: { index: number
 
   await relayCommitted(ctx, written.events);
   for (const id of written.unchecked) startDuplicateDetection(ctx, { id, ...ctx.scope });
-  await enrollByTrigger(ctx, rows, 'lead_created', written.campaignIds);
+  startPendingEnrollment(ctx, written.pending);
   return items.map(({ index }) => results.get(index) as BatchItemResult);
 }
 
@@ -127,11 +127,15 @@ export async function resolveReferences(ctx: DomainContext, items: { index: numb
  * The batch's one statement (atomic, so no BEGIN/COMMIT), as a single create's: the key claims in
  * key order (two batches claiming the same keys lock them alike), the leads (each marked checked
  * when every key of its was claimed by it or is common), their cluster rows, search documents and
- * lead.created events, the request's audit entry and the campaigns the creation triggers. What
- * comes back is only what follows needs: the events to relay (none when nobody subscribes), the
- * leads still to check for duplicates, the campaigns.
+ * lead.created events, the request's audit entry and the enrollments the creation triggers (one
+ * pending enrollment for the batch). What comes back is only what follows needs: the events to
+ * relay (none when nobody subscribes), the leads still to check for duplicates, the pending
+ * enrollment to start.
  */
-async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<{ events: OutboxEvent[]; unchecked: string[]; campaignIds: string[] }> {
+async function writeLeads(
+  ctx: DomainContext,
+  rows: Row[],
+): Promise<{ events: OutboxEvent[]; unchecked: string[]; pending: PendingEnrollment | null }> {
   const keyed = rows
     .flatMap((r) => dedupeKeys(r).map((key) => ({ key, leadId: r.id })))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -156,19 +160,20 @@ async function writeLeads(ctx: DomainContext, rows: Row[]): Promise<{ events: Ou
         SELECT ${tenant}, ${env}, k.key, k.lead_id FROM ${keys} ON CONFLICT DO NOTHING),
       docs AS (${q.insertMany(SearchDocument, docs)}),
       event AS (${leadEventsInsertSql(q, 'lead.created', rows)} RETURNING *),
-      triggered AS (${triggeredCampaignsSql(q, 'lead_created')})
+      triggered AS (${triggeredCampaignsSql(q, 'lead_created')}),
+      pending AS (${pendingEnrollmentSql(q, 'lead_created', `${q.value(rows.map((r) => r.id))}::bigint[]`, ctx.actorUserId)})
       ${auditRow ? `, audit AS (${auditInsertSql(q, auditRow)} RETURNING id)` : ''}
       SELECT (SELECT coalesce(array_agg(id::text ORDER BY id), '{}') FROM lead WHERE duplicates_checked_at IS NULL) AS unchecked,
-        triggered.ids AS campaign_ids ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''},
+        ${q.columns(PendingEnrollment, 'p', 'p_')} ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''},
         ${q.columns(OutboxEvent, 'e', 'e_')}
-      FROM triggered LEFT JOIN event e ON e.dispatched_at IS NULL`;
+      FROM (SELECT 1) one LEFT JOIN pending p ON true LEFT JOIN event e ON e.dispatched_at IS NULL`;
     });
     const [first] = result;
     return {
       result: {
         events: result.filter((r) => r.e_id !== null).map((r) => ctx.data.entity(OutboxEvent, r, 'e_')),
         unchecked: first.unchecked as string[],
-        campaignIds: first.campaign_ids as string[],
+        pending: first.p_id === null ? null : ctx.data.entity(PendingEnrollment, first, 'p_'),
       },
       auditId: (first.audit_id as string | undefined) ?? null,
     };

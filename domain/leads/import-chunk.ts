@@ -10,7 +10,7 @@ import type { DomainContext } from '../context';
 import { findOrFail } from '../scoped-lookups';
 import { unitOfWork } from '../unit-of-work';
 import { resolveReferences } from './batch';
-import { enrollByTrigger } from '../campaigns/auto-enroll';
+import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
 import { describeErrors, rowOf, storableRow, type ImportRow } from './import-rows';
 import { startDuplicateDetection } from './leads';
 import { writeImportedLeads, type CreatedLead, type ValidRow } from './write-imported-leads';
@@ -138,19 +138,24 @@ export async function importChunk(
         { id: importId },
         { ...counts, cursor: String(end), lines, status: 'running', startedAt: locked.startedAt ?? new Date() },
       );
-    return { applied, imp: Object.assign(locked, counts, { cursor: String(end), lines, status: 'running' as const }) };
+    // Recorded with the chunk, so a worker that dies after the commit loses none of them.
+    const pending = locked.triggerCampaigns
+      ? [
+          await recordPendingEnrollment(
+            tx,
+            'lead_created',
+            applied.created.map((l) => l.id),
+            ctx.actorUserId,
+          ),
+          await recordPendingEnrollment(tx, 'lead_status_changed', applied.statusChanged, ctx.actorUserId),
+        ]
+      : [];
+    return { applied, pending, imp: Object.assign(locked, counts, { cursor: String(end), lines, status: 'running' as const }) };
   });
 
   if (outcome.applied) {
     for (const lead of outcome.applied.created) if (!lead.duplicatesCheckedAt) startDuplicateDetection(ctx, lead);
-    if (imp.triggerCampaigns) {
-      await enrollByTrigger(ctx, outcome.applied.created, 'lead_created');
-      await enrollByTrigger(
-        ctx,
-        outcome.applied.statusChanged.map((id) => ({ id })),
-        'lead_status_changed',
-      );
-    }
+    for (const p of outcome.pending) startPendingEnrollment(ctx, p);
     if (statisticsStep(outcome.imp.created) > statisticsStep(outcome.imp.created - outcome.applied.created.length)) {
       await refreshStatistics(ctx.db, [Lead, LeadIdentity]).catch((err) =>
         logger.warn({ err, importId }, 'could not ANALYZE the leads tables; lookups of the next chunks may be slow'),

@@ -1,4 +1,4 @@
-import { Lead, OutboxEvent, StatusDefinition, User, type Partner } from '../../db/entities';
+import { Lead, OutboxEvent, PendingEnrollment, StatusDefinition, User, type Partner } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
 import { notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
@@ -6,7 +6,7 @@ import type { StartOptions } from '../../lib/temporal/workflow-starter';
 import { workflowIds } from '../../workflows/ids';
 import { leadDedupeWorkflow } from '../../workflows/lead-dedupe';
 import type { LeadCreate, LeadUpdate } from '../../contracts/lead';
-import { enrollByTrigger, triggeredCampaignsSql } from '../campaigns/auto-enroll';
+import { pendingEnrollmentSql, recordPendingEnrollment, startPendingEnrollment, triggeredCampaignsSql } from '../campaigns/auto-enroll';
 import type { DomainContext } from '../context';
 import { claimDedupeKeys, claimDedupeKeysSql, dedupeKeys } from './dedupe-keys';
 import { addIdentitiesSql, commonKeysSql, deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './identities';
@@ -39,13 +39,14 @@ export interface LeadFilters {
 /**
  * One statement writes the lead, its search document and its outbox event (a single statement is
  * atomic, so no BEGIN/COMMIT), claims its duplicate-detection keys, adds it to the clusters of its
- * email and phone (lead_identities, a row per key) and reads the campaigns its
- * creation triggers: the hot path of the API (`npm run bench`, T2). A lead that claims all its keys has no
- * duplicate and is marked checked at once; only the others start a lead-dedupe workflow. An email
- * or phone that many leads share already (common, a placeholder) needs no check either. The lead's
- * ID is reserved ahead (nextId) so the document and the event, which carry its public ID,
- * can be written by the same statement. The status is checked by the statement itself; a miss
- * (unknown code, stale default, statuses not seeded yet) takes the slow path once.
+ * email and phone (lead_identities, a row per key) and records the enrollments its creation
+ * triggers (a pending enrollment, made after the answer by its auto-enroll workflow): the hot path
+ * of the API (`npm run bench`, T2). A lead that claims all its keys has no duplicate and is marked
+ * checked at once; only the others start a lead-dedupe workflow. An email or phone that many leads
+ * share already (common, a placeholder) needs no check either. The lead's ID is reserved ahead
+ * (nextId) so the document and the event, which carry its public ID, can be written by the same
+ * statement. The status is checked by the statement itself; a miss (unknown code, stale default,
+ * statuses not seeded yet) takes the slow path once.
  */
 export async function createLead(ctx: DomainContext, input: LeadCreate): Promise<Lead> {
   await assertExists(ctx.data, User, input.assignedTo, 'assignedTo', 'User');
@@ -58,10 +59,10 @@ export async function createLead(ctx: DomainContext, input: LeadCreate): Promise
     created = await insertLead(ctx, input, partner, status, false);
     if (!created) throw new Error(`lead status ${status} vanished while the lead was created`);
   }
-  const { lead, event, campaignIds } = created;
+  const { lead, event, pending } = created;
   await relayCommitted(ctx, [event]);
   if (!lead.duplicatesCheckedAt) startDuplicateDetection(ctx, lead);
-  await enrollByTrigger(ctx, [lead], 'lead_created', campaignIds);
+  startPendingEnrollment(ctx, pending);
   return lead;
 }
 
@@ -105,16 +106,17 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
     identities AS (${addIdentitiesSql(q, values.id, keys, leadWritten)}),
     doc AS (${searchDocumentUpsertSql(q, leadSearchDocument(values), leadWritten)}),
     event AS (${outboxInsertSql(q, { type: 'lead.created', data: eventPayloads['lead.created'](values) }, leadWritten)} RETURNING *),
-    triggered AS (${triggeredCampaignsSql(q, 'lead_created')})
+    triggered AS (${triggeredCampaignsSql(q, 'lead_created')}),
+    pending AS (${pendingEnrollmentSql(q, 'lead_created', `ARRAY[${q.value(values.id)}]::bigint[]`, ctx.actorUserId, leadWritten.where)})
     ${auditRow ? `, audit AS (${auditInsertSql(q, auditRow, leadWritten)} RETURNING id)` : ''}
-    SELECT ${q.columns(Lead, 'lead', 'l_')}, ${q.columns(OutboxEvent, 'event', 'e_')}, triggered.ids AS campaign_ids
-      ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''} FROM lead, event, triggered`;
+    SELECT ${q.columns(Lead, 'lead', 'l_')}, ${q.columns(OutboxEvent, 'event', 'e_')}, ${q.columns(PendingEnrollment, 'pending', 'p_')}
+      ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''} FROM lead, event LEFT JOIN pending ON true`;
     });
     const result = row
       ? {
           lead: ctx.data.entity(Lead, row, 'l_'),
           event: ctx.data.entity(OutboxEvent, row, 'e_'),
-          campaignIds: row.campaign_ids as string[],
+          pending: row.p_id === null ? null : ctx.data.entity(PendingEnrollment, row, 'p_'),
         }
       : null;
     return { result, auditId: (row?.audit_id as string | undefined) ?? null };
@@ -176,7 +178,7 @@ export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ r
 }
 
 export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpdate): Promise<Lead> {
-  const { lead, statusChanged } = await unitOfWork(ctx, async (tx) => {
+  const { lead, pending } = await unitOfWork(ctx, async (tx) => {
     const leads = tx.repo(Lead);
     const lead = await leads.findByIdForUpdate(id);
     if (!lead) throw notFound('Lead');
@@ -195,9 +197,10 @@ export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpda
     }
     await indexLead(tx, saved);
     if (Object.keys(changes).length) await tx.emit('lead.updated', { id: lead.id, changes });
-    return { lead: saved, statusChanged: 'status' in changes };
+    const pending = 'status' in changes ? await recordPendingEnrollment(tx, 'lead_status_changed', [lead.id], ctx.actorUserId) : null;
+    return { lead: saved, pending };
   });
-  if (statusChanged) await enrollByTrigger(ctx, [lead], 'lead_status_changed');
+  startPendingEnrollment(ctx, pending);
   return lead;
 }
 

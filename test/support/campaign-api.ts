@@ -1,7 +1,9 @@
 import request from 'supertest';
+import type { DataSource } from 'typeorm';
 import type { TestTenant } from './stack';
 import { validLead } from './stack';
 import { threeEmails } from './sequences';
+import { waitUntil } from './wait-until';
 
 export type Lead = { id: string; email: string };
 
@@ -60,4 +62,15 @@ export async function triggeredCampaign(
       ),
     complete: () => http().post(`/v1/campaigns/${campaign.id}/complete`).set(headers).expect(202),
   };
+}
+
+/**
+ * Waits until the tenant's automatic enrollments have all been made: each lead write that triggers
+ * campaigns records a pending enrollment, which its auto-enroll workflow removes once done.
+ */
+export async function autoEnrollmentsMade(db: DataSource, tenantId: string): Promise<void> {
+  await waitUntil(async () => {
+    const [row] = await db.query('SELECT count(*)::int AS n FROM pending_enrollments WHERE tenant_id = $1', [tenantId]);
+    return row.n === 0;
+  }, 'the pending automatic enrollments to be made');
 }
