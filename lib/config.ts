@@ -94,6 +94,9 @@ const EnvSchema = z.object({
   /** How often the outbox sweep runs, and how old an undispatched event must be before it takes it (docs/decisions.md, "Webhooks"). */
   WEBHOOK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   WEBHOOK_SWEEP_MIN_AGE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** How often the auto-enroll sweep runs, and how old a pending enrollment must be before it takes it (docs/decisions.md, "Automatic enrollment"). */
+  AUTO_ENROLL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
+  AUTO_ENROLL_SWEEP_MIN_AGE_MS: z.coerce.number().int().min(0).default(30_000),
   /** Delays before each delivery attempt, comma-separated ms; unset: the ~28 h schedule (docs/decisions.md, "Webhooks"). */
   WEBHOOK_RETRY_DELAYS_MS: z.preprocess(
     (v) => (v === '' || v === undefined ? undefined : String(v).split(',').map(Number)),

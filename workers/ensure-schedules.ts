@@ -13,7 +13,10 @@ export async function ensureWorkerSchedules(client: Client, taskQueue: string, c
     minAgeMs: config.WEBHOOK_SWEEP_MIN_AGE_MS,
   });
   await ensureLeadDedupeSweepSchedule(client, taskQueue);
-  await ensureAutoEnrollSweepSchedule(client, taskQueue);
+  await ensureAutoEnrollSweepSchedule(client, taskQueue, {
+    everyMs: config.AUTO_ENROLL_SWEEP_INTERVAL_MS,
+    minAgeMs: config.AUTO_ENROLL_SWEEP_MIN_AGE_MS,
+  });
   await ensureIdempotencyPurgeSchedule(client, taskQueue);
   await ensurePendingUploadSweepSchedule(client, taskQueue);
 }

@@ -12,6 +12,14 @@ export interface PeriodicWorkflow {
   summary: string;
 }
 
+/** The settings of a sweep's schedule that operators (and crash tests) may change. */
+export interface SweepScheduleOptions {
+  /** Default: every minute. Crash tests shorten it so a lost start is caught in seconds. */
+  everyMs?: number;
+  /** Default: the sweep workflow's own. */
+  minAgeMs?: number;
+}
+
 export interface EnsuredSchedule {
   scheduleId: string;
   created: boolean;

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { initializeDatabase } from '../../db/data-source';
 import { decodeId } from '../../lib/ids';
 import { startServices, type Services } from '../support/processes/services';
+import { triggeredCampaign } from '../support/campaign-api';
 import { newTenant, validLead } from '../support/stack';
 import { waitUntil } from '../support/wait-until';
 import { registerEndpoint } from '../support/webhook-api';
@@ -10,8 +11,9 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * The API is killed after a change and its outbox event committed, before the relay started the
- * delivery workflow (TEST_RELAY_DELAY_MS holds the relay in that window). Nothing committed is lost:
- * the periodic sweep, shortened here to every 2 s, starts the delivery, and it happens once.
+ * delivery workflow (TEST_RELAY_DELAY_MS holds the relay in that window), and before it started
+ * the lead's automatic enrollment. Nothing committed is lost: the periodic sweeps, shortened here
+ * to every 2 s, start the delivery and the enrollment, and each happens once.
  */
 let db: DataSource;
 let receiver: WebhookReceiver;
@@ -24,7 +26,12 @@ beforeAll(async () => {
     {
       databaseUrl: process.env.TEST_DB_URL as string,
       temporalAddress: process.env.TEST_TEMPORAL_ADDRESS as string,
-      env: { WEBHOOK_SWEEP_INTERVAL_MS: '2000', WEBHOOK_SWEEP_MIN_AGE_MS: '1000' },
+      env: {
+        WEBHOOK_SWEEP_INTERVAL_MS: '2000',
+        WEBHOOK_SWEEP_MIN_AGE_MS: '1000',
+        AUTO_ENROLL_SWEEP_INTERVAL_MS: '2000',
+        AUTO_ENROLL_SWEEP_MIN_AGE_MS: '1000',
+      },
     },
     { TEST_RELAY_DELAY_MS: '600000' },
   );
@@ -40,9 +47,10 @@ const undispatchedEvent = async (tenantId: string) =>
   (await db.query(`SELECT id, dispatched_at FROM events WHERE tenant_id = $1 AND type = 'lead.created'`, [tenantId]))[0] as
     { id: string; dispatched_at: Date | null } | undefined;
 
-it('delivers, exactly once and through the sweep, the event of a change whose API process died before the relay ran', async () => {
+it('delivers the event, and makes the enrollment, of a change whose API process died before it started either: once, through the sweeps', async () => {
   const tenant = await newTenant(db);
   await registerEndpoint(services.api.baseUrl, tenant, receiver, '/crash', ['lead.created']);
+  const campaign = await triggeredCampaign(() => request.agent(services.api.baseUrl), tenant.live, 'lead_created', 'Welcome');
 
   // The request never gets its answer: the relay holds it until the process is killed.
   const lead = validLead();
@@ -56,6 +64,10 @@ it('delivers, exactly once and through the sweep, the event of a change whose AP
     );
   const tenantKey = decodeId('tenant', tenant.id) as string;
   const event = await waitUntil(() => undispatchedEvent(tenantKey), 'the committed lead.created event');
+  // Written by the lead's own statement: there with the event, whatever the process does next.
+  expect(await db.query('SELECT trigger FROM pending_enrollments WHERE tenant_id = $1', [tenantKey])).toEqual([
+    { trigger: 'lead_created' },
+  ]);
   await services.api.kill();
   expect(await pending).toBe('connection lost');
   expect(event.dispatched_at).toBeNull();
@@ -70,4 +82,15 @@ it('delivers, exactly once and through the sweep, the event of a change whose AP
   // One delivery row for the event, and the receiver saw one request: no second start sent it again.
   expect(await db.query(succeeded, [event.id])).toEqual([{ status: 'succeeded' }]);
   expect(receiver.for('/crash')).toHaveLength(1);
+
+  // The enrollment the lead's creation recorded with it: made by the auto-enroll sweep, once.
+  const enrollments = `SELECT e.lead_id FROM campaign_enrollments e JOIN leads l ON l.id = e.lead_id
+    WHERE e.campaign_id = $1 AND l.email = $2`;
+  const campaignKey = decodeId('campaign', campaign.id);
+  await waitUntil(async () => (await db.query(enrollments, [campaignKey, lead.email])).length > 0, 'the sweep to enroll the lead');
+  await waitUntil(
+    async () => (await db.query('SELECT 1 FROM pending_enrollments WHERE tenant_id = $1', [tenantKey])).length === 0,
+    'the pending enrollment to be removed',
+  );
+  expect(await db.query(enrollments, [campaignKey, lead.email])).toHaveLength(1);
 });
