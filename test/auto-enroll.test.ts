@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
 import { createApp, flushApp } from '../api/app';
 import { decodeId, encodeId } from '../lib/ids';
@@ -5,6 +7,7 @@ import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { autoEnrollWorkflow } from '../workflows/auto-enroll';
 import { autoEnrollSweepWorkflow } from '../workflows/auto-enroll-sweep';
 import { autoEnrollmentsMade, triggeredCampaign } from './support/campaign-api';
+import { historyToObject } from './support/history';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
 
@@ -50,6 +53,11 @@ describe('automatic enrollment, made after the answer', () => {
     expect(await campaign.enrolledLeadIds()).toEqual([lead.id]);
     expect(await pendingOf(t)).toEqual([]); // removed once made
     await campaign.complete();
+
+    if (process.env.RECORD_HISTORIES) {
+      const history = await handle.fetchHistory();
+      writeFileSync(path.join(__dirname, 'histories', 'auto-enroll.json'), JSON.stringify(historyToObject(history), null, 1));
+    }
   });
 
   it('records nothing for a write that triggers no campaign', async () => {
