@@ -11,8 +11,6 @@ import { workflowIds } from '../../workflows/ids';
 import type { DomainContext } from '../context';
 import { enrollLeads } from './enroll';
 
-export type { LeadTrigger };
-
 /**
  * The IDs of the campaigns a trigger starts, as one row `ids` (text[]), for a statement that writes
  * leads: pendingEnrollmentSql records them under the name `triggered`.
