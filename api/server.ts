@@ -22,12 +22,9 @@ async function main(): Promise<void> {
     poolSize: config.DB_POOL_SIZE,
   });
   const client = await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
-  const workflows = new WorkflowStarter(client);
-  // Crash tests only: hold the relay after the commit, so a kill lands between commit and workflow start.
-  const delay = config.TEST_RELAY_DELAY_MS;
-  const relayHooks = delay ? { beforeStart: () => new Promise<void>((resolve) => setTimeout(resolve, delay)) } : undefined;
+  const workflows = new WorkflowStarter(client, undefined, { holdMs: config.TEST_BACKGROUND_START_DELAY_MS });
   const app = createApp(
-    { db, workflows, webhooks: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, relayHooks } },
+    { db, workflows, webhooks: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS } },
     { publicBaseUrl: config.PUBLIC_BASE_URL },
   );
   const keyCache = app.locals.keyCache as ApiKeyCache;

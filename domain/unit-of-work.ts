@@ -34,10 +34,18 @@ export type UnitOfWorkContext = Pick<DomainContext, 'db' | 'scope' | 'workflows'
 
 /**
  * For events written by a single statement that committed on its own (the one-statement lead
- * create) or by a transaction a workflow activity ran: hands them to the relay.
+ * create) or by a transaction (unitOfWork, a workflow activity's): starts their deliveries once
+ * the caller has moved on. A write does not wait for Temporal, one start per event and subscribed
+ * endpoint (a batch of 100 leads with one subscriber waited 7 s for them). A relay that is dropped,
+ * fails or dies with the process leaves its events undispatched in the outbox, for the sweep.
  */
-export const relayCommitted = (ctx: Pick<UnitOfWorkContext, 'db' | 'workflows' | 'webhooks'>, events: OutboxEvent[]) =>
-  relayAfterCommit(ctx.db, ctx.workflows, events, ctx.webhooks?.relayHooks);
+export function relayCommitted(ctx: Pick<UnitOfWorkContext, 'db' | 'workflows' | 'webhooks'>, events: OutboxEvent[]): void {
+  const undispatched = events.filter((e) => !e.dispatchedAt);
+  if (!undispatched.length) return; // nobody subscribed when they were written (outboxInsertSql)
+  ctx.workflows.runSoon(`webhook relay of ${undispatched.length} event(s)`, () =>
+    relayAfterCommit(ctx.db, ctx.workflows, undispatched, ctx.webhooks?.relayHooks),
+  );
+}
 
 /**
  * Runs `work` as one unit of work and relays its events after the commit. The request's audit
@@ -59,6 +67,6 @@ export async function unitOfWork<R>(ctx: UnitOfWorkContext, work: (tx: UnitOfWor
     throw err;
   }
   audit?.done(written);
-  if (tx?.events.length) await relayCommitted(ctx, tx.events);
+  if (tx?.events.length) relayCommitted(ctx, tx.events);
   return result;
 }

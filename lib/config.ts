@@ -103,10 +103,10 @@ const EnvSchema = z.object({
     z.array(z.number().int().min(0)).min(1).optional(),
   ),
   /**
-   * Tests only (crash scenarios): the API waits this long between committing a change with its
-   * outbox event and starting the delivery workflows, so a test can kill it inside that window.
+   * Tests only (crash scenarios): the API holds its background starts (webhook relay, duplicate
+   * checks, automatic enrollments) this long after a commit, so a test can kill it inside that window.
    */
-  TEST_RELAY_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  TEST_BACKGROUND_START_DELAY_MS: z.coerce.number().int().min(0).default(0),
   // AI generation: no key means the deterministic templates answer.
   AI_API_KEY: optionalString,
   AI_MODEL: z.string().default('gpt-4o-mini'),

@@ -270,13 +270,10 @@ describe('SSRF protection', () => {
         secret: generateSecret(),
         status: 'active',
       });
-      const ctx = createDomainContext({
-        db: stack.db,
-        scope,
-        actorUserId: t.user.id,
-        workflows: new WorkflowStarter(stack.client, stack.taskQueue),
-      });
+      const workflows = new WorkflowStarter(stack.client, stack.taskQueue);
+      const ctx = createDomainContext({ db: stack.db, scope, actorUserId: t.user.id, workflows });
       const lead = await createLead(ctx, { email: 'ssrf@example.com', firstName: 'A', lastName: 'B' });
+      await workflows.drain(); // the relay starts the delivery after the create returns
       const [event] = await stack.db.query('SELECT id FROM events WHERE tenant_id = $1', [t.tenant.id]);
       const handle = stack.client.workflow.getHandle(`webhook/${encodeId('event', event.id)}/${encodeId('webhook', endpoint.id)}`);
       expect(await handle.result()).toEqual({ status: 'failed', attempts: 1 });

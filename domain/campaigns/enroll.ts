@@ -120,7 +120,7 @@ async function startAll(
     });
   }
   const failedIds = new Set(failed.map((f) => f.event.id));
-  await relayCommitted(
+  relayCommitted(
     ctx,
     items.flatMap((i) => (failedIds.has(i.event.id) ? [] : [i.event])),
   );

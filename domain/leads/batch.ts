@@ -79,7 +79,7 @@ export async function createLeadBatch(ctx: DomainContext, items: { index: number
     results.set(index, { index, status: 'duplicate', id: first.id });
   }
 
-  await relayCommitted(ctx, written.events);
+  relayCommitted(ctx, written.events);
   for (const id of written.unchecked) startDuplicateDetection(ctx, { id, ...ctx.scope });
   startPendingEnrollment(ctx, written.pending);
   return items.map(({ index }) => results.get(index) as BatchItemResult);

@@ -60,7 +60,7 @@ export async function createLead(ctx: DomainContext, input: LeadCreate): Promise
     if (!created) throw new Error(`lead status ${status} vanished while the lead was created`);
   }
   const { lead, event, pending } = created;
-  await relayCommitted(ctx, [event]);
+  relayCommitted(ctx, [event]);
   if (!lead.duplicatesCheckedAt) startDuplicateDetection(ctx, lead);
   startPendingEnrollment(ctx, pending);
   return lead;

@@ -5,6 +5,8 @@ export interface BackgroundStartsOptions {
   concurrency?: number;
   /** Starts waiting beyond which new ones are dropped (each has a sweep that starts it later). */
   capacity?: number;
+  /** Crash tests only: each start first waits this long, so a kill lands between commit and start. */
+  holdMs?: number;
 }
 
 /**
@@ -18,10 +20,12 @@ export class BackgroundStarts {
   private idle: (() => void)[] = [];
   private readonly concurrency: number;
   private readonly capacity: number;
+  private readonly holdMs: number;
 
   constructor(opts: BackgroundStartsOptions = {}) {
     this.concurrency = opts.concurrency ?? 8;
     this.capacity = opts.capacity ?? 5_000;
+    this.holdMs = opts.holdMs ?? 0;
   }
 
   /** False when the queue is full and the start was left to the sweep. */
@@ -30,7 +34,8 @@ export class BackgroundStarts {
       logger.debug({ label }, 'background start queue full; the sweep will start it');
       return false;
     }
-    this.queue.push({ label, run });
+    const held = this.holdMs ? () => new Promise((resolve) => setTimeout(resolve, this.holdMs)).then(run) : run;
+    this.queue.push({ label, run: held });
     this.next();
     return true;
   }

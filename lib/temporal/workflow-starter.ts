@@ -43,10 +43,18 @@ export class WorkflowStarter {
    * for workflows that a sweep also starts from committed state; see BackgroundStarts.
    */
   startSoon<W extends Workflow>(workflow: W, opts: StartOptions<W>): void {
-    this.background.enqueue(opts.workflowId, () => this.start(workflow, opts));
+    this.runSoon(opts.workflowId, () => this.start(workflow, opts));
   }
 
-  /** Waits for the starts queued by startSoon, at most `maxWaitMs` (see BackgroundStarts.drain). */
+  /**
+   * Other starts made after the caller has moved on, in the same bounded queue (the webhook relay's
+   * starts for committed events); likewise only for work a sweep also does from committed state.
+   */
+  runSoon(label: string, work: () => Promise<unknown>): void {
+    this.background.enqueue(label, work);
+  }
+
+  /** Waits for the work queued by startSoon and runSoon, at most `maxWaitMs` (see BackgroundStarts.drain). */
   drain(maxWaitMs?: number): Promise<void> {
     return this.background.drain(maxWaitMs);
   }
