@@ -67,12 +67,15 @@ describe('lead conversion (POST /v1/opportunities/convert, a Temporal workflow t
     }
   });
 
-  it('answers a second conversion of the same lead with 409 and the existing opportunity', async () => {
+  it('answers a second conversion of the same lead with 409 and the existing opportunity, without another workflow run', async () => {
     const lead = await newLead();
     const first = await convert({ leadId: lead.id });
+    const run = async () => (await stack.client.workflow.getHandle(`lead-conversion/${lead.id}`).describe()).runId;
+    const firstRun = await run();
     const second = await convert({ leadId: lead.id, value: 5 });
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({ success: false, status: 409, data: { opportunityId: first.body.data.id } });
+    expect(await run()).toBe(firstRun);
   });
 
   it('lets exactly one of two concurrent conversions win: one 201, one 409, one opportunity', async () => {
