@@ -2,7 +2,6 @@ import type { DataSource } from 'typeorm';
 import { ScopedData } from '../db/scoped-data';
 import type { TenantScope } from '../db/scoped-repository';
 import type { WorkflowStarter } from '../lib/temporal/workflow-starter';
-import type { RelayHooks } from './webhooks/relay';
 
 /** What a domain operation needs: the database, the tenant scope, the actor and Temporal. */
 export interface DomainContext {
@@ -31,5 +30,4 @@ export interface WebhookDomainOptions {
   allowPrivateTargets: boolean;
   /** Endpoints per tenant and environment; default WEBHOOK_ENDPOINTS_MAX. */
   maxEndpoints?: number;
-  relayHooks?: RelayHooks;
 }

@@ -30,7 +30,7 @@ export class UnitOfWork extends ScopedData {
   }
 }
 
-export type UnitOfWorkContext = Pick<DomainContext, 'db' | 'scope' | 'workflows' | 'webhooks'>;
+export type UnitOfWorkContext = Pick<DomainContext, 'db' | 'scope' | 'workflows'>;
 
 /**
  * For events written by a single statement that committed on its own (the one-statement lead
@@ -39,12 +39,10 @@ export type UnitOfWorkContext = Pick<DomainContext, 'db' | 'scope' | 'workflows'
  * endpoint (a batch of 100 leads with one subscriber waited 7 s for them). A relay that is dropped,
  * fails or dies with the process leaves its events undispatched in the outbox, for the sweep.
  */
-export function relayCommitted(ctx: Pick<UnitOfWorkContext, 'db' | 'workflows' | 'webhooks'>, events: OutboxEvent[]): void {
+export function relayCommitted(ctx: Pick<UnitOfWorkContext, 'db' | 'workflows'>, events: OutboxEvent[]): void {
   const undispatched = events.filter((e) => !e.dispatchedAt);
   if (!undispatched.length) return; // nobody subscribed when they were written (outboxInsertSql)
-  ctx.workflows.runSoon(`webhook relay of ${undispatched.length} event(s)`, () =>
-    relayAfterCommit(ctx.db, ctx.workflows, undispatched, ctx.webhooks?.relayHooks),
-  );
+  ctx.workflows.runSoon(`webhook relay of ${undispatched.length} event(s)`, () => relayAfterCommit(ctx.db, ctx.workflows, undispatched));
 }
 
 /**

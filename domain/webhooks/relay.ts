@@ -8,11 +8,6 @@ import { workflowIds } from '../../workflows/ids';
 import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
 import { unscoped } from '../../db/unscoped';
 
-/** Fault injection for tests: a hook that throws simulates a crash between commit and start. */
-export interface RelayHooks {
-  beforeStart?: (event: OutboxEvent) => void | Promise<void>;
-}
-
 /** Active endpoints of the event's tenant and environment that subscribe to it (or its one target). */
 function subscribedEndpoints(db: DataSource, event: OutboxEvent): Promise<WebhookEndpoint[]> {
   const qb = scoped(db.manager, WebhookEndpoint, { tenantId: event.tenantId, environment: event.environment })
@@ -37,9 +32,8 @@ export function startDelivery(workflows: WorkflowStarter, scope: TenantScope, ev
  * twice is harmless (the workflow ID is the business key and the first activity skips finished
  * deliveries), so a crash anywhere here at worst makes the sweep start them again.
  */
-async function dispatchEvent(db: DataSource, workflows: WorkflowStarter, event: OutboxEvent, hooks: RelayHooks = {}): Promise<number> {
+async function dispatchEvent(db: DataSource, workflows: WorkflowStarter, event: OutboxEvent): Promise<number> {
   const scope = { tenantId: event.tenantId, environment: event.environment };
-  await hooks.beforeStart?.(event);
   const endpoints = await subscribedEndpoints(db, event);
   for (const endpoint of endpoints) await startDelivery(workflows, scope, event.id, endpoint.id);
   await unscoped(db)
@@ -52,16 +46,11 @@ async function dispatchEvent(db: DataSource, workflows: WorkflowStarter, event: 
  * Called after the transaction that emitted `events` committed. A failure is only logged: the
  * change is committed and its events are safe in the outbox, where the sweep will find them.
  */
-export async function relayAfterCommit(
-  db: DataSource,
-  workflows: WorkflowStarter,
-  events: OutboxEvent[],
-  hooks?: RelayHooks,
-): Promise<void> {
+export async function relayAfterCommit(db: DataSource, workflows: WorkflowStarter, events: OutboxEvent[]): Promise<void> {
   for (const event of events) {
     if (event.dispatchedAt) continue; // nobody subscribed when it was written (outboxInsertSql)
     try {
-      await dispatchEvent(db, workflows, event, hooks);
+      await dispatchEvent(db, workflows, event);
     } catch (err) {
       logger.warn({ err, eventId: encodeId('event', event.id) }, 'webhook relay failed; the outbox sweep will dispatch the event');
     }

@@ -9,7 +9,6 @@ import type { AppDeps } from '../../api/http/domain-context';
 import { initializeDatabase } from '../../db/data-source';
 import type { Plan } from '../../db/entities/tenant';
 import { createTenant, type CreatedTenant } from '../../domain/tenants';
-import type { RelayHooks } from '../../domain/webhooks/relay';
 import { encodeId } from '../../lib/ids';
 import { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { createWorker, type WorkerSetup } from '../../workers/create-worker';
@@ -34,7 +33,6 @@ const RAISED_PUBLIC_LIMITS = { tracking: 1_000_000, pages: 1_000_000, forms: 1_0
 export interface StackOptions {
   /** Tests' receivers listen on 127.0.0.1, so private targets are allowed unless a test says not. */
   allowPrivateWebhookTargets?: boolean;
-  relayHooks?: RelayHooks;
   app?: AppOptions;
   /** Extra activity dependencies for this file's worker (e.g. AI settings pointing at a local server). */
   activityDeps?: Partial<ActivityDeps>;
@@ -71,7 +69,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   // Every test process shares 127.0.0.1 and one database: per-IP limits are raised unless a test
   // sets its own (and then uses its own X-Forwarded-For address).
   const app = createApp(
-    { db, workflows, webhooks: { allowPrivateTargets, relayHooks: opts.relayHooks }, ...opts.appDeps },
+    { db, workflows, webhooks: { allowPrivateTargets }, ...opts.appDeps },
     {
       ...opts.app,
       limits: { ipPerMinute: 1_000_000, authFailuresPerMinute: 1_000_000, publicPerMinute: RAISED_PUBLIC_LIMITS, ...opts.app?.limits },
