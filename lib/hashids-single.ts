@@ -34,8 +34,8 @@ interface Lane {
  * hashids' encode of a single number, with the same output: every number whose remainder by 100 is
  * the same shuffles the alphabet alike, so those shuffles are done once per remainder instead of on
  * every call. hashids recomputes them each time, in arrays of one-character strings and with
- * BigInt arithmetic: about 17 µs per ID, a tenth of an import worker's CPU (one search document
- * per imported lead). The library still decodes; `create` checks this encoder against it and
+ * BigInt arithmetic: 2.7 µs per ID against 0.4-0.75 µs here, and a tenth of an import worker's CPU
+ * (one search document per imported lead). The library still decodes; `create` checks this encoder against it and
  * answers null (use the library) if a future version encodes differently.
  */
 export class SingleNumberEncoder {
@@ -60,6 +60,7 @@ export class SingleNumberEncoder {
     return samples.every((n) => encoder.encode(n) === codec.encode(n)) ? encoder : null;
   }
 
+  /** `n` >= 0 (hashids gives a negative number no meaningful encoding). */
   encode(n: bigint): string {
     const small = n <= BigInt(Number.MAX_SAFE_INTEGER);
     const k = small ? Number(n) % 100 : Number(n % 100n);

@@ -74,11 +74,11 @@ function codec(type: IdType): Codec {
  * Recently encoded IDs, both ways. One record's ID is encoded several times per request (the
  * response, its search document, its event, its audit entry) and the same user's in every row it
  * owns, and an encode cost a few microseconds of hashids arithmetic: about 8 % of the API's CPU in
- * a batch create before this cache (SingleNumberEncoder has since made a miss cheaper). A decode costs more (hashids encodes again to check), and
- * requests mostly name IDs this process has seen: the open pixel decodes its token's tenant and
- * message on every hit (hashids was 6 % of the API's CPU in T4-open). Only canonical encodings go
- * in, so a cached decode is exactly what hashids would answer. Cleared whole when full, which
- * costs less than tracking recency.
+ * a batch create before this cache (SingleNumberEncoder has since made a miss cheaper). A decode
+ * costs more (hashids encodes again to check), and requests mostly name IDs this process has
+ * seen: the open pixel decodes its token's tenant and message on every hit (hashids was 6 % of the
+ * API's CPU in T4-open). Only canonical encodings go in, so a cached decode is exactly what
+ * hashids would answer. Cleared whole when full, which costs less than tracking recency.
  */
 const encoded = new Map<string, string>();
 const decoded = new Map<string, string>();
@@ -100,7 +100,7 @@ export function encodeId(type: IdType, id: string | number | bigint): string {
   if (value === undefined) {
     const n = BigInt(id);
     const { hashids, encoder } = codec(type);
-    value = ID_TYPES[type] + (encoder ? encoder.encode(n) : hashids.encode(n));
+    value = ID_TYPES[type] + (encoder && n >= 0n ? encoder.encode(n) : hashids.encode(n));
     remember(key, value, n.toString());
   }
   return value;
