@@ -1,4 +1,5 @@
 import type Hashids from 'hashids';
+import { shuffle as shuffleChars } from 'hashids/util';
 
 /** What hashids keeps from its constructor (private in its typings, plain fields at run time). */
 interface HashidsSetup {
@@ -8,18 +9,8 @@ interface HashidsSetup {
   minLength: number;
 }
 
-/** hashids' shuffle (util.shuffle), over strings: a consistent permutation of `chars` keyed by `salt`. */
-function shuffle(chars: string, salt: string): string {
-  const out = chars.split('');
-  for (let i = out.length - 1, v = 0, p = 0; i > 0; i--, v++) {
-    v %= salt.length;
-    const integer = salt.charCodeAt(v);
-    p += integer;
-    const j = (integer + v + p) % i;
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out.join('');
-}
+/** hashids' own shuffle, over strings (it runs once per remainder, not per encode). */
+const shuffle = (chars: string, salt: string): string => shuffleChars([...chars], [...salt]).join('');
 
 /** The part of an encoding that depends only on the number modulo 100 (hashids' "lottery"). */
 interface Lane {
@@ -44,12 +35,15 @@ export class SingleNumberEncoder {
   private readonly salt: string;
   private readonly guards: string;
   private readonly minLength: number;
+  /** Where the padding loop splits an alphabet. */
+  private readonly half: number;
 
   private constructor(setup: HashidsSetup) {
     this.alphabet = setup.alphabet.join('');
     this.salt = setup.salt.join('');
     this.guards = setup.guards.join('');
     this.minLength = setup.minLength;
+    this.half = Math.floor(this.alphabet.length / 2);
   }
 
   static create(codec: Hashids, samples: readonly bigint[]): SingleNumberEncoder | null {
@@ -70,10 +64,9 @@ export class SingleNumberEncoder {
       ret = lane.prefixGuard + ret;
       if (ret.length < this.minLength) ret += this.guards[(k + ret.charCodeAt(2)) % this.guards.length];
     }
-    const half = Math.floor(this.alphabet.length / 2);
     for (let i = 0; ret.length < this.minLength; i++) {
       const alphabet = this.padding(lane, i);
-      ret = alphabet.slice(half) + ret + alphabet.slice(0, half);
+      ret = alphabet.slice(this.half) + ret + alphabet.slice(0, this.half);
       const excess = ret.length - this.minLength;
       if (excess > 0) {
         const start = Math.trunc(excess / 2);
