@@ -47,15 +47,21 @@ export class PendingAudit {
     return this.written;
   }
 
+  /** The request's entry, while still open for a change in `scope`. */
+  static openFor(scope: TenantScope): PendingAudit | null {
+    const p = storage.getStore();
+    if (!p || p.state !== 'open') return null;
+    return p.entry.auth.tenantId === scope.tenantId && p.entry.auth.environment === scope.environment ? p : null;
+  }
+
   /**
    * Takes the entry for a change about to be written in `scope`, or null when it is not this
    * request's to write (no request, another scope, already written or being written). The claim
    * must end with `done`: the written entry once committed, or null when the change rolled back.
    */
   static claim(scope: TenantScope): AuditClaim | null {
-    const p = storage.getStore();
-    if (!p || p.state !== 'open') return null;
-    if (p.entry.auth.tenantId !== scope.tenantId || p.entry.auth.environment !== scope.environment) return null;
+    const p = PendingAudit.openFor(scope);
+    if (!p) return null;
     p.state = 'claimed';
     let finish!: () => void;
     p.settled = new Promise((resolve) => (finish = resolve));
@@ -69,6 +75,9 @@ export class PendingAudit {
     };
   }
 }
+
+/** Whether a change in `scope` written now would write the request's entry (claim() would return one). */
+export const auditPendingFor = (scope: TenantScope): boolean => PendingAudit.openFor(scope) !== null;
 
 export interface AuditClaim {
   /** The row to insert; `resourceId` is used when the path names none (a create). */
@@ -129,7 +138,7 @@ const ID_TYPE_OF_ENTITY: Record<string, IdType> = {
 
 /**
  * The public ID of what a unit of work returned, when it is an entity with an ID type (Lead ->
- * lead), alone or as the only one in a list (recordEngagements). Anything else leaves it to the
+ * lead), alone or as the only one in a list. Anything else leaves it to the
  * response, which corrects the entry after: one more statement for the request.
  */
 function publicIdOf(result: unknown): string | null {

@@ -213,6 +213,29 @@ describe('campaigns API', () => {
     expect([bad.status, bad.body.errors[0].field]).toEqual([422, 'eventType']);
   });
 
+  it('signals the enrollment an event names by workflowExecutionId, only from its own tenant and environment', async () => {
+    const campaign = await activeCampaign(branchOnOpen());
+    const lead = await newLead();
+    await enroll(campaign.id, [lead.id]).expect(200);
+    await waitFor(async () => smtp.to(lead.email)[0], 'the intro email');
+    const handle = handleOf(campaign.id, lead.id);
+    // The same ID named from the sandbox (another scope) is stored as given and signals nothing (a
+    // click, which the open condition would take in without deciding, so a signal would show below).
+    await api()
+      .post('/v1/analytics/events')
+      .set(tenant.sandbox)
+      .send({ eventType: 'link_click', workflowExecutionId: handle.workflowId })
+      .expect(201);
+    await api()
+      .post('/v1/analytics/events')
+      .set(tenant.live)
+      .send({ eventType: 'email_open', workflowExecutionId: handle.workflowId })
+      .expect(201);
+    expect((await handle.result()).path).toEqual(['start', 'intro', 'opened:true', 'yes-email', 'done']);
+    const { events } = await handle.fetchHistory();
+    expect(events?.filter((e) => e.workflowExecutionSignaledEventAttributes)).toHaveLength(1);
+  });
+
   it("gives the tenant's in-flight slot back once an event is stored and only its signals are left", async () => {
     const campaign = await activeCampaign(branchOnOpen());
     const lead = await newLead();

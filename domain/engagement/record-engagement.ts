@@ -1,11 +1,17 @@
-import { CampaignEnrollment, EngagementEvent, Lead, Message } from '../../db/entities';
+import { CampaignEnrollment, EngagementEvent, Lead, Message, OutboxEvent } from '../../db/entities';
 import type { EngagementType } from '../../db/entities/engagement-event';
 import { ScopedData } from '../../db/scoped-data';
 import type { TenantScope } from '../../db/scoped-repository';
 import { engagementSignal, type EngagementKind } from '../../workflows/campaign-signals';
 import { applySuppression, type SuppressionDeps } from '../communications/apply-suppression';
 import { signalWorkflows } from '../campaigns/signal-enrollments';
-import { unitOfWork, type UnitOfWork } from '../unit-of-work';
+import { relayCommitted } from '../unit-of-work';
+import { auditInsertSql, auditPendingFor, writeWithAudit } from '../pending-audit';
+import { dispatchedAtSql } from '../webhooks/emit-event';
+import { reserveIds } from '../../db/id-blocks';
+import { encodeId } from '../../lib/ids';
+import type { ScopedSqlBuilder } from '../../db/scoped-sql';
+import { eventPayloads, type CatalogEventType } from '../../contracts/webhook-events';
 import type { DomainContext } from '../context';
 
 export interface EngagementInput {
@@ -29,40 +35,36 @@ export async function recordEngagement(deps: EngagementDeps, scope: TenantScope,
 }
 
 /**
- * Stores engagement events in one statement, applies what they imply (a bounce marks the lead
- * bounced, suppresses its address and stops the address's enrollments) and signals the enrollments
- * each concerns: the one named by workflowExecutionId, else the message's campaign enrollment, else
- * every active enrollment of the lead, in both cases only while it waits on an engagement condition.
- * Machine events are stored, not signalled.
+ * Stores engagement events, applies what they imply (a bounce marks the lead bounced, suppresses
+ * its address and stops the address's enrollments) and signals the enrollments each concerns: the
+ * one named by workflowExecutionId, else the message's campaign enrollment, else every active
+ * enrollment of the lead, in both cases only while it waits on an engagement condition. Machine
+ * events are stored, not signalled.
+ *
+ * The events, their webhooks, the request's audit entry and (without a bounce, which must stop
+ * enrollments first) the enrollments to signal are one statement: an API event costs two round
+ * trips before its signal, not a transaction of five.
  */
 export async function recordEngagements(deps: EngagementDeps, scope: TenantScope, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
+  if (!inputs.length) return [];
   const data = new ScopedData(deps.db.manager, scope);
   const leadOf = (input: EngagementInput) => input.leadId ?? input.message?.leadId ?? null;
-  const events = await unitOfWork({ ...deps, scope }, async (tx) => {
-    const stored = await tx.repo(EngagementEvent).insertMany(
-      inputs.map((input) => ({
-        type: input.type,
-        leadId: leadOf(input),
-        messageId: input.message?.id ?? null,
-        campaignId: input.message?.campaignId ?? null,
-        workflowExecutionId: input.workflowExecutionId,
-        occurredAt: input.occurredAt,
-        machine: input.machine,
-        details: input.details ?? {},
-      })),
-    );
-    for (const event of stored) await emitIntegrationEvent(tx, event);
-    return stored;
-  });
+  const signalled = inputs
+    .filter((input) => !input.machine && input.type !== 'unsubscribe' && input.type !== 'email_delivered')
+    .map((input) => ({ ...input, leadId: leadOf(input) }));
+  const bounce = inputs.some((input) => input.type === 'email_bounce');
+  const written = await writeEngagements(
+    deps,
+    data,
+    inputs.map((input) => ({ ...input, leadId: leadOf(input) })),
+    bounce ? [] : signalled,
+  );
+  relayCommitted(deps, written.relay);
   for (const input of inputs) {
     if (input.type === 'email_bounce') await applyBounce(deps, data, input, leadOf(input));
   }
-  const signalled = inputs.filter((input) => !input.machine && input.type !== 'unsubscribe' && input.type !== 'email_delivered');
   if (signalled.length) {
-    const targets = await enrollmentTargets(
-      data,
-      signalled.map((input) => ({ ...input, leadId: leadOf(input) })),
-    );
+    const targets = written.targets ?? (await enrollmentTargets(data, signalled));
     // A signal waits on Temporal, not on the database: the tenant's next request need not wait for it.
     if (targets.some((t) => t.length)) deps.beforeLongWait?.();
     for (const [i, input] of signalled.entries()) {
@@ -73,7 +75,69 @@ export async function recordEngagements(deps: EngagementDeps, scope: TenantScope
       });
     }
   }
-  return events;
+  return written.events;
+}
+
+/**
+ * One statement: the events, the webhooks of people's email engagements, the request's audit entry
+ * (its resource the event, when there is one: its ID is reserved first) and, for `targeted`, the
+ * enrollments to signal (null when none were asked for).
+ */
+async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: EngagementInput[], targeted: EngagementInput[]) {
+  const ids = inputs.length === 1 && auditPendingFor(data.scope) ? await reserveIds(deps.db, EngagementEvent, 1) : null;
+  const rows = inputs.map((input, i) => ({
+    ...(ids ? { id: ids[i] } : {}),
+    type: input.type,
+    leadId: input.leadId,
+    messageId: input.message?.id ?? null,
+    campaignId: input.message?.campaignId ?? null,
+    workflowExecutionId: input.workflowExecutionId,
+    occurredAt: input.occurredAt,
+    machine: input.machine,
+    details: input.details ?? {},
+  }));
+  const webhooks = rows.flatMap((row) => integrationEvent(row) ?? []);
+  const lookup = targetLookup(targeted);
+  const resourceId = ids ? encodeId('event', ids[0]) : null;
+  return writeWithAudit(data.scope, resourceId, async (auditRow) => {
+    const result = await data.sql((q) => {
+      const parts = [`ev AS (${q.insertMany(EngagementEvent, rows)} RETURNING *)`];
+      if (webhooks.length)
+        parts.push(
+          `out AS (${q.insertMany(OutboxEvent, webhooks, { dispatchedAt: dispatchedAtSql(q, { typeSql: 'u.type' }) })} RETURNING id, type, dispatched_at)`,
+        );
+      if (auditRow) parts.push(`audit AS (${auditInsertSql(q, auditRow)} RETURNING id)`);
+      if (lookup.named.length) parts.push(`named AS (${activeEnrollmentsSql(q, 'workflow_id', lookup.named)})`);
+      if (lookup.leads.length) parts.push(`of_leads AS (${activeEnrollmentsSql(q, 'lead_id', lookup.leads)})`);
+      const agg = (cte: string) => `(SELECT coalesce(json_agg(t), '[]') FROM ${cte} t)`;
+      return `WITH ${parts.join(',\n')}
+        SELECT ev.*,
+          ${webhooks.length ? `(SELECT coalesce(json_agg(json_build_object('id', id::text, 'type', type)), '[]') FROM out WHERE dispatched_at IS NULL)` : `'[]'::json`} AS relay,
+          ${auditRow ? '(SELECT id::text FROM audit)' : 'NULL'} AS audit_id,
+          ${lookup.named.length ? agg('named') : `'[]'::json`} AS named, ${lookup.leads.length ? agg('of_leads') : `'[]'::json`} AS of_leads
+        FROM ev ORDER BY ev.id`;
+    });
+    const [first] = result;
+    const relay = (first.relay as { id: string; type: string }[]).map((e) =>
+      // What the relay reads of an event it dispatches (relay.ts).
+      data.entity(OutboxEvent, {
+        id: e.id,
+        tenant_id: data.scope.tenantId,
+        environment: data.scope.environment,
+        type: e.type,
+        target_endpoint_id: null,
+        dispatched_at: null,
+      }),
+    );
+    return {
+      result: {
+        events: result.map((row) => data.entity(EngagementEvent, row)),
+        relay,
+        targets: targeted.length ? assignTargets(targeted, first.named as EnrollmentRow[], first.of_leads as EnrollmentRow[]) : null,
+      },
+      auditId: (first.audit_id as string | null) ?? null,
+    };
+  });
 }
 
 /**
@@ -81,15 +145,17 @@ export async function recordEngagements(deps: EngagementDeps, scope: TenantScope
  * prefetching proxy's open is no signal an integration should act on. Written with the stored row,
  * so the event exists exactly when the engagement does.
  */
-async function emitIntegrationEvent(tx: UnitOfWork, e: EngagementEvent): Promise<void> {
-  if (e.machine || e.messageId === null) return;
+function integrationEvent(e: Pick<EngagementEvent, 'type' | 'leadId' | 'messageId' | 'campaignId' | 'occurredAt' | 'machine' | 'details'>) {
+  if (e.machine || e.messageId === null) return null;
   const base = { messageId: e.messageId, leadId: e.leadId, campaignId: e.campaignId, occurredAt: e.occurredAt };
   const text = (key: string) => (typeof e.details[key] === 'string' ? (e.details[key] as string) : null);
-  if (e.type === 'email_open') await tx.emit('email.opened', base);
-  else if (e.type === 'link_click') await tx.emit('email.clicked', { ...base, url: text('url') });
-  else if (e.type === 'email_bounce') await tx.emit('email.bounced', { ...base, reason: text('reason') });
-  else if (e.type === 'email_delivered') await tx.emit('email.delivered', base);
-  else if (e.type === 'unsubscribe') await tx.emit('email.unsubscribed', base);
+  const event = (type: CatalogEventType, data: Record<string, unknown>) => ({ type, data, targetEndpointId: null });
+  if (e.type === 'email_open') return event('email.opened', eventPayloads['email.opened'](base));
+  if (e.type === 'link_click') return event('email.clicked', eventPayloads['email.clicked']({ ...base, url: text('url') }));
+  if (e.type === 'email_bounce') return event('email.bounced', eventPayloads['email.bounced']({ ...base, reason: text('reason') }));
+  if (e.type === 'email_delivered') return event('email.delivered', eventPayloads['email.delivered'](base));
+  if (e.type === 'unsubscribe') return event('email.unsubscribed', eventPayloads['email.unsubscribed'](base));
+  return null;
 }
 
 /**
@@ -104,33 +170,41 @@ async function applyBounce(deps: SuppressionDeps, data: ScopedData, input: Engag
   else if (leadId) await leads.updateWhere({ id: leadId }, { bouncedAt: input.occurredAt });
 }
 
-/** The active enrollments each input concerns, with two queries for the whole batch. */
-async function enrollmentTargets(data: ScopedData, inputs: EngagementInput[]): Promise<string[][]> {
-  // Only a workflow that is an enrollment of this tenant: an ID is never signalled blindly.
-  const namedIds = inputs.flatMap((i) => (i.workflowExecutionId ? [i.workflowExecutionId] : []));
-  const leadIds = inputs.flatMap((i) => (!i.workflowExecutionId && i.leadId ? [i.leadId] : []));
-  const named = namedIds.length ? await activeEnrollments(data, 'workflow_id', namedIds) : [];
-  const ofLeads = leadIds.length ? await activeEnrollments(data, 'lead_id', [...new Set(leadIds)]) : [];
+type EnrollmentRow = { workflow_id: string; lead_id: string; campaign_id: string };
+
+/** What to look up for the inputs: the workflows they name, else their leads' enrollments. */
+function targetLookup(inputs: EngagementInput[]) {
+  return {
+    // Only a workflow that is an enrollment of this tenant: an ID is never signalled blindly.
+    named: inputs.flatMap((i) => (i.workflowExecutionId ? [i.workflowExecutionId] : [])),
+    leads: [...new Set(inputs.flatMap((i) => (!i.workflowExecutionId && i.leadId ? [i.leadId] : [])))],
+  };
+}
+
+/** The workflow IDs each input concerns, among the active enrollments found for the lookup. */
+function assignTargets(inputs: EngagementInput[], named: EnrollmentRow[], ofLeads: EnrollmentRow[]): string[][] {
   return inputs.map((input) => {
-    if (input.workflowExecutionId) return named.filter((e) => e.workflowId === input.workflowExecutionId).map((e) => e.workflowId);
+    if (input.workflowExecutionId) return named.filter((e) => e.workflow_id === input.workflowExecutionId).map((e) => e.workflow_id);
     const campaignId = input.message?.campaignId;
-    return ofLeads.filter((e) => e.leadId === input.leadId && (!campaignId || e.campaignId === campaignId)).map((e) => e.workflowId);
+    return ofLeads.filter((e) => e.lead_id === input.leadId && (!campaignId || e.campaign_id === campaignId)).map((e) => e.workflow_id);
   });
 }
 
-type EnrollmentTarget = Pick<CampaignEnrollment, 'workflowId' | 'leadId' | 'campaignId'>;
+/** The active enrollments each input concerns, with two queries for the whole batch (after a bounce has stopped some). */
+async function enrollmentTargets(data: ScopedData, inputs: EngagementInput[]): Promise<string[][]> {
+  const { named, leads } = targetLookup(inputs);
+  const query = (by: 'workflow_id' | 'lead_id', values: string[]) =>
+    values.length ? data.sql<EnrollmentRow>((q) => activeEnrollmentsSql(q, by, values)) : Promise.resolve([]);
+  return assignTargets(inputs, await query('workflow_id', named), await query('lead_id', leads));
+}
 
 /**
- * A prepared statement (every analytics event and tracking batch asks): the active enrollments by
- * lead or workflow ID. By lead, only those waiting on an engagement condition (engagement-window.ts):
- * the others would spend a Temporal workflow task on a signal nothing reads. An event naming its
- * workflow is signalled whatever that workflow waits for.
+ * The active enrollments by lead or workflow ID. By lead, only those waiting on an engagement
+ * condition (engagement-window.ts): the others would spend a Temporal workflow task on a signal
+ * nothing reads. An event naming its workflow is signalled whatever that workflow waits for.
  */
-async function activeEnrollments(data: ScopedData, by: 'workflow_id' | 'lead_id', values: string[]): Promise<EnrollmentTarget[]> {
-  const rows = await data.sql<{ workflow_id: string; lead_id: string; campaign_id: string }>(
-    (q) => `SELECT workflow_id, lead_id::text, campaign_id::text FROM ${q.table(CampaignEnrollment)}
+function activeEnrollmentsSql(q: ScopedSqlBuilder, by: 'workflow_id' | 'lead_id', values: string[]): string {
+  return `SELECT workflow_id, lead_id::text, campaign_id::text FROM ${q.table(CampaignEnrollment)}
       WHERE ${q.scope()} AND status = 'active' AND ${by} = ANY(${q.value(values)}::${by === 'lead_id' ? 'bigint' : 'text'}[])
-      ${by === 'lead_id' ? `AND ${q.col(CampaignEnrollment, 'engagementSignalsUntil')} > now()` : ''}`,
-  );
-  return rows.map((r) => ({ workflowId: r.workflow_id, leadId: r.lead_id, campaignId: r.campaign_id }));
+      ${by === 'lead_id' ? `AND ${q.col(CampaignEnrollment, 'engagementSignalsUntil')} > now()` : ''}`;
 }

@@ -23,12 +23,19 @@ export function outboxInsertSql(q: ScopedSqlBuilder, e: OutboxInsert, opts: { wh
   );
 }
 
-/** An outbox row's dispatched_at: NULL (to relay) when an active endpoint subscribes to it, else now(). */
-export function dispatchedAtSql(q: ScopedSqlBuilder, e: Pick<OutboxInsert, 'type' | 'targetEndpointId'>): string {
+/**
+ * An outbox row's dispatched_at: NULL (to relay) when an active endpoint subscribes to it, else now().
+ * `typeSql` instead of `type`: an expression giving each row's own type (rows of several types in one insertMany).
+ */
+export function dispatchedAtSql(
+  q: ScopedSqlBuilder,
+  e: Pick<OutboxInsert, 'targetEndpointId'> & ({ type: EventType } | { typeSql: string }),
+): string {
   const [tenant, environment] = q.scopeValues();
+  const type = 'typeSql' in e ? e.typeSql : `${q.value(e.type)}::text`;
   const subscriber = e.targetEndpointId
     ? `w.id = ${q.value(e.targetEndpointId)}::bigint`
-    : `(${q.value(e.type)}::text = ANY(w.events) OR '*' = ANY(w.events))`;
+    : `(${type} = ANY(w.events) OR '*' = ANY(w.events))`;
   const subscribed = `EXISTS (SELECT 1 FROM ${q.table(WebhookEndpoint)} w WHERE w.tenant_id = ${tenant} AND w.environment = ${environment} AND w.status = 'active' AND ${subscriber})`;
   return `CASE WHEN ${subscribed} THEN NULL ELSE now() END`;
 }
