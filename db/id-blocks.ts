@@ -40,6 +40,10 @@ export async function nextId(db: DataSource, entity: EntityTarget<ObjectLiteral>
 export const reserveIds = (db: DataSource, entity: EntityTarget<ObjectLiteral>, count: number): Promise<string[]> =>
   count ? reserve(db, metadataOf(db.manager, entity).tableName, count) : Promise.resolve([]);
 
+/** A new value of a table's identity sequence, as text, to reserve an ID in a statement that does other work too. */
+export const nextIdSql = (db: DataSource, entity: EntityTarget<ObjectLiteral>): string =>
+  `nextval(pg_get_serial_sequence('${metadataOf(db.manager, entity).tableName}', 'id'))::text`;
+
 async function reserve(db: DataSource, table: string, count = BLOCK): Promise<string[]> {
   const rows: { id: string }[] = await db.query(
     `SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id FROM generate_series(1, $2) ORDER BY id`,

@@ -211,6 +211,10 @@ describe('campaigns API', () => {
     expect(stats.body.data).toMatchObject({ enrolled: 1, active: 0, completed: 1, sent: 2, delivered: 2, opened: 0 });
     const bad = await api().post('/v1/analytics/events').set(tenant.live).send({ eventType: 'email_opened' });
     expect([bad.status, bad.body.errors[0].field]).toEqual([422, 'eventType']);
+    // The live lead, named from the sandbox (another scope), is not found there.
+    const elsewhere = await api().post('/v1/analytics/events').set(tenant.sandbox).send({ eventType: 'email_open', leadId: lead.id });
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body.errors).toEqual([expect.objectContaining({ field: 'leadId', message: 'Lead not found' })]);
   });
 
   it('signals the enrollment an event names by workflowExecutionId, only from its own tenant and environment', async () => {

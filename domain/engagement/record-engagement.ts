@@ -15,6 +15,8 @@ import { eventPayloads, type CatalogEventType } from '../../contracts/webhook-ev
 import type { DomainContext } from '../context';
 
 export interface EngagementInput {
+  /** An ID reserved ahead (nextIdSql); otherwise the table's sequence gives one. */
+  id?: string;
   type: EngagementType;
   /** Database keys, already checked to belong to the scope (or null). */
   leadId: string | null;
@@ -84,7 +86,13 @@ export async function recordEngagements(deps: EngagementDeps, scope: TenantScope
  * enrollments to signal (null when none were asked for).
  */
 async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: EngagementInput[], targeted: EngagementInput[]) {
-  const ids = inputs.length === 1 && auditPendingFor(data.scope) ? await reserveIds(deps.db, EngagementEvent, 1) : null;
+  const given = inputs.flatMap((input) => (input.id ? [input.id] : []));
+  const ids =
+    given.length === inputs.length
+      ? given
+      : inputs.length === 1 && auditPendingFor(data.scope)
+        ? await reserveIds(deps.db, EngagementEvent, 1)
+        : null;
   const rows = inputs.map((input, i) => ({
     ...(ids ? { id: ids[i] } : {}),
     type: input.type,
