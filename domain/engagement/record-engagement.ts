@@ -44,8 +44,8 @@ export async function recordEngagement(deps: EngagementDeps, scope: TenantScope,
  * events are stored, not signalled.
  *
  * The events, their webhooks, the request's audit entry and (without a bounce, which must stop
- * enrollments first) the enrollments to signal are one statement: an API event costs two round
- * trips before its signal, not a transaction of five.
+ * enrollments first) the enrollments to signal are one statement: with the API's check of the
+ * lead, an event costs two round trips before its signal instead of six.
  */
 export async function recordEngagements(deps: EngagementDeps, scope: TenantScope, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
   if (!inputs.length) return [];
