@@ -32,10 +32,11 @@ export function dispatchedAtSql(
   e: Pick<OutboxInsert, 'targetEndpointId'> & ({ type: EventType } | { typeSql: string }),
 ): string {
   const [tenant, environment] = q.scopeValues();
-  const type = 'typeSql' in e ? e.typeSql : `${q.value(e.type)}::text`;
+  // Each q.value() is a parameter of the statement: only the branch taken may add one.
+  const type = () => ('typeSql' in e ? e.typeSql : `${q.value(e.type)}::text`);
   const subscriber = e.targetEndpointId
     ? `w.id = ${q.value(e.targetEndpointId)}::bigint`
-    : `(${type} = ANY(w.events) OR '*' = ANY(w.events))`;
+    : `(${type()} = ANY(w.events) OR '*' = ANY(w.events))`;
   const subscribed = `EXISTS (SELECT 1 FROM ${q.table(WebhookEndpoint)} w WHERE w.tenant_id = ${tenant} AND w.environment = ${environment} AND w.status = 'active' AND ${subscriber})`;
   return `CASE WHEN ${subscribed} THEN NULL ELSE now() END`;
 }
