@@ -50,21 +50,13 @@ export async function recordEngagement(deps: EngagementDeps, scope: TenantScope,
 export async function recordEngagements(deps: EngagementDeps, scope: TenantScope, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
   if (!inputs.length) return [];
   const data = new ScopedData(deps.db.manager, scope);
-  const leadOf = (input: EngagementInput) => input.leadId ?? input.message?.leadId ?? null;
-  const signalled = inputs
-    .filter((input) => !input.machine && input.type !== 'unsubscribe' && input.type !== 'email_delivered')
-    .map((input) => ({ ...input, leadId: leadOf(input) }));
-  const bounce = inputs.some((input) => input.type === 'email_bounce');
-  const written = await writeEngagements(
-    deps,
-    data,
-    inputs.map((input) => ({ ...input, leadId: leadOf(input) })),
-    bounce ? [] : signalled,
-  );
+  // The lead an event concerns: the one given, else its message's.
+  const resolved = inputs.map((input) => ({ ...input, leadId: input.leadId ?? input.message?.leadId ?? null }));
+  const signalled = resolved.filter((input) => !input.machine && input.type !== 'unsubscribe' && input.type !== 'email_delivered');
+  const bounces = resolved.filter((input) => input.type === 'email_bounce');
+  const written = await writeEngagements(deps, data, resolved, bounces.length ? [] : signalled);
   relayCommitted(deps, written.relay);
-  for (const input of inputs) {
-    if (input.type === 'email_bounce') await applyBounce(deps, data, input, leadOf(input));
-  }
+  for (const input of bounces) await applyBounce(deps, data, input);
   if (signalled.length) {
     const targets = written.targets ?? (await enrollmentTargets(data, signalled));
     // A signal waits on Temporal, not on the database: the tenant's next request need not wait for it.
@@ -171,7 +163,8 @@ function integrationEvent(e: Pick<EngagementEvent, 'type' | 'leadId' | 'messageI
  * lead's) for every lead that has it or gets it later. Every bounce reported here counts as hard:
  * providers report soft bounces by retrying, not through this path.
  */
-async function applyBounce(deps: SuppressionDeps, data: ScopedData, input: EngagementInput, leadId: string | null): Promise<void> {
+async function applyBounce(deps: SuppressionDeps, data: ScopedData, input: EngagementInput): Promise<void> {
+  const { leadId } = input;
   const leads = data.repo(Lead);
   const address = input.message?.channel === 'email' ? input.message.to : leadId ? (await leads.findById(leadId))?.email : null;
   if (address) await applySuppression(deps, data.scope, { address, reason: 'bounced', at: input.occurredAt, leadId });
