@@ -10,6 +10,8 @@ import { TrackingHits, type TrackingHitsOptions } from '../domain/engagement/tra
 import { RateLimiter, type LimiterOptions, type PublicRouteClass } from '../lib/rate-limit/limiter';
 import { trackingSettingsFromConfig } from '../domain/communications/compose-email';
 import type { AppDeps, AppServices } from './http/domain-context';
+import { compose } from './http/compose';
+import { installJsonResponse } from './http/json-response';
 import { mountRoutes, underPrefix } from './http/mount';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
@@ -80,14 +82,14 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
   // Server entry points start the key cache's revocation listener (app.locals.keyCache.listen).
   app.locals.keyCache = deps.keyCache;
   app.locals.deps = deps;
+  installJsonResponse(app);
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', trustProxy);
 
-  app.use(requestId, observeRequest);
-  // Before any unauthenticated route does work (including login's password check).
-  app.use(publicRateLimit(limiter));
+  // The public rate limit comes before any unauthenticated route does work (including login's password check).
+  app.use(compose([requestId, observeRequest, publicRateLimit(limiter)]));
   // First after the global middleware: the open pixel and click redirect are the hottest public
   // routes and need no body parsing, and nothing else answers under /v1/t/.
   app.use(underPrefix('/v1/t', trackingRoutes(deps)));

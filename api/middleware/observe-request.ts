@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { encodeId } from '../../lib/ids';
-import { logger } from '../../lib/logger';
+import { accessLogger } from '../../lib/logger';
 import { httpRequestDuration } from '../../lib/metrics';
 import { routeTemplate } from '../http/route-template';
 
@@ -15,8 +15,8 @@ export const observeRequest: RequestHandler = (req, res, next) => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const route = routeTemplate(req);
     httpRequestDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-    if (!logger.isLevelEnabled('info')) return;
-    logger.info(
+    if (!accessLogger.isLevelEnabled('info')) return;
+    accessLogger.info(
       {
         requestId: req.ctx?.requestId,
         tenantId: req.ctx?.auth ? encodeId('tenant', req.ctx.auth.tenantId) : undefined,
