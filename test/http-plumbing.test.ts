@@ -16,7 +16,7 @@ function appWith(chain: RequestHandler): express.Express {
 
 const mark =
   (name: string): RequestHandler =>
-  (req, res, next) => {
+  (_req, res, next) => {
     res.setHeader(`x-${name}`, '1');
     next();
   };
