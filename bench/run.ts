@@ -19,20 +19,13 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client, Connection } from '@temporalio/client';
 import { initializeDatabase } from '../db/data-source';
-import { startEmbeddedPostgres } from '../db/embedded';
-import { Message, Tenant } from '../db/entities';
-import { scoped } from '../db/scoped-repository';
-import { signTrackingToken } from '../domain/communications/tracking-token';
-import { createTenant } from '../domain/tenants';
 import { createWebhook } from '../domain/webhooks/endpoints';
-import { config } from '../lib/config';
 import { encodeId } from '../lib/ids';
 import { PROJECT_ROOT } from '../lib/paths';
-import { startDevServer } from '../lib/temporal/dev-server';
-import { findTemporalBinary } from '../lib/temporal/find-binary';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createDomainContext } from '../domain/context';
+import { createBenchTenant, startBenchStack } from './fixture';
 import { machineInfo, markdownTable, writeResults, type LayoutResult, type TargetResult } from './report';
 import { untilQuiet } from './quiet';
 import { percentile, type Sample } from './sample';
@@ -235,47 +228,10 @@ async function main(): Promise<void> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'lead-bench-'));
   chmodSync(work, 0o755);
   log(`work directory (service logs): ${work}`);
-  log('starting embedded PostgreSQL and the Temporal dev server ...');
-  const pg = await startEmbeddedPostgres({
-    dataDir: path.join(work, 'pg'),
-    port: 54400 + Math.floor(Math.random() * 500),
-    database: 'bench',
-  });
-  cleanups.push(() => pg.stop());
-  const temporal = await startDevServer({
-    binary: findTemporalBinary('cli', undefined, log),
-    dataDir: work,
-    port: 7400 + Math.floor(Math.random() * 200),
-    uiPort: 0,
-    namespace: 'default',
-    headless: true,
-  });
-  cleanups.push(() => temporal.stop());
-  const db = await initializeDatabase({ url: pg.url, migrate: true });
-  const created = await createTenant(db, { name: 'Bench', plan: 'enterprise' });
-  await db.getRepository(Tenant).update({ id: created.tenant.id }, { customLimits: { monthlyCalls: 1e9, perMinute: 1e9, burst: 1e9 } });
-  const lead = await db.query(
-    `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name) VALUES ($1, 'live', 'b@x.io', 'b@x.io', 'B', 'X') RETURNING id`,
-    [created.tenant.id],
-  );
-  const message = await scoped(db.manager, Message, { tenantId: created.tenant.id, environment: 'live' }).insert({
-    channel: 'email',
-    to: 'b@x.io',
-    subject: 'Bench',
-    body: 'Hi',
-    status: 'sent',
-    sandbox: false,
-    marketing: true,
-    leadId: lead[0].id,
-    idempotencyKey: `bench-${Date.now()}`,
-  });
-  // Sent long ago, so hits are not flagged as machine traffic (prefetch within seconds of sending).
-  await db.query(`UPDATE messages SET sent_at = now() - interval '1 day' WHERE id = $1`, [message.id]);
-  const claims = { t: encodeId('tenant', created.tenant.id), e: 'live' as const, m: encodeId('message', message.id) };
-  const pixel = `/v1/t/o/${signTrackingToken(config.TRACKING_SECRET, { k: 'o', ...claims })}`;
-  const click = `/v1/t/c/${signTrackingToken(config.TRACKING_SECRET, { k: 'c', ...claims, u: 'https://example.com/pricing' })}`;
-  const shippedCtx: ShippedContext = { dbUrl: pg.url, temporalAddress: temporal.address, workDir: work };
-  const key = { 'x-api-key': created.liveKey, 'content-type': 'application/json' };
+  const stack = await startBenchStack(work, cleanups, log);
+  const { db, dbUrl, temporalAddress } = stack;
+  const { created, leadId, key, pixel, click } = await createBenchTenant(db);
+  const shippedCtx: ShippedContext = { dbUrl, temporalAddress, workDir: work };
   const tenantScope = { tenantId: created.tenant.id, environment: 'live' as const };
   let n = 0;
   const leadBody =
@@ -285,11 +241,11 @@ async function main(): Promise<void> {
 
   log('starting the baselines (bare Express servers, a bare Temporal worker) ...');
   const bare = {
-    'bare-json': await startBare('bare-json', pg.url),
-    'bare-insert': await startBare('bare-insert', pg.url),
-    'bare-select': await startBare('bare-select', pg.url),
+    'bare-json': await startBare('bare-json', dbUrl),
+    'bare-insert': await startBare('bare-insert', dbUrl),
+    'bare-select': await startBare('bare-select', dbUrl),
   };
-  const baselineWorker = await startBaselineWorker(temporal.address);
+  const baselineWorker = await startBaselineWorker(temporalAddress);
   const stopBaselines = () => Promise.all([...Object.values(bare).map((b) => b.child), baselineWorker].map(stopChild));
   cleanups.push(stopBaselines);
   const bareHttp = (mode: BareMode, request: Record<string, unknown>) => () => measure(bare[mode].url, request);
@@ -301,7 +257,7 @@ async function main(): Promise<void> {
   };
 
   // T5 and T6 talk to Temporal from this process; the service's worker (shipped) delivers T6's webhooks.
-  const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: 'default' });
+  const client = new Client({ connection: await Connection.connect({ address: temporalAddress }), namespace: 'default' });
   const bareStarted: string[] = [];
   const receiver = new Receiver();
   const hookUrl = await receiver.start();
@@ -397,8 +353,8 @@ async function main(): Promise<void> {
         id: 'T3',
         what: 'bare Express + pg SELECT by key vs GET /v1/leads/:id',
         goal: 0.6,
-        baseline: bareHttp('bare-select', { path: `/leads/${lead[0].id}` }),
-        target: () => measure(app, { path: `/v1/leads/${encodeId('lead', lead[0].id)}`, headers: key }),
+        baseline: bareHttp('bare-select', { path: `/leads/${leadId}` }),
+        target: () => measure(app, { path: `/v1/leads/${encodeId('lead', leadId)}`, headers: key }),
       },
       {
         id: 'T4-open',
@@ -484,7 +440,7 @@ async function main(): Promise<void> {
         // The latency goal holds at a steady rate the system can carry: half this round's baseline.
         target: () =>
           webhookDeliveries(
-            { db, workflows: webhookStarter, scope: tenantScope, leadId: lead[0].id, receiver },
+            { db, workflows: webhookStarter, scope: tenantScope, leadId: leadId, receiver },
             T6_N,
             CONNECTIONS,
             Math.max(1, t6BaselineRps / 2),
@@ -499,14 +455,14 @@ async function main(): Promise<void> {
         baseline: async (round) => {
           t8File = path.join(work, `t8-${layout}-${round}.csv`);
           await writeLeadsCsv(t8File, `t8-${layout}-${round}`, T8_ROWS);
-          return copyIntoBareTable(pg.url, t8File, `t8_copy_${round}`);
+          return copyIntoBareTable(dbUrl, t8File, `t8_copy_${round}`);
         },
         target: async () => {
           const sample = await importThroughApi(app, key, t8File);
           log(`T8: ${T8_ROWS} rows imported in ${(sample.p50 / 1000).toFixed(1)} s (${sample.rps} rows/s)`);
           rmSync(t8File, { force: true });
           log('T8: VACUUM (ANALYZE) of the database, so autovacuum does not run under the next measurements ...');
-          await settleAfterImport(pg.url);
+          await settleAfterImport(dbUrl);
           return sample;
         },
       },
@@ -551,7 +507,6 @@ async function main(): Promise<void> {
   await stopBaselines();
   await receiver.stop();
   await client.connection.close();
-  await db.destroy();
   const machine = machineInfo({ durationSeconds: DURATION, connections: CONNECTIONS, rounds: ROUNDS });
   if (ONLY || LAYOUTS.length < Object.keys(describe).length) {
     log('a subset was measured: bench/results/latest.* left as they were');
@@ -559,8 +514,7 @@ async function main(): Promise<void> {
     writeResults(path.join(PROJECT_ROOT, 'bench', 'results'), machine, layouts);
     log(`wrote bench/results/latest.json and latest.md`);
   }
-  await temporal.stop();
-  await pg.stop();
+  await stack.stop();
   if (!process.env.BENCH_KEEP_LOGS) rmSync(work, { recursive: true, force: true });
   log(`done in ${Math.round((Date.now() - startedAt) / 1000)} s`);
 }

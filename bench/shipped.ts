@@ -18,10 +18,13 @@ export interface ShippedContext {
   temporalAddress: string;
   /** Where the processes' logs (and the all-in-one's DATA_DIR) go. */
   workDir: string;
+  /** The checkout whose dist/ runs (default this one; `npm run bench:ab` runs another's too). */
+  projectRoot?: string;
 }
 
 export interface ShippedProcess {
   name: string;
+  pid: number;
   /** Throws if the process has exited: a target measured against a dead process would only count refused connections. */
   assertRunning(): void;
   /** Where the API answers (the worker's /healthz for the worker). */
@@ -96,8 +99,9 @@ async function start(
   const execArgv = profDir
     ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir)}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`]
     : [];
-  const child = spawn(process.execPath, [...execArgv, path.join(PROJECT_ROOT, 'dist', script)], {
-    cwd: PROJECT_ROOT,
+  const root = ctx.projectRoot ?? PROJECT_ROOT;
+  const child = spawn(process.execPath, [...execArgv, path.join(root, 'dist', script)], {
+    cwd: root,
     env: productionEnv(ctx, extra),
     stdio: ['ignore', fd, fd],
   });
@@ -110,6 +114,7 @@ async function start(
   });
   return {
     name,
+    pid: child.pid as number,
     assertRunning: () => {
       if (child.exitCode !== null || child.signalCode !== null)
         throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}); see ${logFile}`);
