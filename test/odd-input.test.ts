@@ -189,6 +189,21 @@ describe('bad input found against a running instance answers 4xx in the envelope
     expect(res.body.message).toMatch(/percent-encoding/);
   });
 
+  it('answers a tracking path as its routes always did: bad percent-encoding 400, a trailing slash or HEAD served, the route template in the metrics', async () => {
+    const broken = await stack.http().get('/v1/t/o/%E0%A4%A');
+    expectEnvelope(broken, 400);
+    expect(broken.body.message).toMatch(/percent-encoding/);
+    // An unknown token reaches the handler: its plain-text 404, not the API's JSON one for unknown paths.
+    for (const res of [await stack.http().get('/v1/t/o/not-a-token/'), await stack.http().head('/v1/t/c/not-a-token')]) {
+      expect([res.status, res.headers['content-type']]).toEqual([404, 'text/plain; charset=utf-8']);
+    }
+    const unknownKind = await stack.http().get('/v1/t/x/not-a-token');
+    expect([unknownKind.status, unknownKind.headers['content-type']]).toEqual([404, expect.stringMatching(/^application\/json/)]);
+    const metrics = await stack.http().get('/metrics');
+    expect(metrics.text).toMatch(/route="\/v1\/t\/o\/:token",status="404"/);
+    expect(metrics.text).toMatch(/route="\/v1\/t\/c\/:token",status="404"/);
+  });
+
   it('answers a corrupt gzip or br body with 400, and still reads a sound gzip body', async () => {
     for (const encoding of ['gzip', 'br']) {
       const res = await stack
