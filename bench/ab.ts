@@ -60,9 +60,10 @@ async function burst(api: ShippedProcess, request: autocannon.Options, expected:
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
-  if (!otherRoot || !existsSync(path.join(otherRoot, 'dist', 'api', 'server.js'))) {
+  if (!otherRoot) throw new Error('Usage: npm run bench:ab -- <other checkout> [pairs, default 16] [targets, default T1,T3,T4-open]');
+  if (!existsSync(path.join(otherRoot, 'dist', 'api', 'server.js'))) {
     throw new Error(
-      `Usage: npm run bench:ab -- <other checkout> [pairs] [targets]. The other checkout must be built: no dist/api/server.js under ${otherRoot ?? '(none given)'}; run npm run build there (git worktree add <dir> <commit> makes one)`,
+      `${otherRoot} has no dist/api/server.js: build it first (cd ${otherRoot} && npm run build; git worktree add <dir> <commit> makes a checkout)`,
     );
   }
   const unknown = TARGETS.filter((t) => !['T1', 'T2', 'T3', 'T4-open', 'T4-click'].includes(t));
