@@ -8,7 +8,7 @@
  * Why: on these shared machines a run's speed drifts by tens of percent within minutes, so two
  * `npm run bench` runs of different builds cannot show a change of 10 %. Bursts a second or two
  * apart see the same machine; the median of the pairs' ratios shows such a change (a build
- * against itself gave 0.95-1.10 over 10 pairs, tighter over more).
+ * against itself gave median CPU ratios of 1.02 and 1.10 over 10 pairs).
  *
  * The other checkout needs its own `npm run build`; this one is built by the npm script. Targets:
  * T1 (GET /healthz), T2 (POST /v1/leads), T3 (GET /v1/leads/:id), T4-open (the open pixel),
