@@ -84,6 +84,25 @@ async function operationWhenDone(id: string) {
   }
 }
 
+/** gRPC's DEADLINE_EXCEEDED, as the Temporal client's errors carry it in their cause. */
+const DEADLINE_EXCEEDED = 4;
+
+/**
+ * An enrollment workflow's status by query. A query the worker did not take in time is asked again:
+ * the worker replays each workflow its cache evicted before answering, and on a loaded CI machine
+ * one of 2,000 such queries once timed out in the server's queue ("query timed out before a worker
+ * could process it"), which says nothing about the signal.
+ */
+async function enrollmentStatus(workflowId: string): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await stack.client.workflow.getHandle(workflowId).query(progressQuery)).status;
+    } catch (err) {
+      if ((err as { cause?: { code?: number } }).cause?.code !== DEADLINE_EXCEEDED || attempt >= 3) throw err;
+    }
+  }
+}
+
 describe('campaign operations', () => {
   it(`pauses a campaign of ${ENROLLMENTS} enrollments with a 202 and an operation that signals every one of them`, async () => {
     const campaign = await campaignWithEnrollments(ENROLLMENTS);
@@ -106,8 +125,8 @@ describe('campaign operations', () => {
 
     // Every enrollment's workflow heard the pause.
     const statuses = new Map<string, number>();
-    await forEachConcurrently(campaign.enrollments, 20, async (e) => {
-      const { status } = await stack.client.workflow.getHandle(e.workflowId).query(progressQuery);
+    await forEachConcurrently(campaign.enrollments, 10, async (e) => {
+      const status = await enrollmentStatus(e.workflowId);
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
     });
     expect(Object.fromEntries(statuses)).toEqual({ paused: ENROLLMENTS });

@@ -51,6 +51,41 @@ describe('search', () => {
     expect(ids(await search(t, 'q=king'))).toEqual([]);
   });
 
+  it('keeps each word of a document once in its vector: the name-like fields at weight A, the rest at B', async () => {
+    const t = await newTenant(stack.db);
+    const lead = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.sandbox)
+        .send({ email: 'ada@engines.example', firstName: 'Ada', lastName: 'Lovelace', phone: '+14155550123' })
+        .expect(201)
+    ).body.data;
+    const vector = async () => {
+      const [row] = await stack.db.query(`SELECT tsv::text AS tsv FROM search_documents WHERE doc_id = $1`, [lead.id]);
+      return Object.fromEntries(
+        (row.tsv as string).split(' ').map((lexeme) => {
+          const [word, positions] = lexeme.split(/:(?=[^:]*$)/);
+          return [word.replace(/^'|'$/g, ''), positions.replace(/\d+/g, '').split(',').sort().join('')];
+        }),
+      );
+    };
+    // The email counts as its parts too; the title's words carry no B positions of a repeated body.
+    expect(await vector()).toEqual({
+      'ada@engines.example': 'A',
+      ada: 'AA',
+      'engines.example': 'A',
+      lovelace: 'A',
+      '+14155550123': 'B',
+      new: 'B',
+      api: 'B',
+    });
+    // Recomputed by PostgreSQL when the document is replaced.
+    await stack.http().patch(`/v1/leads/${lead.id}`).set(t.sandbox).send({ lastName: 'King' }).expect(200);
+    expect(await vector()).toMatchObject({ king: 'A' });
+    expect(await vector()).not.toHaveProperty('lovelace');
+  });
+
   it('indexes posted documents, replacing the previous one for the same type and id', async () => {
     const t = await newTenant(stack.db);
     const opp = encodeId('opportunity', 77);

@@ -5,9 +5,9 @@ export const SEARCH_TYPES = ['lead', 'opportunity', 'partner'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
 /**
- * One searchable document per (type, id). `tsv` is maintained by a trigger from `title` (weight A)
- * and `body` (weight B), so every writer gets the same vector; the GIN index on it is created by
- * the migration (TypeORM cannot declare GIN indexes, hence synchronize: false).
+ * One searchable document per (type, id). `tsv` is a generated column of `title` (weight A) and
+ * `body` (weight B), so every writer gets the same vector; the GIN index on it is created by the
+ * migration (TypeORM cannot declare GIN indexes, hence synchronize: false).
  */
 @Entity({ name: 'search_documents' })
 // The unique index starts with the scope, so the pair needs none of its own (TenantScopedColumns).
@@ -30,7 +30,15 @@ export class SearchDocument extends TenantScopedColumns {
   @Column({ type: 'text' })
   body: string;
 
-  @Column({ type: 'tsvector', nullable: true, select: false, insert: false, update: false })
+  @Column({
+    type: 'tsvector',
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+    generatedType: 'STORED',
+    asExpression: `setweight(to_tsvector('simple'::regconfig, title), 'A') || setweight(to_tsvector('simple'::regconfig, body), 'B')`,
+  })
   tsv: string | null;
 
   @Column({ name: 'indexed_at', type: 'timestamptz' })

@@ -25,6 +25,7 @@ import { AddEngagementSignalWindow1795361000000 } from './1795361000000-AddEngag
 import { DropRedundantScopeIndexes1795725190309 } from './1795725190309-DropRedundantScopeIndexes';
 import { AddImportChunkLeadRange1795740000000 } from './1795740000000-AddImportChunkLeadRange';
 import { AddPendingEnrollments1795820911457 } from './1795820911457-AddPendingEnrollments';
+import { SearchVectorAsGeneratedColumn1795880000000 } from './1795880000000-SearchVectorAsGeneratedColumn';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -54,4 +55,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   DropRedundantScopeIndexes1795725190309,
   AddImportChunkLeadRange1795740000000,
   AddPendingEnrollments1795820911457,
+  SearchVectorAsGeneratedColumn1795880000000,
 ];
