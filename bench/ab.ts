@@ -72,8 +72,9 @@ async function main(): Promise<void> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'lead-bench-ab-'));
   chmodSync(work, 0o755);
   try {
+    // startBenchStack registered the stops of Temporal and PostgreSQL; its pool closes before them.
     const stack = await startBenchStack(work, cleanups, log);
-    cleanups.push(() => stack.stop());
+    cleanups.push(() => stack.db.destroy());
     const bench = await createBenchTenant(stack.db);
     const ctx = { dbUrl: stack.dbUrl, temporalAddress: stack.temporalAddress, workDir: work };
     log(`starting A (${path.resolve(otherRoot)}) and B (this checkout) ...`);
