@@ -35,7 +35,14 @@ const TAIL_LINES = 15;
 
 class ExitedWhileStarting extends Error {}
 
-/** `temporal server start-dev` with a persistent SQLite file (WAL) so workflows survive restarts. */
+/**
+ * `temporal server start-dev` with a persistent SQLite file so workflows survive restarts. WAL with
+ * `synchronous=normal`: a commit is in the WAL file when the server answers, so a killed server
+ * loses nothing (test/reliability/temporal-restart.test.ts); only an OS crash could lose the last
+ * commits, which SQLite's default (an fsync per commit) would keep. Measured in
+ * test/campaign-operations.test.ts (one run each): 2,000 workflow starts took 31 s with the fsync
+ * and 24 s without, the 2,000 signals of the pause that follows 59 s and 50 s.
+ */
 export async function startDevServer(opts: Options): Promise<DevServer> {
   mkdirSync(opts.dataDir, { recursive: true });
   for (let attempt = 1; ; attempt++) {
@@ -63,6 +70,8 @@ async function startOnce(opts: Options): Promise<DevServer> {
     path.resolve(opts.dataDir, 'temporal.sqlite'),
     '--sqlite-pragma',
     'journal_mode=wal',
+    '--sqlite-pragma',
+    'synchronous=normal',
     '--log-level',
     'warn',
     ...devServerSearchAttributeFlags(),
