@@ -2,13 +2,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { IdType } from '../../lib/ids';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FILE_FIXTURE_CONTENT, idFixtures, seedEveryIdType, seedReferences } from '../support/id-fixtures';
 import {
   pinnedIdsDocument,
   pinnedPathParamsConfig,
-  runSchemathesis,
+  runSchemathesisShards,
   type OpenApiDocument,
   type SchemathesisRun,
 } from '../support/schemathesis';
@@ -27,6 +26,8 @@ const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 10);
  */
 const PHASES = process.env.SCHEMATHESIS_PHASES ?? 'examples,coverage,fuzzing';
 const SEED = process.env.SCHEMATHESIS_SEED ?? '20261122';
+/** Fuzzer processes per run, each with a share of the paths (runSchemathesisShards says why). */
+const SHARDS = Number(process.env.SCHEMATHESIS_SHARDS ?? 2);
 /**
  * A guard against a hung run, not a speed goal: the runs are bounded by --max-examples. On a slow
  * machine the coverage phase alone took 160 s of the positive-data run, and a 280 s guard killed
@@ -68,9 +69,9 @@ let baseUrl: string;
 let owner: TestTenant;
 let intruder: TestTenant;
 let config: string;
-let documentFile: string;
+let document: OpenApiDocument;
 let hookFixtures: Record<string, unknown>;
-let inputDocumentFile: string;
+let inputDocument: OpenApiDocument;
 
 beforeAll(async () => {
   // Deliveries to generated hosts fail by the thousand, each a WARN line of the SDK's: noise in CI's log.
@@ -98,22 +99,17 @@ beforeAll(async () => {
     if (p.startsWith('/p/') && name === 'tenantId') return owner.id;
     return owned.get((type ?? (p.startsWith('/v1/public/forms/') ? 'form' : '')) as IdType);
   });
-  documentFile = path.join(reportDir(''), 'openapi.pinned.json');
-  inputDocumentFile = path.join(reportDir(''), 'openapi.pinned-input.json');
-  mkdirSync(path.dirname(documentFile), { recursive: true });
   const references = await seedReferences(() => stack.http(), owner.sandbox, owned);
   const pinned = (opts: { uniqueArraysOfOne?: boolean }) =>
-    JSON.stringify(
-      pinnedIdsDocument(
-        doc,
-        (type) => owned.get(type as IdType),
-        (kind) => references.get(kind),
-        opts,
-      ),
+    pinnedIdsDocument(
+      doc,
+      (type) => owned.get(type as IdType),
+      (kind) => references.get(kind),
+      opts,
     );
-  writeFileSync(documentFile, pinned({}));
+  document = pinned({});
   // The positive-data run checks requests only, so its arrays of unique items can be kept to one.
-  writeFileSync(inputDocumentFile, pinned({ uniqueArraysOfOne: true }));
+  inputDocument = pinned({ uniqueArraysOfOne: true });
   hookFixtures = {
     baseUrl,
     apiKey: owner.sandboxKey,
@@ -150,8 +146,7 @@ afterAll(async () => {
 
 // Kept after the run (test-artifacts/ is git-ignored): the HAR and output explain a failure.
 const reportDir = (name: string) => path.resolve(__dirname, '../../test-artifacts/schemathesis', name);
-const common = (maxExamples: number, document = documentFile) => [
-  document,
+const common = (maxExamples: number) => [
   '--url',
   baseUrl,
   '--seed',
@@ -186,11 +181,12 @@ const statuses = (run: SchemathesisRun) =>
 
 describe('OpenAPI fuzzing (schemathesis)', () => {
   it('accepts input the document calls valid (no 422 for a rule the document does not state)', async () => {
-    const run = await runSchemathesis(
+    const run = await runSchemathesisShards(
       reportDir('positive-data'),
       config,
+      inputDocument,
       [
-        ...common(MAX_EXAMPLES, inputDocumentFile),
+        ...common(MAX_EXAMPLES),
         '--header',
         `X-API-Key: ${owner.sandboxKey}`,
         '--mode',
@@ -206,7 +202,7 @@ describe('OpenAPI fuzzing (schemathesis)', () => {
         'DELETE',
       ],
       RUN_TIMEOUT_MS,
-      { file: HOOKS_FILE, fixtures: hookFixtures },
+      { shards: SHARDS, hooks: { file: HOOKS_FILE, fixtures: hookFixtures } },
     );
     expect(run.problems).toBe('');
     expect(run.entries.length).toBeGreaterThan(100);
@@ -215,9 +211,10 @@ describe('OpenAPI fuzzing (schemathesis)', () => {
   });
 
   it('answers every generated request without a server error and as the document says', async () => {
-    const run = await runSchemathesis(
+    const run = await runSchemathesisShards(
       reportDir('conformance'),
       config,
+      document,
       [
         ...common(MAX_EXAMPLES),
         '--header',
@@ -231,6 +228,7 @@ describe('OpenAPI fuzzing (schemathesis)', () => {
         'true',
       ],
       RUN_TIMEOUT_MS,
+      { shards: SHARDS },
     );
     expect(run.problems).toBe('');
     expect(run.entries.length).toBeGreaterThan(100);
@@ -238,9 +236,10 @@ describe('OpenAPI fuzzing (schemathesis)', () => {
   });
 
   it("answers another tenant's key with the first tenant's IDs only with 404 (or a validation error)", async () => {
-    const run = await runSchemathesis(
+    const run = await runSchemathesisShards(
       reportDir('cross-tenant'),
       config,
+      document,
       [
         // Fewer examples: the only question is whether any answer differs from 404.
         ...common(Math.ceil(MAX_EXAMPLES / 2)),
@@ -263,6 +262,7 @@ describe('OpenAPI fuzzing (schemathesis)', () => {
         '/v1/addons/{id}/install',
       ],
       RUN_TIMEOUT_MS,
+      { shards: SHARDS },
     );
     expect(run.problems).toBe('');
     expect(run.entries.length).toBeGreaterThan(50);
