@@ -5,10 +5,13 @@ import type { ScopeRef } from './types';
 
 /**
  * Provider calls are retried for about half an hour (timeouts, 4xx from throttling, 5xx). The
- * activity is idempotent per message, so a retry never sends twice.
+ * activity is idempotent per message, so a retry never sends twice. Its worker heartbeats every 5 s
+ * (workers/heartbeat-interceptor.ts): a send whose worker died is retried 20 s later, not after the
+ * whole minute.
  */
 const deliverOptions = {
   startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10 },
 } as const;
 /** Bookkeeping in our own database: retried until it works. */

@@ -70,7 +70,7 @@ it('delivers each email of a sequence exactly once to every lead when the worker
   sink.beforeAccept = () => {};
   await services.replaceWorker();
 
-  // An activity lost with its worker is retried after its start-to-close timeout (1 minute).
+  // A send lost with its worker is retried once its heartbeat timeout (20 s) passes.
   await waitUntil(
     async () => (await api.enrollments(campaign.id)).every((e) => e.status === 'completed'),
     'every enrollment to complete',
