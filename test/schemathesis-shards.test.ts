@@ -36,6 +36,7 @@ it('balances the shards by operations, not by paths', () => {
   expect(shardDocument(doc, 2).map((s) => methods(s.paths).length)).toEqual([4, 4]);
 });
 
-it('gives one shard the whole document', () => {
+it('gives one shard the whole document, and no shard nothing', () => {
   expect(shardDocument(doc, 1)).toEqual([doc]);
+  expect(shardDocument(doc, 8)).toHaveLength(5);
 });
