@@ -133,7 +133,8 @@ const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head',
  * `runSchemathesis` as `shards` processes at once, each fuzzing its share of `document`'s paths
  * (written to `dir/shard-<n>/openapi.json`), merged into one run. Generating cases holds Python's
  * GIL: one process kept a core busy while the API it fuzzed waited (sampled with top on a 2-core
- * machine: schemathesis at 95-100 % of a core, the process serving the API at 20-40 %). Every shard gets the same seed, config and hooks; `args` are everything but the document.
+ * machine: schemathesis at 95-100 % of a core, the process serving the API at 20-40 %). Every
+ * shard gets the same seed, config and hooks; `args` are everything but the document.
  */
 export async function runSchemathesisShards(
   dir: string,
