@@ -64,9 +64,10 @@ export async function removeFromIndex(data: ScopedData, type: SearchType, id: st
   await data.repo(SearchDocument).deleteWhere({ docType: type, docId: id });
 }
 
-export const leadSearchDocument = (
-  l: Pick<Lead, 'id' | 'email' | 'firstName' | 'lastName' | 'phone' | 'status' | 'source'>,
-): SearchDocumentInput => ({
+/** What a lead's search document is made of. */
+export type SearchedLead = Pick<Lead, 'id' | 'email' | 'firstName' | 'lastName' | 'phone' | 'status' | 'source'>;
+
+export const leadSearchDocument = (l: SearchedLead): SearchDocumentInput => ({
   type: 'lead',
   id: encodeId('lead', l.id),
   data: { email: l.email, firstName: l.firstName, lastName: l.lastName, phone: l.phone, status: l.status, source: l.source },

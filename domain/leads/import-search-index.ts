@@ -1,6 +1,6 @@
 import { Lead } from '../../db/entities';
 import type { DomainContext } from '../context';
-import { leadSearchDocument, upsertSearchDocuments } from '../search-index';
+import { leadSearchDocument, upsertSearchDocuments, type SearchedLead } from '../search-index';
 import { unitOfWork } from '../unit-of-work';
 
 /** The IDs of the leads one import chunk created, first to last. */
@@ -19,9 +19,11 @@ export interface CreatedRange {
  */
 export async function indexImportedLeads(ctx: DomainContext, range: CreatedRange): Promise<number> {
   return unitOfWork(ctx, async (tx) => {
-    const leads = await tx.sqlEntities(
-      Lead,
-      (q) => `SELECT ${q.columns(Lead, 'l')} FROM ${q.table(Lead)} l
+    // Only what a lead's document holds: the rest of the row (dates, custom fields) cost the worker
+    // more to read and convert than the document itself.
+    const leads = await tx.sql<SearchedLead>(
+      (q) => `SELECT l.id::text AS id, l.email, l.first_name AS "firstName", l.last_name AS "lastName", l.phone, l.status, l.source
+        FROM ${q.table(Lead)} l
         WHERE ${q.scope('l')} AND l.id BETWEEN ${q.value(range.from)}::bigint AND ${q.value(range.to)}::bigint FOR KEY SHARE`,
     );
     await upsertSearchDocuments(tx, leads.map(leadSearchDocument), { keepNewer: true });
