@@ -87,6 +87,18 @@ describe('POST /v1/leads/imports', () => {
 
     const found = await stack.http().get('/v1/search?q=lovelace&type=lead').set(t.live).expect(200);
     expect(found.body.data).toHaveLength(1);
+    // The index step builds the document from the columns it reads back: each must arrive under its name.
+    expect(found.body.data[0]).toMatchObject({
+      id: encodeId('lead', leads[0].id),
+      data: {
+        email: 'ada@example.com',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        phone: '+44 20 7946 0018',
+        status: 'new',
+        source: 'import',
+      },
+    });
 
     const failures = await stack.http().get(`/v1/leads/imports/${done.id}/failures`).set(t.live).expect(200);
     expect(failures.body.data.map((f: { line: number; reason: string }) => [f.line, f.reason.split(':')[0]])).toEqual([
