@@ -63,7 +63,8 @@ export class ScopedSqlBuilder {
 
   /**
    * `INSERT INTO table (cols) SELECT * FROM unnest($1::type[], ...)` of many rows (see
-   * insertManySql, `computed` included), each row's tenant_id (and environment) the scope's.
+   * insertManySql, `computed` included), each row's tenant_id (and environment) the scope's: one
+   * parameter each for the whole statement, not an array repeating it per row, whatever the rows say.
    */
   insertMany(entity: EntityTarget<ObjectLiteral>, rows: ObjectLiteral[], computed: Record<string, string> = {}): string {
     const meta = metadataOf(this.manager, entity);
@@ -71,8 +72,9 @@ export class ScopedSqlBuilder {
     const { tenantId, environment } = this.tenantScope;
     this.tablesNamed++;
     this.scopeUsed = true;
-    const scoped = rows.map((r) => ({ ...r, tenantId, ...(partitioned ? { environment } : {}) }));
-    return insertManySql(this.manager, meta, scoped, this.params, computed);
+    const scope: Record<string, string> = { tenantId: `${this.value(tenantId)}::bigint` };
+    if (partitioned) scope.environment = `${this.value(environment)}::varchar`;
+    return insertManySql(this.manager, meta, rows, this.params, { ...computed, ...scope });
   }
 
   /** `DELETE FROM table WHERE <scope> AND (condition)`: the caller's condition cannot widen it. */

@@ -36,12 +36,25 @@ export function metadataOf(manager: EntityManager, entity: EntityTarget<ObjectLi
 
 export const tableOf = (meta: EntityMetadata) => quote(meta.tableName);
 
-/** The columns TypeORM would select, as `alias.col AS "<prefix>col"` (prefix lets rows of two tables share a result row). */
+const selectLists = new WeakMap<EntityMetadata, Map<string, string>>();
+
+/**
+ * The columns TypeORM would select, as `alias.col AS "<prefix>col"` (prefix lets rows of two tables
+ * share a result row). Built once per entity, alias and prefix: the hot statements name the same ones on every request.
+ */
 export function selectList(meta: EntityMetadata, alias: string, prefix = ''): string {
-  return meta.columns
-    .filter((c) => c.isSelect)
-    .map((c) => (prefix ? `${alias}.${quote(c.databaseName)} AS ${quote(prefix + c.databaseName)}` : `${alias}.${quote(c.databaseName)}`))
-    .join(', ');
+  let byName = selectLists.get(meta);
+  if (!byName) selectLists.set(meta, (byName = new Map()));
+  const key = `${alias} ${prefix}`;
+  let list = byName.get(key);
+  if (list === undefined) {
+    list = meta.columns
+      .filter((c) => c.isSelect)
+      .map((c) => (prefix ? `${alias}.${quote(c.databaseName)} AS ${quote(prefix + c.databaseName)}` : `${alias}.${quote(c.databaseName)}`))
+      .join(', ');
+    byName.set(key, list);
+  }
+  return list;
 }
 
 /** How each selected column of a row becomes an entity property: copied when the driver would return it as it is. */
@@ -72,11 +85,17 @@ export function hydrate<T>(manager: EntityManager, meta: EntityMetadata, row: Re
   return entity as T;
 }
 
+const casts = new WeakMap<ColumnMetadata, string>();
+
 // Character types are cast as text: `::character` alone means char(1) and would truncate; the
 // column's own length is then enforced on assignment (too long is an error, not a cut).
 function castOf(manager: EntityManager, col: ColumnMetadata): string {
-  const type = manager.connection.driver.normalizeType(col);
-  return `${type === 'character' || type === 'character varying' ? 'text' : type}${col.isArray ? '[]' : ''}`;
+  let cast = casts.get(col);
+  if (cast === undefined) {
+    const type = manager.connection.driver.normalizeType(col);
+    casts.set(col, (cast = `${type === 'character' || type === 'character varying' ? 'text' : type}${col.isArray ? '[]' : ''}`));
+  }
+  return cast;
 }
 
 /**
@@ -97,13 +116,11 @@ export function insertSql(
   let overriding = false;
   for (const col of meta.columns) {
     if (!col.isInsert && !col.isPrimary) continue;
-    const value = col.getEntityValue(values);
+    const value = valueOf(col, values);
     if (value === undefined) continue;
     if (col.isGenerated) overriding = true;
     columns.push(quote(col.databaseName));
-    placeholders.push(
-      value instanceof Raw ? value.text : `${p.add(manager.connection.driver.preparePersistentValue(value, col))}::${castOf(manager, col)}`,
-    );
+    placeholders.push(value instanceof Raw ? value.text : `${p.add(persistentValue(manager, col, value))}::${castOf(manager, col)}`);
   }
   return (
     `INSERT INTO ${tableOf(meta)} (${columns.join(', ')})${overriding ? ' OVERRIDING SYSTEM VALUE' : ''}` +
@@ -117,10 +134,11 @@ export function insertSql(
  * rows differ or a column is an array (unnest would flatten it).
  */
 export function insertManyColumns(meta: EntityMetadata, rows: ObjectLiteral[]): ColumnMetadata[] | null {
-  const given = (row: ObjectLiteral) => meta.columns.filter((c) => c.isInsert && valueOf(c, row) !== undefined);
-  const cols = given(rows[0]);
+  const insertable = meta.columns.filter((c) => c.isInsert);
+  const given = insertable.map((c) => valueOf(c, rows[0]) !== undefined);
+  const cols = insertable.filter((_, i) => given[i]);
   if (cols.some((c) => c.isArray)) return null;
-  return rows.every((row) => given(row).length === cols.length && cols.every((c) => valueOf(c, row) !== undefined)) ? cols : null;
+  return rows.every((row) => insertable.every((c, i) => (valueOf(c, row) !== undefined) === given[i])) ? cols : null;
 }
 
 /**
@@ -157,9 +175,8 @@ const UNCHANGED_TYPES = new Set<ColumnMetadata['type']>([
   'uuid',
 ]);
 
-/** A column's value in a row as the driver sends it (see valueOf): the driver's conversion only where it converts. */
-function persistentValue(manager: EntityManager, col: ColumnMetadata, row: ObjectLiteral): unknown {
-  const value = valueOf(col, row);
+/** A column's value as the driver sends it: the driver's conversion only where it converts. */
+function persistentValue(manager: EntityManager, col: ColumnMetadata, value: unknown): unknown {
   return !col.transformer && UNCHANGED_TYPES.has(col.type) ? value : manager.connection.driver.preparePersistentValue(value, col);
 }
 
@@ -167,7 +184,8 @@ function persistentValue(manager: EntityManager, col: ColumnMetadata, row: Objec
  * Many rows in one `INSERT ... SELECT * FROM unnest($1::type[], ...)`: one parameter per column
  * whatever the number of rows, so one prepared statement serves every batch size. `computed`
  * columns are SQL expressions instead, evaluated per row over the row's given columns as
- * `u.<column>` (a value that depends on the statement's other parts).
+ * `u.<column>` (a value that depends on the statement's other parts, or one value for every row);
+ * a computed column's value in the rows is ignored.
  */
 export function insertManySql(
   manager: EntityManager,
@@ -176,9 +194,9 @@ export function insertManySql(
   p: Params,
   computed: Record<string, string> = {},
 ): string {
-  const cols = insertManyColumns(meta, rows);
+  const cols = insertManyColumns(meta, rows)?.filter((c) => !Object.hasOwn(computed, c.propertyName));
   if (!cols) throw new Error(`insertManySql: rows of ${meta.tableName} must give the same non-array columns`);
-  const arrays = cols.map((c) => `${p.add(rows.map((r) => persistentValue(manager, c, r)))}::${castOf(manager, c)}[]`);
+  const arrays = cols.map((c) => `${p.add(rows.map((r) => persistentValue(manager, c, valueOf(c, r))))}::${castOf(manager, c)}[]`);
   const extra = Object.entries(computed).map(([property, sql]) => {
     const col = meta.findColumnWithPropertyName(property);
     if (!col) throw new Error(`insertManySql: ${property} is not a column of ${meta.tableName}`);

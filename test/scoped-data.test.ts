@@ -93,6 +93,34 @@ describe('a scoped statement that writes', () => {
     await mine.repo(Lead).deleteById(row.id);
   });
 
+  it('insertMany() writes the scope tenant and environment whatever the rows say, each sent once', async () => {
+    const rows = ['many-1@example.com', 'many-2@example.com'].map((email) => ({
+      tenantId: theirs.scope.tenantId,
+      environment: 'sandbox',
+      email,
+      emailNormalized: email,
+      firstName: 'Many',
+      lastName: 'Rows',
+      source: 'api',
+      status: 'new',
+    }));
+    let params: unknown[] = [];
+    const written = await mine.sqlEntities(Lead, (q) => {
+      const text = `${q.insertMany(Lead, rows)} RETURNING *`;
+      params = q.params.values;
+      return text;
+    });
+    expect(written.map((l) => [l.email, l.tenantId, l.environment])).toEqual([
+      ['many-1@example.com', mine.scope.tenantId, 'live'],
+      ['many-2@example.com', mine.scope.tenantId, 'live'],
+    ]);
+    // The scope is one parameter each for the statement, not a column array repeating it per row.
+    expect(params.filter((v) => !Array.isArray(v))).toEqual([mine.scope.tenantId, 'live']);
+    expect(params.filter((v) => Array.isArray(v)).map((v) => (v as unknown[]).length)).toEqual(Array(6).fill(2));
+    expect(emails(await theirs.repo(Lead).find())).toEqual(['theirs@example.com']);
+    for (const l of written) await mine.repo(Lead).deleteById(l.id);
+  });
+
   it('deleteFrom() keeps the scope when the condition is an OR naming other rows', async () => {
     const doomed = await newLead(mine, 'doomed@example.com');
     await mine.sql((q) =>

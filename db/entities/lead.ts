@@ -6,7 +6,6 @@ export const LEAD_SOURCES = ['web', 'referral', 'api', 'import', 'manual'] as co
 @Entity({ name: 'leads' })
 // Every index starts with the scope, so the pair needs none of its own (TenantScopedColumns).
 @Index('ix_leads_scope_email', ['tenantId', 'environment', 'emailNormalized'])
-@Index('ix_leads_scope_phone', ['tenantId', 'environment', 'phoneNormalized'])
 @Index('ix_leads_scope_created', ['tenantId', 'environment', 'createdAt'])
 // The lead-dedupe sweep looks for leads whose check never ran.
 @Index('ix_leads_unchecked', ['createdAt'], { where: 'duplicates_checked_at IS NULL' })

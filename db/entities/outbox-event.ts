@@ -1,14 +1,15 @@
 import { Column, Entity, Index } from 'typeorm';
-import { TenantOwned } from './tenant-owned';
+import { TenantScopedColumns } from './tenant-owned';
 
 /**
  * The transactional outbox: a row is written in the same transaction as the change it reports,
  * so an event exists exactly when its change committed. `dispatched_at` is set once the delivery
- * workflows are started; the sweep picks up rows a crash left undispatched.
+ * workflows are started; the sweep picks up rows a crash left undispatched. Events are read by ID
+ * or as undispatched, never by scope, so they have no index on the pair (TenantScopedColumns).
  */
 @Entity({ name: 'events' })
 @Index('ix_events_undispatched', ['createdAt'], { where: 'dispatched_at IS NULL' })
-export class OutboxEvent extends TenantOwned {
+export class OutboxEvent extends TenantScopedColumns {
   @Column({ type: 'varchar', length: 60 })
   type: string;
 

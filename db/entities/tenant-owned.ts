@@ -6,8 +6,9 @@ export type Environment = (typeof ENVIRONMENTS)[number];
 /**
  * The columns of every row that belongs to one tenant and one environment (live or sandbox).
  * Such rows are only reachable through ScopedRepository, which always filters by both. Extend it
- * directly only when the entity's own indexes all start with (tenant_id, environment): a plain
- * index on the pair would then be a redundant write on every insert.
+ * directly when the entity's own indexes all start with (tenant_id, environment), or when nothing
+ * reads its rows by scope: a plain index on the pair would then be a write on every insert that no
+ * query uses.
  */
 export abstract class TenantScopedColumns {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })

@@ -26,6 +26,7 @@ import { DropRedundantScopeIndexes1795725190309 } from './1795725190309-DropRedu
 import { AddImportChunkLeadRange1795740000000 } from './1795740000000-AddImportChunkLeadRange';
 import { AddPendingEnrollments1795820911457 } from './1795820911457-AddPendingEnrollments';
 import { SearchVectorAsGeneratedColumn1795880000000 } from './1795880000000-SearchVectorAsGeneratedColumn';
+import { DropUnreadLeadPhoneAndEventScopeIndexes1795900000000 } from './1795900000000-DropUnreadLeadPhoneAndEventScopeIndexes';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -56,4 +57,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddImportChunkLeadRange1795740000000,
   AddPendingEnrollments1795820911457,
   SearchVectorAsGeneratedColumn1795880000000,
+  DropUnreadLeadPhoneAndEventScopeIndexes1795900000000,
 ];

@@ -176,8 +176,8 @@ function rangeOf(leads: CreatedLead[]): CreatedRange | null {
  * The import's leads at 1, 4, 16, 64, ... chunks' worth (5,000, 20,000, 80,000, ...): each step is
  * an ANALYZE of the leads' tables, so statistics keep up with a tenant's first large import. Before
  * it, the next chunk's lookup of existing emails walked all of the tenant's leads for each email
- * (statistics that had not seen the tenant made every scope index cost the same; the phone index
- * won): 100,000 rows into the shared test database took 82 s, 58 s of them in that lookup (0.6 s
+ * (statistics that had not seen the tenant made every scope index cost the same; the phone index,
+ * since dropped, won): 100,000 rows into the shared test database took 82 s, 58 s of them in that lookup (0.6 s
  * with the ANALYZE), and the time grew with the square of the file.
  */
 function statisticsStep(created: number): number {
