@@ -126,7 +126,8 @@ export async function resolveReferences(ctx: DomainContext, items: { index: numb
 /**
  * The batch's one statement (atomic, so no BEGIN/COMMIT), as a single create's: the key claims in
  * key order (two batches claiming the same keys lock them alike), the leads (each marked checked
- * when every key of its was claimed by it or is common), their cluster rows, search documents and
+ * when every key of its was claimed by it or is common), their cluster rows (new leads' rows, so
+ * without ON CONFLICT: see addIdentitiesSql), search documents and
  * lead.created events, the request's audit entry and the enrollments the creation triggers (one
  * pending enrollment for the batch). What comes back is only what follows needs: the events to
  * relay (none when nobody subscribes), the leads still to check for duplicates, the pending
@@ -154,10 +155,10 @@ async function writeLeads(
         AND k.key NOT IN (SELECT key FROM common)) THEN now() END`;
       return `WITH claimed AS (INSERT INTO ${q.table(LeadDedupeKey)} (tenant_id, environment, key, lead_id)
         SELECT ${tenant}, ${env}, k.key, k.lead_id FROM ${keys} ON CONFLICT DO NOTHING RETURNING key, lead_id),
-      common AS (${commonKeysSql(q, q.value([...new Set(keyed.map((k) => k.key))]))}),
+      common AS (${commonKeysSql(q, q.value([...new Set(keyed.map((k) => k.key))]), 'claimed')}),
       lead AS (${q.insertMany(Lead, rows, { duplicatesCheckedAt: checked })} RETURNING id, duplicates_checked_at),
       identities AS (INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
-        SELECT ${tenant}, ${env}, k.key, k.lead_id FROM ${keys} ON CONFLICT DO NOTHING),
+        SELECT ${tenant}, ${env}, k.key, k.lead_id FROM ${keys}),
       docs AS (${q.insertMany(SearchDocument, docs)}),
       event AS (${leadEventsInsertSql(q, 'lead.created', rows)} RETURNING *),
       triggered AS (${triggeredCampaignsSql(q, 'lead_created')}),

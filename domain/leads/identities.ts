@@ -16,13 +16,23 @@ export type DuplicateReason = 'email' | 'phone';
 
 const reasonOf = (key: string): DuplicateReason => (key.startsWith('e:') ? 'email' : 'phone');
 
-/** Inserts the lead's identity rows (the caller's `where` guards them, e.g. on the lead being written). */
-export function addIdentitiesSql(q: ScopedSqlBuilder, leadId: string, keys: string[], opts: { where?: string } = {}): string {
+/**
+ * Inserts the lead's identity rows (the caller's `where` guards them, e.g. on the lead being
+ * written). `newLead`: the lead is written by the same statement, so none of its rows can exist
+ * yet and the insert leaves out ON CONFLICT, whose check costs each row about as much again as
+ * the insert (2.5 µs against 4 µs in psql); the primary key still refuses a repeated row.
+ */
+export function addIdentitiesSql(
+  q: ScopedSqlBuilder,
+  leadId: string,
+  keys: string[],
+  opts: { where?: string; newLead?: boolean } = {},
+): string {
   const [tenant, environment] = q.scopeValues();
   return `INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
     SELECT ${tenant}, ${environment}, k, ${q.value(leadId)}::bigint
       FROM unnest(${q.value(keys)}::varchar[]) k${opts.where ? ` WHERE ${opts.where}` : ''}
-    ON CONFLICT DO NOTHING`;
+    ${opts.newLead ? '' : 'ON CONFLICT DO NOTHING'}`;
 }
 
 /**
@@ -45,12 +55,19 @@ export async function deleteIdentities(data: ScopedData, leadId: string): Promis
 /**
  * SQL: the keys among `keysParam` (a varchar[] placeholder) that at least `threshold` leads have
  * already, so a lead that adds itself makes them common. Counting stops at the threshold, so the
- * cost does not grow with the cluster, and reading takes no lock.
+ * cost does not grow with the cluster, and reading takes no lock. The keys the statement has just
+ * claimed (`claimed`, the name of its part that returns them) are skipped: no lead had them, so
+ * none is common, and a create whose keys are all new (the usual case) looks up none.
  */
-export function commonKeysSql(q: ScopedSqlBuilder, keysParam: string, threshold = config.DEDUPE_COMMON_IDENTITY_LEADS): string {
+export function commonKeysSql(
+  q: ScopedSqlBuilder,
+  keysParam: string,
+  claimed: string,
+  threshold = config.DEDUPE_COMMON_IDENTITY_LEADS,
+): string {
   const [tenant, environment] = q.scopeValues();
   return `SELECT k AS key FROM unnest(${keysParam}::varchar[]) k
-    WHERE (SELECT count(*) FROM (SELECT 1 FROM ${q.table(LeadIdentity)} c WHERE c.tenant_id = ${tenant}
+    WHERE k NOT IN (SELECT key FROM ${claimed}) AND (SELECT count(*) FROM (SELECT 1 FROM ${q.table(LeadIdentity)} c WHERE c.tenant_id = ${tenant}
       AND c.environment = ${environment} AND c.key = k LIMIT ${q.value(threshold)}::int) n) >= ${q.value(threshold)}::int`;
 }
 

@@ -101,9 +101,9 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
       };
       const keysParam = q.value(keys);
       return `WITH claimed AS (${claimDedupeKeysSql(q, values.id, keys, { where: statusExists })} RETURNING key),
-    common AS (${commonKeysSql(q, keysParam)}),
+    common AS (${commonKeysSql(q, keysParam, 'claimed')}),
     lead AS (${q.insert(Lead, leadValues, { where: statusExists })} RETURNING *),
-    identities AS (${addIdentitiesSql(q, values.id, keys, leadWritten)}),
+    identities AS (${addIdentitiesSql(q, values.id, keys, { ...leadWritten, newLead: true })}),
     doc AS (${searchDocumentUpsertSql(q, leadSearchDocument(values), leadWritten)}),
     event AS (${outboxInsertSql(q, { type: 'lead.created', data: eventPayloads['lead.created'](values) }, leadWritten)} RETURNING *),
     triggered AS (${triggeredCampaignsSql(q, 'lead_created')}),

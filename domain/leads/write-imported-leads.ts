@@ -200,8 +200,9 @@ async function insertStaged(tx: UnitOfWork, ctx: DomainContext): Promise<Created
   });
   await tx.sql((q) => {
     const [tenant, env] = q.scopeValues();
+    // The new leads' rows: none can exist yet, so no ON CONFLICT check (see addIdentitiesSql).
     return `INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
-      SELECT ${tenant}, ${env}, k.key, k.id FROM lead_import_keys k ON CONFLICT DO NOTHING`;
+      SELECT ${tenant}, ${env}, k.key, k.id FROM lead_import_keys k`;
   });
   return created.map((c) => ({ id: c.id, ...ctx.scope, duplicatesCheckedAt: c.checked }));
 }
