@@ -7,12 +7,12 @@ import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
  * the round trip itself, and cannot put several writes into one statement; these helpers can.
  */
 
-/** Positional parameters of one statement: `p.add(value)` returns its placeholder. */
+/** Positional parameters of one statement: `p.add(value)` returns its placeholder (an array goes as arrayParam writes it). */
 export class Params {
   readonly values: unknown[] = [];
 
   add(value: unknown): string {
-    this.values.push(value);
+    this.values.push(Array.isArray(value) ? arrayParam(value) : value);
     return `$${this.values.length}`;
   }
 }
@@ -175,9 +175,37 @@ const UNCHANGED_TYPES = new Set<ColumnMetadata['type']>([
   'uuid',
 ]);
 
-/** A column's value as the driver sends it: the driver's conversion only where it converts. */
+/**
+ * A column's value as the driver sends it: the driver's conversion only where it converts, and
+ * JSON written as the driver writes it without the driver's dispatch (which builds a list of type
+ * names on every call to look the type up: 2.4 % of the API's CPU in a batch create).
+ */
 function persistentValue(manager: EntityManager, col: ColumnMetadata, value: unknown): unknown {
-  return !col.transformer && UNCHANGED_TYPES.has(col.type) ? value : manager.connection.driver.preparePersistentValue(value, col);
+  if (col.transformer) return manager.connection.driver.preparePersistentValue(value, col);
+  if (UNCHANGED_TYPES.has(col.type)) return value;
+  if (col.type === 'jsonb' || col.type === 'json') return value === null || value === undefined ? value : JSON.stringify(value);
+  return manager.connection.driver.preparePersistentValue(value, col);
+}
+
+const NEEDS_ESCAPE = /[\\"]/;
+
+/**
+ * A column's values as one array parameter: PostgreSQL's array literal, the text pg would write,
+ * when they are strings, numbers and nulls; otherwise the array, for pg to convert. pg escapes each
+ * element with two regular-expression replaces whether it needs them or not (about 5 % of the API's
+ * CPU in a batch create); most values need neither.
+ */
+export function arrayParam(values: unknown[]): unknown {
+  let literal = '{';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (i > 0) literal += ',';
+    if (v === null || v === undefined) literal += 'NULL';
+    else if (typeof v === 'string') literal += NEEDS_ESCAPE.test(v) ? `"${v.replace(/[\\"]/g, '\\$&')}"` : `"${v}"`;
+    else if (typeof v === 'number') literal += `"${v}"`;
+    else return values;
+  }
+  return `${literal}}`;
 }
 
 /**

@@ -3,8 +3,12 @@ import { initializeDatabase } from '../db/data-source';
 import { EngagementEvent, Lead, Opportunity, WebhookEndpoint } from '../db/entities';
 import { nextId, reserveIds } from '../db/id-blocks';
 import { scoped, type TenantScope } from '../db/scoped-repository';
-import { insertManyColumns, metadataOf } from '../db/sql';
+import { arrayParam, insertManyColumns, metadataOf } from '../db/sql';
 import { createTenant } from '../domain/tenants';
+
+// pg's own conversion of a parameter (untyped: pg/lib/utils has no declarations).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { prepareValue } = require('pg/lib/utils') as { prepareValue(value: unknown): unknown };
 
 /**
  * The hand-written statements (db/sql.ts) must give back exactly what TypeORM's own reads give:
@@ -81,6 +85,31 @@ describe('statements built from entity metadata', () => {
     expect(insertManyColumns(metadataOf(db.manager, EngagementEvent), mixed)).toBeNull();
     const fallback = await events.insertMany(mixed);
     expect(fallback[1]).toMatchObject({ machine: false, details: {} });
+  });
+
+  it('array parameters are written as pg writes them, so any text survives the round trip', async () => {
+    const tricky = ['plain', 'quo"te', 'back\\slash', 'both \\"', 'NULL', '', '{a,b}', 'tab\tand\nline', 'Zoë 😀'];
+    expect(arrayParam(tricky)).toBe(prepareValue(tricky));
+    expect(arrayParam([1, null, 'x', undefined])).toBe(prepareValue([1, null, 'x', undefined]));
+    const dates = [new Date('2026-01-02T03:04:05.678Z')];
+    expect(arrayParam(dates)).toBe(dates); // pg converts what it alone knows how to
+
+    const leads = scoped(db.manager, Lead, scope);
+    const written = await leads.insertMany(
+      tricky.map((firstName, i) => ({
+        email: `tricky-${i}@example.com`,
+        emailNormalized: `tricky-${i}@example.com`,
+        firstName,
+        lastName: 'Text',
+        source: 'api',
+        status: 'new',
+        customFields: { note: firstName, list: [firstName, null] },
+      })),
+    );
+    for (const [i, lead] of written.entries()) {
+      expect([lead.firstName, lead.customFields]).toEqual([tricky[i], { note: tricky[i], list: [tricky[i], null] }]);
+      expect(lead).toEqual(await typeormRead(Lead, lead.id));
+    }
   });
 
   it('array columns take the per-row path (unnest would flatten them)', async () => {
