@@ -162,8 +162,11 @@ async function stage(tx: UnitOfWork, leads: NewLead[], updates: ValidRow[]) {
     ['id', 'key'],
     leads.flatMap((l) => dedupeKeys(l).map((key) => [l.id, key])),
   );
-  // Fresh temporary tables have no statistics: without them the joins below are planned as nested loops over thousands of rows.
-  await tx.sql(() => `ANALYZE lead_import_stage, lead_import_keys`);
+  // Fresh temporary tables have no statistics: without them the joins below are planned as nested
+  // loops over thousands of rows. Only the columns the statements below join, filter or sort on
+  // get them: the names, phones and custom fields tripled the ANALYZE (psql, 5,000 rows: 35-48 ms
+  // for every column, 12-17 ms for these).
+  await tx.sql(() => `ANALYZE lead_import_stage (action, ord, id, email_normalized), lead_import_keys (id, key, settled)`);
 }
 
 /**
