@@ -28,17 +28,23 @@ export async function nextId(db: DataSource, entity: EntityTarget<ObjectLiteral>
   if (!byTable) blocks.set(db, (byTable = new Map()));
   let block = byTable.get(meta.tableName);
   if (!block) byTable.set(meta.tableName, (block = { ids: [] }));
-  while (block.ids.length === 0) {
-    block.refill ??= reserve(db, meta.tableName)
-      .then((ids) => {
-        block.ids.push(...ids);
-      })
-      .finally(() => {
-        block.refill = undefined;
-      });
-    await block.refill;
-  }
+  // Half used: the next block is reserved ahead, so callers rarely wait for a round trip. A failed
+  // refill ahead is dropped here; the caller that finds the block empty gets its error.
+  if (block.ids.length < BLOCK / 2) refill(db, meta.tableName, block).catch(() => {});
+  while (block.ids.length === 0) await refill(db, meta.tableName, block);
   return block.ids.shift() as string;
+}
+
+/** Adds a block of IDs after the ones left; one refill at a time per table. */
+function refill(db: DataSource, table: string, block: Block): Promise<void> {
+  block.refill ??= reserve(db, table)
+    .then((ids) => {
+      block.ids.push(...ids);
+    })
+    .finally(() => {
+      block.refill = undefined;
+    });
+  return block.refill;
 }
 
 /** `count` new values of a table's identity sequence at once, ascending (for set-based inserts in a given order). */

@@ -124,6 +124,26 @@ describe('statements built from entity metadata', () => {
     for (const id of ids) expect(BigInt(id)).toBeLessThanOrEqual(BigInt(last));
   });
 
+  it('nextId reserves the next block when half of one is used, so callers rarely wait for it', async () => {
+    const own = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 2 });
+    try {
+      const reservedAt: number[] = [];
+      let taken = 0;
+      const query = own.query.bind(own);
+      own.query = ((text: string, params?: unknown[]) => {
+        if (text.includes('generate_series')) reservedAt.push(taken);
+        return query(text, params);
+      }) as typeof own.query;
+      const ids: bigint[] = [];
+      for (; taken < 2000; taken++) ids.push(BigInt(await nextId(own, Lead)));
+      expect(reservedAt).toEqual([0, 501, 1501]);
+      expect(new Set(ids).size).toBe(2000);
+      expect(ids.every((id, i) => i === 0 || id > ids[i - 1])).toBe(true);
+    } finally {
+      await own.destroy();
+    }
+  });
+
   it('reserveIds draws a whole chunk from the table sequence, ascending, none twice', async () => {
     const [first, second] = await Promise.all([reserveIds(db, Lead, 5000), reserveIds(db, Lead, 5000)]);
     for (const ids of [first, second]) {
