@@ -30,7 +30,7 @@ export async function nextId(db: DataSource, entity: EntityTarget<ObjectLiteral>
   if (!block) byTable.set(meta.tableName, (block = { ids: [] }));
   // Half used: the next block is reserved ahead, so callers rarely wait for a round trip. A failed
   // refill ahead is dropped here; the caller that finds the block empty gets its error.
-  if (block.ids.length < BLOCK / 2) refill(db, meta.tableName, block).catch(() => {});
+  if (block.ids.length < BLOCK / 2 && !block.refill) refill(db, meta.tableName, block).catch(() => {});
   while (block.ids.length === 0) await refill(db, meta.tableName, block);
   return block.ids.shift() as string;
 }

@@ -69,11 +69,10 @@ export class ScopedSqlBuilder {
   insertMany(entity: EntityTarget<ObjectLiteral>, rows: ObjectLiteral[], computed: Record<string, string> = {}): string {
     const meta = metadataOf(this.manager, entity);
     const partitioned = meta.findColumnWithPropertyName('environment') !== undefined;
-    const { tenantId, environment } = this.tenantScope;
     this.tablesNamed++;
     this.scopeUsed = true;
-    const scope: Record<string, string> = { tenantId: `${this.value(tenantId)}::bigint` };
-    if (partitioned) scope.environment = `${this.value(environment)}::varchar`;
+    const scope: Record<string, string> = { tenantId: this.tenantParam() };
+    if (partitioned) scope.environment = this.environmentParam();
     return insertManySql(this.manager, meta, rows, this.params, { ...computed, ...scope });
   }
 
@@ -105,7 +104,15 @@ export class ScopedSqlBuilder {
    */
   scopeValues(): [tenantId: string, environment: string] {
     this.scopeUsed = true;
-    return [`${this.value(this.tenantScope.tenantId)}::bigint`, `${this.value(this.tenantScope.environment)}::varchar`];
+    return [this.tenantParam(), this.environmentParam()];
+  }
+
+  private tenantParam(): string {
+    return `${this.value(this.tenantScope.tenantId)}::bigint`;
+  }
+
+  private environmentParam(): string {
+    return `${this.value(this.tenantScope.environment)}::varchar`;
   }
 
   assertScoped(): void {
