@@ -87,7 +87,7 @@ export class ScopedRows<T extends TenantOwnedRow> {
     const [row] = await queryEntities<T>(
       manager,
       metadata,
-      `${insertSql(manager, metadata, { ...data, ...this.scopeColumns() }, p)} RETURNING *`,
+      `${insertSql(manager, metadata, data, p, {}, this.scopeColumns())} RETURNING *`,
       p,
     );
     return row;

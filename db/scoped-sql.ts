@@ -58,7 +58,7 @@ export class ScopedSqlBuilder {
     const { tenantId, environment } = this.tenantScope;
     this.tablesNamed++;
     this.scopeUsed = true;
-    return insertSql(this.manager, meta, { ...values, tenantId, ...(partitioned ? { environment } : {}) }, this.params, opts);
+    return insertSql(this.manager, meta, values, this.params, opts, partitioned ? { tenantId, environment } : { tenantId });
   }
 
   /**

@@ -93,6 +93,22 @@ describe('a scoped statement that writes', () => {
     await mine.repo(Lead).deleteById(row.id);
   });
 
+  it("a repository's insert() does the same", async () => {
+    const row = await mine.repo(Lead).insert({
+      tenantId: theirs.scope.tenantId,
+      environment: 'sandbox',
+      email: 'repo-insert@example.com',
+      emailNormalized: 'repo-insert@example.com',
+      firstName: 'Repo',
+      lastName: 'Insert',
+      source: 'api',
+      status: 'new',
+    });
+    expect([row.tenantId, row.environment]).toEqual([mine.scope.tenantId, 'live']);
+    expect(emails(await theirs.repo(Lead).find())).toEqual(['theirs@example.com']);
+    await mine.repo(Lead).deleteById(row.id);
+  });
+
   it('insertMany() writes the scope tenant and environment whatever the rows say, each sent once', async () => {
     const rows = ['many-1@example.com', 'many-2@example.com'].map((email) => ({
       tenantId: theirs.scope.tenantId,
