@@ -199,3 +199,31 @@ describe('tracking hits under replay and flood', () => {
     expect(await eventsOf(quiet.scope, quiet.message.id)).toHaveLength(3);
   });
 });
+
+// More of the same with unknown tokens, and the metrics' route label: odd-input.test.ts.
+describe('tracking URLs, dispatched without a router, matched as an Express route would', () => {
+  const get = (path: string) => stack.http().get(path).set({ 'X-Forwarded-For': newIp(), 'User-Agent': 'Mozilla/5.0' });
+
+  it('answers the token as one path segment: a trailing slash or percent-encoding is the same URL, HEAD is GET without a body', async () => {
+    const sent = await sentEmail();
+    const [prefix, token] = [sent.open.slice(0, sent.open.lastIndexOf('/') + 1), sent.open.slice(sent.open.lastIndexOf('/') + 1)];
+    await get(`${sent.open}/`).expect(200).expect('Content-Type', 'image/gif');
+    await get(`${prefix}${token.replace('.', '%2E')}`)
+      .expect(200)
+      .expect('Content-Type', 'image/gif');
+    const head = await stack.http().head(sent.open).set({ 'X-Forwarded-For': newIp() });
+    expect([head.status, head.headers['content-type'], head.text ?? '']).toEqual([200, 'image/gif', '']);
+    await get(`${sent.click}/`).expect(302).expect('Location', 'https://example.com/offer');
+  });
+
+  it('is a 404 for a token of another kind or an extra segment, and a 405 for a method the URL does not take', async () => {
+    const sent = await sentEmail();
+    await get(sent.open.replace('/t/o/', '/t/c/')).expect(404);
+    await get(`${sent.open}/more`).expect(404);
+    await get('/v1/t/x/token').expect(404);
+    const post = await stack.http().post(sent.open).set({ 'X-Forwarded-For': newIp() });
+    expect([post.status, post.headers.allow, post.body.success]).toEqual([405, 'GET, HEAD', false]);
+    // Unsubscribe takes POST (one-click List-Unsubscribe): a foreign token is a 404, not a 405.
+    await stack.http().post('/v1/t/u/not-a-token').set({ 'X-Forwarded-For': newIp() }).expect(404);
+  });
+});
