@@ -92,7 +92,7 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
   app.use(compose([requestId, observeRequest, publicRateLimit(limiter)]));
   // First after the global middleware: the open pixel and click redirect are the hottest public
   // routes and need no body parsing, and nothing else answers under /v1/t/.
-  app.use(trackingRoutes(deps));
+  app.use(underPrefix('/v1/t', trackingRoutes(deps)));
   // Public form posts come from browsers as urlencoded bodies as well as JSON; uploads are multipart;
   // one-click unsubscribe (RFC 8058) posts a form body to a tracking URL; signed file URLs take raw bytes.
   const isPublicForm = (path: string) => path.startsWith('/v1/public/forms/');

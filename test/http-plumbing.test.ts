@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import request from 'supertest';
 import { compose } from '../api/http/compose';
 import { installJsonResponse } from '../api/http/json-response';
+import { RouteTable } from '../api/http/route-table';
 
 /** An app whose error middleware answers 500 with the error's message, so a test sees which error arrived. */
 function appWith(chain: RequestHandler): express.Express {
@@ -88,5 +89,77 @@ describe("the app's res.json", () => {
     // Express answers If-None-Match: * with 304 when the resource exists; so does this app.
     const conditional = await request(app).get('/x').set('If-None-Match', '*');
     expect(conditional.status).toBe(304);
+  });
+});
+
+describe("RouteTable: the same answers as Express's router for the same routes", () => {
+  /** Answers what it matched; `pass` routes hand on with next() and `fail` ones reject, as handlers may. */
+  const handler =
+    (name: string): RequestHandler =>
+    async (req, res, next) => {
+      if (name === 'pass') return next();
+      if (name === 'fail') throw new Error('handler failed');
+      res.json({ name, route: (req.route as { path: string }).path, params: { ...req.params }, method: req.method });
+    };
+  const routes: [method: 'get' | 'post' | 'delete', path: string, name: string][] = [
+    ['get', '/v1/leads', 'list'],
+    ['post', '/v1/leads/batch', 'batch'],
+    ['get', '/v1/leads/:id', 'one'],
+    ['delete', '/v1/leads/:id', 'pass'],
+    ['delete', '/v1/leads/:id', 'delete'],
+    ['get', '/v1/leads/:id/notes/:noteId', 'note'],
+    ['post', '/v1/leads/:id', 'fail'],
+    ['post', '/v1/leads/:id/convert.now', 'dotted'],
+  ];
+  const withTail = (app: express.Express) => {
+    app.use((_req, res) => void res.status(404).json({ fellThrough: true }));
+    const onError: ErrorRequestHandler = (err: Error & { status?: number }, _req, res, _next) =>
+      void res.status(500).json({ error: err.constructor.name, status: err.status ?? null });
+    app.use(onError);
+    return app;
+  };
+  const expressApp = withTail(
+    (() => {
+      const app = express();
+      const router = express.Router();
+      for (const [method, path, name] of routes) router[method](path, handler(name));
+      app.use(router);
+      return app;
+    })(),
+  );
+  const tableApp = withTail(
+    (() => {
+      const app = express();
+      const table = new RouteTable();
+      for (const [method, path, name] of routes) table.add(method, path, handler(name));
+      app.use(table.dispatch);
+      return app;
+    })(),
+  );
+
+  const requests: [method: 'get' | 'post' | 'delete' | 'head' | 'put', path: string][] = [
+    ['get', '/v1/leads'],
+    ['get', '/v1/leads/'],
+    ['post', '/v1/leads/batch'],
+    ['get', '/v1/leads/batch'],
+    ['get', '/v1/leads/abc'],
+    ['get', '/V1/Leads/abc'],
+    ['head', '/v1/leads/abc'],
+    ['get', '/v1/leads/a%20b%2Fc'],
+    ['get', '/v1/leads/%E0%A4%A'],
+    ['get', '/v1/leads/abc/notes/n%C3%B6'],
+    ['get', '/v1/leads/abc/notes/'],
+    ['get', '/v1/leads/abc//'],
+    ['get', '/v1/leads/abc/other'],
+    ['delete', '/v1/leads/abc'],
+    ['post', '/v1/leads/abc'],
+    ['put', '/v1/leads/abc'],
+    ['post', '/v1/leads/abc/convert.now'],
+    ['post', '/v1/leads/abc/convertxnow'],
+  ];
+
+  it.each(requests)('%s %s', async (method, path) => {
+    const [viaExpress, viaTable] = await Promise.all([request(expressApp)[method](path), request(tableApp)[method](path)]);
+    expect([viaTable.status, viaTable.body]).toEqual([viaExpress.status, viaExpress.body]);
   });
 });
