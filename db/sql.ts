@@ -138,7 +138,8 @@ export function insertSql(
   let placeholders = '';
   let overriding = false;
   for (const { col, property, quoted, own } of insertColumnsOf(meta)) {
-    const value = overrides && Object.hasOwn(overrides, property) ? overrides[property] : own ? values[property] : col.getEntityValue(values);
+    const value =
+      overrides && Object.hasOwn(overrides, property) ? overrides[property] : own ? values[property] : col.getEntityValue(values);
     if (value === undefined) continue;
     if (col.isGenerated) overriding = true;
     const placeholder = value instanceof Raw ? value.text : `${p.add(persistentValue(manager, col, value))}::${castOf(manager, col)}`;
