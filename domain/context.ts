@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { ScopedData } from '../db/scoped-data';
 import type { TenantScope } from '../db/scoped-repository';
 import type { WorkflowStarter } from '../lib/temporal/workflow-starter';
+import type { PendingAudit } from './pending-audit';
 
 /** What a domain operation needs: the database, the tenant scope, the actor and Temporal. */
 export interface DomainContext {
@@ -18,6 +19,8 @@ export interface DomainContext {
    * since the wait holds no connection.
    */
   beforeLongWait?: () => void;
+  /** A mutating request's audit entry, until a change in its scope writes it (pending-audit.ts); none outside requests. */
+  audit?: PendingAudit;
 }
 
 /** A context for `fields`, its scoped data on the database's own connection pool. */

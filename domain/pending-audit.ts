@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { AuditLog } from '../db/entities';
 import type { ScopedData } from '../db/scoped-data';
 import type { TenantScope } from '../db/scoped-repository';
@@ -13,15 +12,19 @@ export interface WrittenAudit {
   statusCode: number;
 }
 
-const storage = new AsyncLocalStorage<PendingAudit>();
+/** What carries a request's pending entry to the changes it makes: the request's domain context (DomainContext.audit). */
+export interface AuditHolder {
+  audit?: PendingAudit;
+  scope: TenantScope;
+}
 
 /**
- * The audit entry of the mutating request being handled. The first unit of work that commits a
- * change in the request's tenant and environment writes it in its own transaction (the
- * one-statement lead create, in its statement), so the change and its entry commit together or not
- * at all: a failed entry fails the change, and the client's retry cannot repeat it. A request
- * whose change goes through no unit of work gets its entry after the handler (AuditLogWriter).
- * See docs/decisions.md, "Audit log".
+ * The audit entry of the mutating request being handled, carried by the request's domain context.
+ * The first unit of work that commits a change in the request's tenant and environment writes it
+ * in its own transaction (the one-statement lead create, in its statement), so the change and its
+ * entry commit together or not at all: a failed entry fails the change, and the client's retry
+ * cannot repeat it. A request whose change goes through no unit of work gets its entry after the
+ * handler (AuditLogWriter). See docs/decisions.md, "Audit log".
  */
 export class PendingAudit {
   private state: 'open' | 'claimed' | 'closed' = 'open';
@@ -30,11 +33,6 @@ export class PendingAudit {
 
   /** `entry` as known before the handler runs: the resource ID from the path, the route's status. */
   constructor(readonly entry: AuditEntry) {}
-
-  /** Runs the handler with this entry pending. */
-  run<R>(handler: () => Promise<R>): Promise<R> {
-    return storage.run(this, handler);
-  }
 
   /**
    * After the handler: the entry written with the change, or null once no change can write it any
@@ -47,9 +45,8 @@ export class PendingAudit {
     return this.written;
   }
 
-  /** The request's entry, while still open for a change in `scope`. */
-  static openFor(scope: TenantScope): PendingAudit | null {
-    const p = storage.getStore();
+  /** The request's entry, while still open for a change in the holder's scope (a context built for another scope carries it too). */
+  static openFor({ audit: p, scope }: AuditHolder): PendingAudit | null {
     if (!p || p.state !== 'open') return null;
     return p.entry.auth.tenantId === scope.tenantId && p.entry.auth.environment === scope.environment ? p : null;
   }
@@ -59,8 +56,8 @@ export class PendingAudit {
    * request's to write (no request, another scope, already written or being written). The claim
    * must end with `done`: the written entry once committed, or null when the change rolled back.
    */
-  static claim(scope: TenantScope): AuditClaim | null {
-    const p = PendingAudit.openFor(scope);
+  static claim(holder: AuditHolder): AuditClaim | null {
+    const p = PendingAudit.openFor(holder);
     if (!p) return null;
     p.state = 'claimed';
     let finish!: () => void;
@@ -76,8 +73,8 @@ export class PendingAudit {
   }
 }
 
-/** Whether a change in `scope` written now would write the request's entry (claim() would return one). */
-export const auditPendingFor = (scope: TenantScope): boolean => PendingAudit.openFor(scope) !== null;
+/** Whether a change in the holder's scope written now would write the request's entry (claim() would return one). */
+export const auditPendingFor = (holder: AuditHolder): boolean => PendingAudit.openFor(holder) !== null;
 
 export interface AuditClaim {
   /** The row to insert; `resourceId` is used when the path names none (a create). */
@@ -96,11 +93,11 @@ export const auditInsertSql = (q: ScopedSqlBuilder, row: Partial<AuditLog>, opts
  * (null when the statement wrote nothing).
  */
 export async function writeWithAudit<R>(
-  scope: TenantScope,
+  holder: AuditHolder,
   resourceId: string | null,
   write: (row: Partial<AuditLog> | null) => Promise<{ result: R; auditId: string | null }>,
 ): Promise<R> {
-  const claim = PendingAudit.claim(scope);
+  const claim = PendingAudit.claim(holder);
   const row = claim?.row(resourceId) ?? null;
   let written: { result: R; auditId: string | null };
   try {

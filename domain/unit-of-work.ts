@@ -30,7 +30,7 @@ export class UnitOfWork extends ScopedData {
   }
 }
 
-export type UnitOfWorkContext = Pick<DomainContext, 'db' | 'scope' | 'workflows'>;
+export type UnitOfWorkContext = Pick<DomainContext, 'db' | 'scope' | 'workflows' | 'audit'>;
 
 /**
  * For events written by a single statement that committed on its own (the one-statement lead
@@ -51,7 +51,7 @@ export function relayCommitted(ctx: Pick<UnitOfWorkContext, 'db' | 'workflows'>,
  */
 export async function unitOfWork<R>(ctx: UnitOfWorkContext, work: (tx: UnitOfWork) => Promise<R>): Promise<R> {
   let tx: UnitOfWork | undefined;
-  const audit = PendingAudit.claim(ctx.scope);
+  const audit = PendingAudit.claim(ctx);
   let written: WrittenAudit | null = null;
   let result: R;
   try {

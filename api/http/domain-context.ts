@@ -7,6 +7,7 @@ import type { RateLimiter } from '../../lib/rate-limit/limiter';
 import type { ApiKeyCache } from '../auth/key-cache';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import type { AuthContext } from './context';
+import type { PendingAudit } from '../../domain/pending-audit';
 
 export interface AppDeps {
   db: DataSource;
@@ -38,7 +39,7 @@ type BuiltByApp = 'limiter' | 'keyCache' | 'trackingHits';
 /** What an entry point hands createApp: the clients, and settings that override config. */
 export type AppServices = Omit<AppDeps, BuiltByApp | ConfigDefaulted> & Partial<Pick<AppDeps, ConfigDefaulted>>;
 
-export function domainContext(deps: AppDeps, auth: AuthContext, beforeLongWait?: () => void): DomainContext {
+export function domainContext(deps: AppDeps, auth: AuthContext, beforeLongWait?: () => void, audit?: PendingAudit): DomainContext {
   return createDomainContext({
     db: deps.db,
     workflows: deps.workflows,
@@ -46,5 +47,6 @@ export function domainContext(deps: AppDeps, auth: AuthContext, beforeLongWait?:
     actorUserId: auth.actorUserId,
     webhooks: deps.webhooks,
     beforeLongWait,
+    audit,
   });
 }

@@ -28,7 +28,7 @@ export function mountRoutes(routes: AnyRoute[], deps: AppDeps): RequestHandler {
   ];
   const idempotent = idempotency(deps.db);
   const audit = auditHooks(new AuditLogWriter(deps.db));
-  const contextFor = (auth: AuthContext, req: Request) => domainContext(deps, auth, req.ctx.leaveFairShare);
+  const contextFor = (auth: AuthContext, req: Request) => domainContext(deps, auth, req.ctx.leaveFairShare, audit.pendingFor(req));
   const groups = new Map<string, RouteTable>();
   for (const route of routes) {
     const chain = route.auth === 'tenant' ? [...tenantChain, requireScope(route.scope), idempotent] : [];
@@ -77,12 +77,13 @@ export function underPrefix(prefixes: string | string[], group: RequestHandler):
 }
 
 /**
- * The audit entry of every successful mutation: pending while the handler runs, so the unit of work
- * that commits the change writes it in the same transaction (domain/pending-audit.ts); corrected
- * after when the response names another resource or status than was known then; written after the
- * change, by the group-commit writer, when no unit of work took it.
+ * The audit entry of every successful mutation: pending while the handler runs, carried by the
+ * request's domain context (pendingFor), so the unit of work that commits the change writes it in
+ * the same transaction (domain/pending-audit.ts); corrected after when the response names another
+ * resource or status than was known then; written after the change, by the group-commit writer,
+ * when no unit of work took it.
  */
-function auditHooks(writer: AuditLogWriter): HandlerHooks {
+function auditHooks(writer: AuditLogWriter): HandlerHooks & { pendingFor(req: Request): PendingAudit | undefined } {
   const pending = new WeakMap<Request, PendingAudit>();
   return {
     run(req, route, handler) {
@@ -98,8 +99,9 @@ function auditHooks(writer: AuditLogWriter): HandlerHooks {
         ip: req.ip ?? null,
       });
       pending.set(req, entry);
-      return entry.run(handler);
+      return handler();
     },
+    pendingFor: (req) => pending.get(req),
     async succeeded(req, _route, status, data) {
       const entry = pending.get(req);
       if (!entry) return;

@@ -28,7 +28,7 @@ export interface EngagementInput {
 }
 
 /** `beforeLongWait`: the caller's, called once the database work is done and only signals are left. */
-type EngagementDeps = SuppressionDeps & Pick<DomainContext, 'beforeLongWait'>;
+type EngagementDeps = SuppressionDeps & Pick<DomainContext, 'beforeLongWait' | 'audit'>;
 
 /** One engagement event; see recordEngagements. */
 export async function recordEngagement(deps: EngagementDeps, scope: TenantScope, input: EngagementInput): Promise<EngagementEvent> {
@@ -82,7 +82,7 @@ async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: 
   const ids =
     given.length === inputs.length
       ? given
-      : inputs.length === 1 && auditPendingFor(data.scope)
+      : inputs.length === 1 && auditPendingFor({ audit: deps.audit, scope: data.scope })
         ? await reserveIds(deps.db, EngagementEvent, 1)
         : null;
   const rows = inputs.map((input, i) => ({
@@ -99,7 +99,7 @@ async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: 
   const webhooks = rows.flatMap((row) => integrationEvent(row) ?? []);
   const lookup = targetLookup(targeted);
   const resourceId = ids ? encodeId('event', ids[0]) : null;
-  return writeWithAudit(data.scope, resourceId, async (auditRow) => {
+  return writeWithAudit({ audit: deps.audit, scope: data.scope }, resourceId, async (auditRow) => {
     const result = await data.sql((q) => {
       const parts = [`ev AS (${q.insertMany(EngagementEvent, rows)} RETURNING *)`];
       if (webhooks.length)

@@ -145,7 +145,7 @@ async function writeLeads(
     const doc = leadSearchDocument(r);
     return { docType: doc.type, docId: doc.id, data: doc.data, ...searchText(doc), indexedAt: now };
   });
-  return writeWithAudit(ctx.scope, null, async (auditRow) => {
+  return writeWithAudit(ctx, null, async (auditRow) => {
     const result = await ctx.data.sql((q) => {
       const [tenant, env] = q.scopeValues();
       const keys = `unnest(${q.value(keyed.map((k) => k.key))}::varchar[], ${q.value(keyed.map((k) => k.leadId))}::bigint[]) AS k(key, lead_id)`;

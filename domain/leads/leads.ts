@@ -87,7 +87,7 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
   const leadWritten = { where: 'EXISTS (SELECT 1 FROM lead)' };
   const keys = dedupeKeys(values);
   // The request's audit entry is part of the statement: the lead and its entry commit together.
-  return writeWithAudit(ctx.scope, encodeId('lead', values.id), async (auditRow) => {
+  return writeWithAudit(ctx, encodeId('lead', values.id), async (auditRow) => {
     const [row] = await ctx.data.sql((q) => {
       const [tenant, environment] = q.scopeValues();
       const statusExists = `EXISTS (SELECT 1 FROM ${q.table(StatusDefinition)} s WHERE s.tenant_id = ${tenant} AND s.environment = ${environment}
