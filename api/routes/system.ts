@@ -1,4 +1,5 @@
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
+import { RouteTable } from '../http/route-table';
 import { metricsRegistry } from '../../lib/metrics';
 import { AppError } from '../../lib/errors';
 import type { AppDeps } from '../http/domain-context';
@@ -24,12 +25,12 @@ async function probe(check: () => Promise<unknown>): Promise<'ok' | 'unavailable
 }
 
 /** Liveness, readiness (database and Temporal reachable) and Prometheus metrics. */
-export function systemRoutes(deps: AppDeps): Router {
-  const router = Router();
-  router.get('/healthz', (_req, res) => {
+export function systemRoutes(deps: AppDeps): RequestHandler {
+  const router = new RouteTable();
+  router.add('get', '/healthz', (_req, res) => {
     res.json(successBody(200, 'OK', { status: 'ok' }));
   });
-  router.get('/readyz', async (_req, res) => {
+  router.add('get', '/readyz', async (_req, res) => {
     const [database, temporal] = await Promise.all([
       probe(() => unscoped(deps.db).rows('SELECT 1')),
       probe(() => deps.workflows.client.connection.workflowService.getSystemInfo({})),
@@ -40,9 +41,9 @@ export function systemRoutes(deps: AppDeps): Router {
     }
     res.json(successBody(200, 'Ready', data));
   });
-  router.get('/metrics', async (_req, res) => {
+  router.add('get', '/metrics', async (_req, res) => {
     res.setHeader('Content-Type', metricsRegistry.contentType);
     res.send(await metricsRegistry.metrics());
   });
-  return router;
+  return router.dispatch;
 }
