@@ -76,6 +76,14 @@ describe('HTTP conventions', () => {
     expect([page.status, page.headers.allow]).toEqual([405, 'GET, HEAD']);
   });
 
+  it('answers OPTIONS on a path it serves with 204 and Allow, and 404 on one it does not', async () => {
+    const leads = await stack.http().options('/v1/leads');
+    expect([leads.status, leads.headers.allow]).toEqual([204, 'GET, HEAD, POST']);
+    const pixel = await stack.http().options('/v1/t/o/some-token');
+    expect([pixel.status, pixel.headers.allow]).toEqual([204, 'GET, HEAD']);
+    expect((await stack.http().options('/v1/nothing-here')).status).toBe(404);
+  });
+
   it('answers an oversized body with 413', async () => {
     const huge = { ...validLead(), customFields: { blob: 'x'.repeat(2_000_000) } };
     const res = await stack.http().post('/v1/leads').set(tenant.sandbox).send(huge);

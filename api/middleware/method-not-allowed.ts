@@ -11,7 +11,8 @@ function pathPattern(path: string): RegExp {
 
 /**
  * Runs after every route: a path the API serves, asked with a method it does not serve (PUT on
- * a lead, TRACE), is a 405 with `Allow`, not a 404 that says the path does not exist.
+ * a lead, TRACE), is a 405 with `Allow`, not a 404 that says the path does not exist. `OPTIONS`
+ * on such a path is answered 204 with `Allow` (RFC 9110's OPTIONS: what the path takes).
  */
 export function methodNotAllowed(routes: { path: string; method: string }[]): RequestHandler {
   const byPath = new Map<string, { pattern: RegExp; methods: Set<string> }>();
@@ -22,11 +23,12 @@ export function methodNotAllowed(routes: { path: string; method: string }[]): Re
     byPath.set(route.path, entry);
   }
   const entries = [...byPath.values()];
-  return (req, _res, next) => {
+  return (req, res, next) => {
     const allowed = new Set<string>();
     for (const { pattern, methods } of entries) if (pattern.test(req.path)) methods.forEach((m) => allowed.add(m));
     if (allowed.size === 0 || allowed.has(req.method)) return next();
     const allow = [...allowed].sort().join(', ');
+    if (req.method === 'OPTIONS') return void res.set('Allow', allow).status(204).end();
     next(
       new AppError('method_not_allowed', `Method ${req.method} is not allowed on ${req.path}; use ${allow}`, undefined, { Allow: allow }),
     );
