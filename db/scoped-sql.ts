@@ -66,14 +66,19 @@ export class ScopedSqlBuilder {
    * insertManySql, `computed` included), each row's tenant_id (and environment) the scope's: one
    * parameter each for the whole statement, not an array repeating it per row, whatever the rows say.
    */
-  insertMany(entity: EntityTarget<ObjectLiteral>, rows: ObjectLiteral[], computed: Record<string, string> = {}): string {
+  insertMany(
+    entity: EntityTarget<ObjectLiteral>,
+    rows: ObjectLiteral[],
+    computed: Record<string, string> = {},
+    opts: { where?: string } = {},
+  ): string {
     const meta = metadataOf(this.manager, entity);
     const partitioned = meta.findColumnWithPropertyName('environment') !== undefined;
     this.tablesNamed++;
     this.scopeUsed = true;
     const scope: Record<string, string> = { tenantId: this.tenantParam() };
     if (partitioned) scope.environment = this.environmentParam();
-    return insertManySql(this.manager, meta, rows, this.params, { ...computed, ...scope });
+    return insertManySql(this.manager, meta, rows, this.params, { ...computed, ...scope }, opts);
   }
 
   /** `DELETE FROM table WHERE <scope> AND (condition)`: the caller's condition cannot widen it. */

@@ -237,7 +237,8 @@ export function arrayParam(values: unknown[]): unknown {
  * whatever the number of rows, so one prepared statement serves every batch size. `computed`
  * columns are SQL expressions instead, evaluated per row over the row's given columns as
  * `u.<column>` (a value that depends on the statement's other parts, or one value for every row);
- * a computed column's value in the rows is ignored.
+ * a computed column's value in the rows is ignored. With `where`, the rows are written only when
+ * it holds (as insertSql's).
  */
 export function insertManySql(
   manager: EntityManager,
@@ -245,6 +246,7 @@ export function insertManySql(
   rows: ObjectLiteral[],
   p: Params,
   computed: Record<string, string> = {},
+  opts: { where?: string } = {},
 ): string {
   const cols = insertManyColumns(meta, rows)?.filter((c) => !Object.hasOwn(computed, c.propertyName));
   if (!cols) throw new Error(`insertManySql: rows of ${meta.tableName} must give the same non-array columns`);
@@ -260,7 +262,7 @@ export function insertManySql(
   const source = extra.length
     ? `SELECT u.*, ${extra.map((e) => e.sql).join(', ')} FROM unnest(${arrays.join(', ')}) AS u(${cols.map((c) => quote(c.databaseName)).join(', ')})`
     : `SELECT * FROM unnest(${arrays.join(', ')})`;
-  return `INSERT INTO ${tableOf(meta)} (${names.join(', ')})${overriding} ${source}`;
+  return `INSERT INTO ${tableOf(meta)} (${names.join(', ')})${overriding} ${source}${opts.where ? ` WHERE ${opts.where}` : ''}`;
 }
 
 /** Runs one statement and hydrates its rows. */

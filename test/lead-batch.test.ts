@@ -108,6 +108,26 @@ describe('POST /v1/leads/batch', () => {
     expect(entries).toEqual([{ action: 'POST /v1/leads/batch', status_code: 200 }]);
   });
 
+  it('gives items without a status the default of the moment, written once, when the default changed since the last batch', async () => {
+    const t = await newTenant(stack.db);
+    const send = (leads: unknown[]) => stack.http().post('/v1/leads/batch').set(t.live).send({ leads }).expect(200);
+    const statusOf = async (id: string) => (await stack.http().get(`/v1/leads/${id}`).set(t.live).expect(200)).body.data.status;
+    const [first] = (await send([validLead()])).body.data;
+    expect(await statusOf(first.id)).toBe('new');
+    // This process now takes 'new' for the default without asking; the statement must notice it is not.
+    await stack.http().post('/v1/config/statuses').set(t.live).send({ code: 'fresh', name: 'Fresh', isDefault: true }).expect(201);
+    const second = (await send([validLead(), validLead({ status: 'contacted' })])).body.data;
+    expect(second.map((r: { status: string }) => r.status)).toEqual(['created', 'created']);
+    expect([await statusOf(second[0].id), await statusOf(second[1].id)]).toEqual(['fresh', 'contacted']);
+    const [{ leads, events, audits }] = await stack.db.query(
+      `SELECT (SELECT count(*)::int FROM leads WHERE tenant_id = $1) AS leads,
+        (SELECT count(*)::int FROM events WHERE tenant_id = $1 AND type = 'lead.created') AS events,
+        (SELECT count(*)::int FROM audit_logs WHERE tenant_id = $1 AND action = 'POST /v1/leads/batch') AS audits`,
+      [t.tenant.id],
+    );
+    expect({ leads, events, audits }).toEqual({ leads: 3, events: 3, audits: 2 });
+  });
+
   it('replays the same results for the same Idempotency-Key without creating the leads twice', async () => {
     const key = `batch-${Date.now()}`;
     const leads = [validLead(), validLead()];

@@ -1,4 +1,4 @@
-import { Lead, OutboxEvent, PendingEnrollment, StatusDefinition, User, type Partner } from '../../db/entities';
+import { Lead, OutboxEvent, PendingEnrollment, User, type Partner } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
 import { notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
@@ -10,7 +10,7 @@ import { pendingEnrollmentSql, recordPendingEnrollment, startPendingEnrollment, 
 import type { DomainContext } from '../context';
 import { claimDedupeKeys, claimDedupeKeysSql, dedupeKeys } from './dedupe-keys';
 import { addIdentitiesSql, commonKeysSql, deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './identities';
-import { defaultLeadStatusHint, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
+import { defaultLeadStatusHint, leadStatusExistsSql, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
 import { normalizeEmail, normalizePhone } from '../normalize';
 import { resolveReferralCode } from '../referral-codes';
 import { assertExists } from '../scoped-lookups';
@@ -89,9 +89,7 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
   // The request's audit entry is part of the statement: the lead and its entry commit together.
   return writeWithAudit(ctx, encodeId('lead', values.id), async (auditRow) => {
     const [row] = await ctx.data.sql((q) => {
-      const [tenant, environment] = q.scopeValues();
-      const statusExists = `EXISTS (SELECT 1 FROM ${q.table(StatusDefinition)} s WHERE s.tenant_id = ${tenant} AND s.environment = ${environment}
-    AND s.entity_type = 'lead' AND s.code = ${q.value(status)}::varchar${mustBeDefault ? ' AND s.is_default' : ''})`;
+      const statusExists = leadStatusExistsSql(q, status, mustBeDefault);
       const leadValues = {
         ...values,
         // Nothing to check when every key is new (claimed) or common (suggests no duplicates).

@@ -4,6 +4,7 @@ import { type TenantScope } from '../../db/scoped-repository';
 import { validationFailed } from '../../lib/errors';
 import { ensureSeeded } from '../status-definitions';
 import { type ScopedData } from '../../db/scoped-data';
+import type { ScopedSqlBuilder } from '../../db/scoped-sql';
 
 /**
  * Lead statuses are the tenant's lead status definitions (seeded new/contacted/qualified/
@@ -31,6 +32,16 @@ export async function resolveLeadStatus(data: ScopedData, code: string | undefin
     ]);
   }
   return found;
+}
+
+/**
+ * `EXISTS` of the scope's lead status `code` (and, with `mustBeDefault`, that it is the default),
+ * for a statement that writes leads only when a status it did not look up first still holds.
+ */
+export function leadStatusExistsSql(q: ScopedSqlBuilder, code: string, mustBeDefault: boolean): string {
+  const [tenant, environment] = q.scopeValues();
+  return `EXISTS (SELECT 1 FROM ${q.table(StatusDefinition)} s WHERE s.tenant_id = ${tenant} AND s.environment = ${environment}
+    AND s.entity_type = 'lead' AND s.code = ${q.value(code)}::varchar${mustBeDefault ? ' AND s.is_default' : ''})`;
 }
 
 const defaults = new WeakMap<DataSource, Map<string, string>>();
