@@ -14,13 +14,18 @@ export function compose(handlers: RequestHandler[]): RequestHandler {
       if (err !== undefined && err !== null) return done(err);
       const handler = handlers[i++];
       if (!handler) return done();
-      try {
-        const returned: unknown = handler(req, res, next);
-        if (returned instanceof Promise) returned.catch((error: unknown) => done(error ?? new Error('Rejected promise')));
-      } catch (error) {
-        done(error);
-      }
+      invoke(handler, req, res, next, done);
     };
     next();
   };
+}
+
+/** Calls one middleware as Express does: a throw or a returned promise that rejects goes to `done` as an error. */
+export function invoke(handler: RequestHandler, req: Request, res: Response, next: NextFunction, done: NextFunction): void {
+  try {
+    const returned: unknown = handler(req, res, next);
+    if (returned instanceof Promise) returned.catch((error: unknown) => done(error ?? new Error('Rejected promise')));
+  } catch (error) {
+    done(error);
+  }
 }

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { invoke } from './compose';
 
 interface Entry {
   method: string;
@@ -9,8 +10,11 @@ interface Entry {
   handle: RequestHandler;
 }
 
-/** `/v1/leads/:id` -> a pattern with one capture per parameter (one non-empty segment) and the parameters' names. */
-function compile(path: string): { pattern: RegExp; keys: string[] } {
+/**
+ * `/v1/leads/:id` -> a whole-path pattern with one capture per parameter (one non-empty segment),
+ * a trailing slash and any letter case allowed as Express allows them, and the parameters' names.
+ */
+export function compileRoute(path: string): { pattern: RegExp; keys: string[] } {
   const keys: string[] = [];
   const source = path
     .split(/(:[A-Za-z0-9_]+)/)
@@ -46,7 +50,7 @@ export class RouteTable {
   private readonly entries: Entry[] = [];
 
   add(method: string, path: string, handle: RequestHandler): void {
-    this.entries.push({ method: method.toUpperCase(), ...compile(path), route: { path }, handle });
+    this.entries.push({ method: method.toUpperCase(), ...compileRoute(path), route: { path }, handle });
   }
 
   readonly dispatch = (req: Request, res: Response, done: NextFunction): void => {
@@ -70,13 +74,7 @@ export class RouteTable {
         }
         req.params = params;
         (req as { route?: unknown }).route = entry.route;
-        try {
-          const returned: unknown = entry.handle(req, res, next);
-          if (returned instanceof Promise) returned.catch((error: unknown) => done(error ?? new Error('Rejected promise')));
-        } catch (error) {
-          done(error);
-        }
-        return;
+        return invoke(entry.handle, req, res, next, done);
       }
       done();
     };

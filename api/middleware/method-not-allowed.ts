@@ -1,13 +1,6 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '../../lib/errors';
-
-/** `/v1/leads/:id` as a whole-path pattern (each `:param` one non-empty segment). */
-function pathPattern(path: string): RegExp {
-  const escaped = path
-    .split(/(:[A-Za-z0-9_]+)/)
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-  return new RegExp(`^${escaped.join('')}/?$`);
-}
+import { compileRoute } from '../http/route-table';
 
 /**
  * Runs after every route: a path the API serves, asked with a method it does not serve (PUT on
@@ -17,7 +10,7 @@ function pathPattern(path: string): RegExp {
 export function methodNotAllowed(routes: { path: string; method: string }[]): RequestHandler {
   const byPath = new Map<string, { pattern: RegExp; methods: Set<string> }>();
   for (const route of routes) {
-    const entry = byPath.get(route.path) ?? { pattern: pathPattern(route.path), methods: new Set<string>() };
+    const entry = byPath.get(route.path) ?? { pattern: compileRoute(route.path).pattern, methods: new Set<string>() };
     entry.methods.add(route.method.toUpperCase());
     if (route.method === 'get') entry.methods.add('HEAD');
     byPath.set(route.path, entry);
