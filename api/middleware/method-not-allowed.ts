@@ -10,7 +10,8 @@ import { compileRoute } from '../http/route-table';
 export function methodNotAllowed(routes: { path: string; method: string }[]): RequestHandler {
   const byPath = new Map<string, { pattern: RegExp; methods: Set<string> }>();
   for (const route of routes) {
-    const entry = byPath.get(route.path) ?? { pattern: compileRoute(route.path).pattern, methods: new Set<string>() };
+    // Letter case counts here, as in the lookup of a route's group: a path no route answers is a 404 whatever the method.
+    const entry = byPath.get(route.path) ?? { pattern: compileRoute(route.path, { sensitive: true }).pattern, methods: new Set<string>() };
     entry.methods.add(route.method.toUpperCase());
     if (route.method === 'get') entry.methods.add('HEAD');
     byPath.set(route.path, entry);

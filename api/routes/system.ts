@@ -26,11 +26,11 @@ async function probe(check: () => Promise<unknown>): Promise<'ok' | 'unavailable
 
 /** Liveness, readiness (database and Temporal reachable) and Prometheus metrics. */
 export function systemRoutes(deps: AppDeps): RequestHandler {
-  const router = new RouteTable();
-  router.add('get', '/healthz', (_req, res) => {
+  const routes = new RouteTable();
+  routes.add('get', '/healthz', (_req, res) => {
     res.json(successBody(200, 'OK', { status: 'ok' }));
   });
-  router.add('get', '/readyz', async (_req, res) => {
+  routes.add('get', '/readyz', async (_req, res) => {
     const [database, temporal] = await Promise.all([
       probe(() => unscoped(deps.db).rows('SELECT 1')),
       probe(() => deps.workflows.client.connection.workflowService.getSystemInfo({})),
@@ -41,9 +41,9 @@ export function systemRoutes(deps: AppDeps): RequestHandler {
     }
     res.json(successBody(200, 'Ready', data));
   });
-  router.add('get', '/metrics', async (_req, res) => {
+  routes.add('get', '/metrics', async (_req, res) => {
     res.setHeader('Content-Type', metricsRegistry.contentType);
     res.send(await metricsRegistry.metrics());
   });
-  return router.dispatch;
+  return routes.dispatch;
 }

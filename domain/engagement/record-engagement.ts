@@ -79,10 +79,11 @@ export async function recordEngagements(deps: EngagementDeps, scope: TenantScope
  */
 async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: EngagementInput[], targeted: EngagementInput[]) {
   const given = inputs.flatMap((input) => (input.id ? [input.id] : []));
+  const audit = { audit: deps.audit, scope: data.scope };
   const ids =
     given.length === inputs.length
       ? given
-      : inputs.length === 1 && auditPendingFor({ audit: deps.audit, scope: data.scope })
+      : inputs.length === 1 && auditPendingFor(audit)
         ? await reserveIds(deps.db, EngagementEvent, 1)
         : null;
   const rows = inputs.map((input, i) => ({
@@ -99,7 +100,7 @@ async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: 
   const webhooks = rows.flatMap((row) => integrationEvent(row) ?? []);
   const lookup = targetLookup(targeted);
   const resourceId = ids ? encodeId('event', ids[0]) : null;
-  return writeWithAudit({ audit: deps.audit, scope: data.scope }, resourceId, async (auditRow) => {
+  return writeWithAudit(audit, resourceId, async (auditRow) => {
     const result = await data.sql((q) => {
       const parts = [`ev AS (${q.insertMany(EngagementEvent, rows)} RETURNING *)`];
       if (webhooks.length)

@@ -174,8 +174,8 @@ async function writeLeads(
   return writeWithAudit(ctx, null, async (auditRow) => {
     const result = await ctx.data.sql((q) => {
       const [tenant, env] = q.scopeValues();
-      const guard = hintedDefault === undefined ? undefined : leadStatusExistsSql(q, hintedDefault, true);
-      // Once the leads are guarded, the rest follows them (the leads' own insert is the only one to check).
+      const guard = hintedDefault === undefined ? undefined : leadStatusExistsSql(q, hintedDefault, true, [tenant, env]);
+      // The key claims and the leads check the status; every other write follows the leads.
       const leadWritten = guard && 'EXISTS (SELECT 1 FROM lead)';
       const keys = `unnest(${q.value(keyed.map((k) => k.key))}::varchar[], ${q.value(keyed.map((k) => k.leadId))}::bigint[]) AS k(key, lead_id)`;
       // Nothing to check when every key of the lead is new to it (claimed) or common.

@@ -37,9 +37,14 @@ export async function resolveLeadStatus(data: ScopedData, code: string | undefin
 /**
  * `EXISTS` of the scope's lead status `code` (and, with `mustBeDefault`, that it is the default),
  * for a statement that writes leads only when a status it did not look up first still holds.
+ * `scope`: the statement's scope parameters, when it has them already (scopeValues).
  */
-export function leadStatusExistsSql(q: ScopedSqlBuilder, code: string, mustBeDefault: boolean): string {
-  const [tenant, environment] = q.scopeValues();
+export function leadStatusExistsSql(
+  q: ScopedSqlBuilder,
+  code: string,
+  mustBeDefault: boolean,
+  [tenant, environment]: [string, string] = q.scopeValues(),
+): string {
   return `EXISTS (SELECT 1 FROM ${q.table(StatusDefinition)} s WHERE s.tenant_id = ${tenant} AND s.environment = ${environment}
     AND s.entity_type = 'lead' AND s.code = ${q.value(code)}::varchar${mustBeDefault ? ' AND s.is_default' : ''})`;
 }
