@@ -93,8 +93,8 @@ export class ScopedSqlBuilder {
   }
 
   /** The entity's columns under `alias`, as `alias.col AS "<prefix>col"`: rows of several tables in one result row (see ScopedData.entity). */
-  columns(entity: EntityTarget<ObjectLiteral>, alias: string, prefix = ''): string {
-    return selectList(metadataOf(this.manager, entity), alias, prefix);
+  columns(entity: EntityTarget<ObjectLiteral>, alias: string, prefix = '', only?: readonly string[]): string {
+    return selectList(metadataOf(this.manager, entity), alias, prefix, only);
   }
 
   /** `[alias.]tenant_id = $n AND [alias.]environment = $m`. */

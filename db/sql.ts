@@ -40,16 +40,19 @@ const selectLists = new WeakMap<EntityMetadata, Map<string, string>>();
 
 /**
  * The columns TypeORM would select, as `alias.col AS "<prefix>col"` (prefix lets rows of two tables
- * share a result row). Built once per entity, alias and prefix: the hot statements name the same ones on every request.
+ * share a result row), or only those of the properties `only` names. Built once per entity, alias,
+ * prefix and list: the hot statements name the same ones on every request.
  */
-export function selectList(meta: EntityMetadata, alias: string, prefix = ''): string {
+export function selectList(meta: EntityMetadata, alias: string, prefix = '', only?: readonly string[]): string {
   let byName = selectLists.get(meta);
   if (!byName) selectLists.set(meta, (byName = new Map()));
-  const key = `${alias} ${prefix}`;
+  const key = only ? `${alias} ${prefix} ${only.join(',')}` : `${alias} ${prefix}`;
   let list = byName.get(key);
   if (list === undefined) {
+    const unknown = only?.filter((property) => !meta.findColumnWithPropertyName(property));
+    if (unknown?.length) throw new Error(`selectList: ${unknown.join(', ')} not columns of ${meta.tableName}`);
     list = meta.columns
-      .filter((c) => c.isSelect)
+      .filter((c) => c.isSelect && (!only || only.includes(c.propertyName)))
       .map((c) => (prefix ? `${alias}.${quote(c.databaseName)} AS ${quote(prefix + c.databaseName)}` : `${alias}.${quote(c.databaseName)}`))
       .join(', ');
     byName.set(key, list);

@@ -2,7 +2,7 @@ import type { OutboxEvent } from '../db/entities';
 import { ScopedData } from '../db/scoped-data';
 import type { DomainContext } from './context';
 import { emitEvent } from './webhooks/emit-event';
-import { relayAfterCommit } from './webhooks/relay';
+import { relayAfterCommit, type RelayedEvent } from './webhooks/relay';
 import { insertClaimedAudit, PendingAudit, type WrittenAudit } from './pending-audit';
 import { eventPayloads, type CatalogEventType, type EventType } from '../contracts/webhook-events';
 
@@ -39,7 +39,7 @@ export type UnitOfWorkContext = Pick<DomainContext, 'db' | 'scope' | 'workflows'
  * endpoint (a batch of 100 leads with one subscriber waited 7 s for them). A relay that is dropped,
  * fails or dies with the process leaves its events undispatched in the outbox, for the sweep.
  */
-export function relayCommitted(ctx: Pick<UnitOfWorkContext, 'db' | 'workflows'>, events: OutboxEvent[]): void {
+export function relayCommitted(ctx: Pick<UnitOfWorkContext, 'db' | 'workflows'>, events: RelayedEvent[]): void {
   const undispatched = events.filter((e) => !e.dispatchedAt);
   if (!undispatched.length) return; // nobody subscribed when they were written (outboxInsertSql)
   ctx.workflows.runSoon(`webhook relay of ${undispatched.length} event(s)`, () => relayAfterCommit(ctx.db, ctx.workflows, undispatched));

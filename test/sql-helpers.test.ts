@@ -3,7 +3,7 @@ import { initializeDatabase } from '../db/data-source';
 import { EngagementEvent, Lead, Opportunity, WebhookEndpoint } from '../db/entities';
 import { nextId, reserveIds } from '../db/id-blocks';
 import { scoped, type TenantScope } from '../db/scoped-repository';
-import { arrayParam, insertManyColumns, metadataOf } from '../db/sql';
+import { arrayParam, insertManyColumns, metadataOf, selectList } from '../db/sql';
 import { createTenant } from '../domain/tenants';
 
 // pg's own conversion of a parameter (untyped: pg/lib/utils has no declarations).
@@ -46,6 +46,13 @@ describe('statements built from entity metadata', () => {
     expect(lead).toEqual(await typeormRead(Lead, lead.id));
     expect(lead).toMatchObject({ score: 0, source: 'api', status: 'new', phone: null, customFields: { nested: { ok: true } } });
     expect(lead.createdAt).toBeInstanceOf(Date);
+  });
+
+  it('selectList names every column, or only the properties asked for, and refuses a property that is no column', () => {
+    const meta = metadataOf(db.manager, WebhookEndpoint);
+    expect(selectList(meta, 'w', 'x_').split(', ')).toHaveLength(meta.columns.filter((c) => c.isSelect).length);
+    expect(selectList(meta, 'w', 'x_', ['id', 'url'])).toBe('w."id" AS "x_id", w."url" AS "x_url"');
+    expect(() => selectList(meta, 'w', 'x_', ['id', 'nope'])).toThrow('selectList: nope not columns of webhook_endpoints');
   });
 
   it('a value longer than its column is an error, never silently cut', async () => {

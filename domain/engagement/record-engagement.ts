@@ -8,6 +8,7 @@ import { signalWorkflows } from '../campaigns/signal-enrollments';
 import { relayCommitted } from '../unit-of-work';
 import { auditInsertSql, auditPendingFor, writeWithAudit } from '../pending-audit';
 import { dispatchedAtSql } from '../webhooks/emit-event';
+import type { RelayedEvent } from '../webhooks/relay';
 import { reserveIds } from '../../db/id-blocks';
 import { encodeId } from '../../lib/ids';
 import type { ScopedSqlBuilder } from '../../db/scoped-sql';
@@ -120,8 +121,8 @@ async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: 
     });
     const [first] = result;
     const relay = (first.relay as { id: string; type: string }[]).map((e) =>
-      // What the relay reads of an event it dispatches (relay.ts).
-      data.entity(OutboxEvent, {
+      // What the relay reads of an event it dispatches (RELAYED_FIELDS).
+      data.entity<RelayedEvent>(OutboxEvent, {
         id: e.id,
         tenant_id: data.scope.tenantId,
         environment: data.scope.environment,

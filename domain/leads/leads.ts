@@ -16,6 +16,7 @@ import { resolveReferralCode } from '../referral-codes';
 import { assertExists } from '../scoped-lookups';
 import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentUpsertSql } from '../search-index';
 import { outboxInsertSql } from '../webhooks/emit-event';
+import { RELAYED_FIELDS, type RelayedEvent } from '../webhooks/relay';
 import { eventPayloads } from '../../contracts/webhook-events';
 import { relayCommitted, unitOfWork } from '../unit-of-work';
 import { auditInsertSql, writeWithAudit } from '../pending-audit';
@@ -107,13 +108,13 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
     triggered AS (${triggeredCampaignsSql(q, 'lead_created')}),
     pending AS (${pendingEnrollmentSql(q, 'lead_created', `ARRAY[${q.value(values.id)}]::bigint[]`, ctx.actorUserId, leadWritten.where)})
     ${auditRow ? `, audit AS (${auditInsertSql(q, auditRow, leadWritten)} RETURNING id)` : ''}
-    SELECT ${q.columns(Lead, 'lead', 'l_')}, ${q.columns(OutboxEvent, 'event', 'e_')}, ${q.columns(PendingEnrollment, 'pending', 'p_')}
+    SELECT ${q.columns(Lead, 'lead', 'l_')}, ${q.columns(OutboxEvent, 'event', 'e_', RELAYED_FIELDS)}, ${q.columns(PendingEnrollment, 'pending', 'p_')}
       ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''} FROM lead, event LEFT JOIN pending ON true`;
     });
     const result = row
       ? {
           lead: ctx.data.entity(Lead, row, 'l_'),
-          event: ctx.data.entity(OutboxEvent, row, 'e_'),
+          event: ctx.data.entity<RelayedEvent>(OutboxEvent, row, 'e_'),
           pending: row.p_id === null ? null : ctx.data.entity(PendingEnrollment, row, 'p_'),
         }
       : null;

@@ -8,8 +8,15 @@ import { workflowIds } from '../../workflows/ids';
 import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
 import { unscoped } from '../../db/unscoped';
 
+/**
+ * What the relay reads of an event it dispatches: a writer hands it these, not the payload, which
+ * a lead create would otherwise read back and parse on every request for nothing.
+ */
+export const RELAYED_FIELDS = ['id', 'tenantId', 'environment', 'type', 'targetEndpointId', 'dispatchedAt'] as const;
+export type RelayedEvent = Pick<OutboxEvent, (typeof RELAYED_FIELDS)[number]>;
+
 /** Active endpoints of the event's tenant and environment that subscribe to it (or its one target). */
-function subscribedEndpoints(db: DataSource, event: OutboxEvent): Promise<WebhookEndpoint[]> {
+function subscribedEndpoints(db: DataSource, event: RelayedEvent): Promise<WebhookEndpoint[]> {
   const qb = scoped(db.manager, WebhookEndpoint, { tenantId: event.tenantId, environment: event.environment })
     .select('w')
     .andWhere("w.status = 'active'");
@@ -32,7 +39,7 @@ export function startDelivery(workflows: WorkflowStarter, scope: TenantScope, ev
  * twice is harmless (the workflow ID is the business key and the first activity skips finished
  * deliveries), so a crash anywhere here at worst makes the sweep start them again.
  */
-async function dispatchEvent(db: DataSource, workflows: WorkflowStarter, event: OutboxEvent): Promise<number> {
+async function dispatchEvent(db: DataSource, workflows: WorkflowStarter, event: RelayedEvent): Promise<number> {
   const scope = { tenantId: event.tenantId, environment: event.environment };
   const endpoints = await subscribedEndpoints(db, event);
   for (const endpoint of endpoints) await startDelivery(workflows, scope, event.id, endpoint.id);
@@ -46,7 +53,7 @@ async function dispatchEvent(db: DataSource, workflows: WorkflowStarter, event: 
  * Called after the transaction that emitted `events` committed. A failure is only logged: the
  * change is committed and its events are safe in the outbox, where the sweep will find them.
  */
-export async function relayAfterCommit(db: DataSource, workflows: WorkflowStarter, events: OutboxEvent[]): Promise<void> {
+export async function relayAfterCommit(db: DataSource, workflows: WorkflowStarter, events: RelayedEvent[]): Promise<void> {
   for (const event of events) {
     if (event.dispatchedAt) continue; // nobody subscribed when it was written (outboxInsertSql)
     try {
