@@ -12,7 +12,8 @@
  *
  * The other checkout needs its own `npm run build`; this one is built by the npm script. Targets:
  * T1 (GET /healthz), T2 (POST /v1/leads), T3 (GET /v1/leads/:id), T4-open (the open pixel),
- * T4-click (the click redirect). Defaults: 16 pairs of T1,T3,T4-open.
+ * T4-click (the click redirect), T7 (POST /v1/leads/batch of 100 leads; its CPU and rate are per
+ * request, that is per 100 leads). Defaults: 16 pairs of T1,T3,T4-open.
  */
 import './secrets'; // first: sets this run's production secrets before lib/config is read
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -66,8 +67,8 @@ async function main(): Promise<void> {
       `${otherRoot} has no dist/api/server.js: build it first (cd ${otherRoot} && npm run build; git worktree add <dir> <commit> makes a checkout)`,
     );
   }
-  const unknown = TARGETS.filter((t) => !['T1', 'T2', 'T3', 'T4-open', 'T4-click'].includes(t));
-  if (unknown.length) throw new Error(`Unknown targets ${unknown.join(', ')}: use T1, T2, T3, T4-open, T4-click`);
+  const unknown = TARGETS.filter((t) => !['T1', 'T2', 'T3', 'T4-open', 'T4-click', 'T7'].includes(t));
+  if (unknown.length) throw new Error(`Unknown targets ${unknown.join(', ')}: use T1, T2, T3, T4-open, T4-click, T7`);
   const cleanups: (() => Promise<unknown>)[] = [];
   const work = mkdtempSync(path.join(os.tmpdir(), 'lead-bench-ab-'));
   chmodSync(work, 0o755);
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
     const apis = { A: await startApi({ ...ctx, projectRoot: path.resolve(otherRoot) }), B: await startApi(ctx) };
     cleanups.push(() => Promise.all([apis.A.stop(), apis.B.stop()]));
     let n = 0;
+    const lead = () => ({ email: `ab-${process.pid}-${++n}@example.com`, firstName: 'A', lastName: 'B' });
     const requests: Record<string, { request: autocannon.Options; expected: '2xx' | '3xx' }> = {
       T1: { request: { url: '/healthz' }, expected: '2xx' },
       T2: {
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
             {
               setupRequest: (r) => ({
                 ...r,
-                body: JSON.stringify({ email: `ab-${process.pid}-${++n}@example.com`, firstName: 'A', lastName: 'B' }),
+                body: JSON.stringify(lead()),
               }),
             },
           ],
@@ -102,6 +104,15 @@ async function main(): Promise<void> {
       T3: { request: { url: `/v1/leads/${encodeId('lead', bench.leadId)}`, headers: bench.key }, expected: '2xx' },
       'T4-open': { request: { url: bench.pixel }, expected: '2xx' },
       'T4-click': { request: { url: bench.click }, expected: '3xx' },
+      T7: {
+        request: {
+          url: '/v1/leads/batch',
+          method: 'POST',
+          headers: bench.key,
+          requests: [{ setupRequest: (r) => ({ ...r, body: JSON.stringify({ leads: Array.from({ length: 100 }, lead) }) }) }],
+        } as autocannon.Options,
+        expected: '2xx',
+      },
     };
     const lines: string[] = [];
     for (const target of TARGETS) {
