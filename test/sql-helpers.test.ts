@@ -97,6 +97,11 @@ describe('statements built from entity metadata', () => {
   it('array parameters are written as pg writes them, so any text survives the round trip', async () => {
     const tricky = ['plain', 'quo"te', 'back\\slash', 'both \\"', 'NULL', '', '{a,b}', 'tab\tand\nline', 'Zoë 😀'];
     expect(arrayParam(tricky)).toBe(prepareValue(tricky));
+    // Strings without control characters take the JSON path; a backslash before a letter, a lone surrogate and control characters the loop.
+    const plain = ['plain', 'quo"te', 'back\\slash', 'both \\"', 'NULL', '', '{a,b}', 'Zoë 😀', '\u2028'];
+    for (const strings of [plain, ['a\\b', '\\', '\\\\n'], ['\ud800'], ['\u0001'], []]) {
+      expect(arrayParam(strings)).toBe(prepareValue(strings));
+    }
     expect(arrayParam([1, null, 'x', undefined])).toBe(prepareValue([1, null, 'x', undefined]));
     const dates = [new Date('2026-01-02T03:04:05.678Z')];
     expect(arrayParam(dates)).toBe(dates); // pg converts what it alone knows how to
