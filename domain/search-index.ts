@@ -8,6 +8,7 @@ import type { DomainContext } from './context';
 
 /** Fields that name a record rank above the rest of its text (tsvector weight A vs B). */
 const TITLE_KEYS = ['name', 'title', 'firstName', 'lastName', 'company', 'email'];
+const TITLE_KEY_SET = new Set(TITLE_KEYS);
 
 /** The text leaves of a JSON value, depth first, appended to `out` (an import indexes thousands per statement). */
 function leaves(value: unknown, out: string[]): string[] {
@@ -18,8 +19,8 @@ function leaves(value: unknown, out: string[]): string[] {
   return out;
 }
 
-/** Emails also count as their parts, so "example" finds ada@example.com. */
-const withEmailParts = (text: string) => text.replace(/([^\s@]+)@([^\s@]+)/g, '$1@$2 $1 $2');
+/** Emails also count as their parts, so "example" finds ada@example.com (most bodies have none to look for). */
+const withEmailParts = (text: string) => (text.includes('@') ? text.replace(/([^\s@]+)@([^\s@]+)/g, '$1@$2 $1 $2') : text);
 
 export interface SearchDocumentInput {
   type: SearchType;
@@ -37,7 +38,7 @@ export function searchText(doc: SearchDocumentInput): { title: string; body: str
   const title: string[] = [];
   const body: string[] = [];
   for (const key of TITLE_KEYS) leaves(doc.data[key], title);
-  for (const [key, value] of Object.entries(doc.data)) if (!TITLE_KEYS.includes(key)) leaves(value, body);
+  for (const [key, value] of Object.entries(doc.data)) if (!TITLE_KEY_SET.has(key)) leaves(value, body);
   return { title: withEmailParts(title.join(' ')), body: withEmailParts(body.join(' ')) };
 }
 
