@@ -69,9 +69,7 @@ function hydrationPlan(meta: EntityMetadata, prefix: string): HydrationPlan {
   if (!byPrefix) hydrationPlans.set(meta, (byPrefix = new Map()));
   let plan = byPrefix.get(prefix);
   if (!plan) {
-    plan = meta.columns
-      .filter((col) => col.isSelect)
-      .map((col) => ({ key: prefix + col.databaseName, col, copy: ownColumn(col) && !col.transformer && UNCHANGED_TYPES.has(col.type) }));
+    plan = meta.columns.filter((col) => col.isSelect).map((col) => ({ key: prefix + col.databaseName, col, copy: plainColumn(col) }));
     byPrefix.set(prefix, plan);
   }
   return plan;
@@ -101,24 +99,36 @@ function castOf(manager: EntityManager, col: ColumnMetadata): string {
   return cast;
 }
 
-/** A column an INSERT may write, with what insertSql needs of it worked out once per entity. */
-interface InsertColumn {
+/** A column an INSERT may write, with how a row's value is read and written worked out once per entity. */
+interface WriteColumn {
   col: ColumnMetadata;
   property: string;
   quoted: string;
   own: boolean;
+  /** Read as a property and sent as it is (plainColumn). */
+  plain: boolean;
 }
-const insertColumns = new WeakMap<EntityMetadata, InsertColumn[]>();
+/** insertSql's columns (an ID given ahead included) and a multi-row insert's. */
+interface WritePlan {
+  single: WriteColumn[];
+  many: WriteColumn[];
+}
+const writePlans = new WeakMap<EntityMetadata, WritePlan>();
 
-function insertColumnsOf(meta: EntityMetadata): InsertColumn[] {
-  let list = insertColumns.get(meta);
-  if (!list) {
-    list = meta.columns
-      .filter((col) => col.isInsert || col.isPrimary)
-      .map((col) => ({ col, property: col.propertyName, quoted: quote(col.databaseName), own: ownColumn(col) }));
-    insertColumns.set(meta, list);
+function writePlanOf(meta: EntityMetadata): WritePlan {
+  let plan = writePlans.get(meta);
+  if (!plan) {
+    const columns = meta.columns.map((col) => ({
+      col,
+      property: col.propertyName,
+      quoted: quote(col.databaseName),
+      own: ownColumn(col),
+      plain: plainColumn(col),
+    }));
+    plan = { single: columns.filter((c) => c.col.isInsert || c.col.isPrimary), many: columns.filter((c) => c.col.isInsert) };
+    writePlans.set(meta, plan);
   }
-  return list;
+  return plan;
 }
 
 /**
@@ -140,7 +150,7 @@ export function insertSql(
   let columns = '';
   let placeholders = '';
   let overriding = false;
-  for (const { col, property, quoted, own } of insertColumnsOf(meta)) {
+  for (const { col, property, quoted, own } of writePlanOf(meta).single) {
     const value =
       overrides && Object.hasOwn(overrides, property) ? overrides[property] : own ? values[property] : col.getEntityValue(values);
     if (value === undefined) continue;
@@ -155,35 +165,11 @@ export function insertSql(
   );
 }
 
-/** A column a multi-row insert may write, with how a row's value is read worked out once per entity. */
-interface ManyColumn {
-  col: ColumnMetadata;
-  property: string;
-  own: boolean;
-  /** Read as a property and sent as it is: the rows' values are the column's array as they stand. */
-  plain: boolean;
-}
-const manyColumns = new WeakMap<EntityMetadata, ManyColumn[]>();
+const read = (c: WriteColumn, row: ObjectLiteral): unknown => (c.own ? row[c.property] : c.col.getEntityValue(row));
 
-function manyColumnsOf(meta: EntityMetadata): ManyColumn[] {
-  let list = manyColumns.get(meta);
-  if (!list) {
-    list = meta.columns
-      .filter((col) => col.isInsert)
-      .map((col) => {
-        const own = ownColumn(col);
-        return { col, property: col.propertyName, own, plain: own && !col.transformer && UNCHANGED_TYPES.has(col.type) };
-      });
-    manyColumns.set(meta, list);
-  }
-  return list;
-}
-
-const read = (c: ManyColumn, row: ObjectLiteral): unknown => (c.own ? row[c.property] : c.col.getEntityValue(row));
-
-/** The ManyColumns the first row gives, when every row gives the same ones; see insertManyColumns. */
-function givenManyColumns(meta: EntityMetadata, rows: ObjectLiteral[]): ManyColumn[] | null {
-  const insertable = manyColumnsOf(meta);
+/** The write columns the first row gives, when every row gives the same ones; see insertManyColumns. */
+function givenManyColumns(meta: EntityMetadata, rows: ObjectLiteral[]): WriteColumn[] | null {
+  const insertable = writePlanOf(meta).many;
   const given = insertable.filter((c) => read(c, rows[0]) !== undefined);
   if (given.some((c) => c.col.isArray)) return null;
   for (let r = 1; r < rows.length; r++) {
@@ -213,6 +199,11 @@ export function insertManyColumns(meta: EntityMetadata, rows: ObjectLiteral[]): 
 /** A column held as a property of the entity itself: not in an embedded object, not a relation. */
 function ownColumn(col: ColumnMetadata): boolean {
   return !col.embeddedMetadata && !col.relationMetadata && !col.referencedColumn;
+}
+
+/** A column of the entity's own whose values the driver reads and writes as they are. */
+function plainColumn(col: ColumnMetadata): boolean {
+  return ownColumn(col) && !col.transformer && UNCHANGED_TYPES.has(col.type);
 }
 
 /**

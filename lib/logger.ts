@@ -6,8 +6,8 @@ import { REDACTED_PATHS, serializeError } from './log-redaction';
  * Lines go to stdout through an asynchronous destination: a request does not wait for its access-log
  * line's write(2) (a synchronous one blocked the event loop on every line; see README, benchmark).
  * They are written in batches of at least BATCH_BYTES, and at the latest FLUSH_MS after they were
- * logged: one asynchronous write per line cost the API a thread-pool round trip per request (about
- * 3 % of its CPU on POST /v1/leads). pino flushes what is buffered synchronously when the process
+ * logged: one asynchronous write per line cost the API a thread-pool round trip per request (8 %
+ * of its CPU per POST /v1/leads, `npm run bench:ab`). pino flushes what is buffered synchronously when the process
  * exits, `process.exit()` included, so a fatal line logged just before exiting is still written.
  */
 const BATCH_BYTES = 8192;
