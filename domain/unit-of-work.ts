@@ -14,7 +14,8 @@ type BuilderInput<T extends CatalogEventType> = Parameters<(typeof eventPayloads
  * report and are handed to the relay once committed (the sweep covers a crash in between).
  */
 export class UnitOfWork extends ScopedData {
-  readonly events: OutboxEvent[] = [];
+  /** What the relay dispatches after the commit. */
+  readonly events: RelayedEvent[] = [];
 
   /** Writes a catalog event into the outbox, its data built by the catalog's own builder. */
   async emit<T extends CatalogEventType>(type: T, input: BuilderInput<T>): Promise<OutboxEvent> {

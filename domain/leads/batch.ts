@@ -7,6 +7,7 @@ import { encodeId } from '../../lib/ids';
 import { pendingEnrollmentSql, startPendingEnrollment, triggeredCampaignsSql } from '../campaigns/auto-enroll';
 import type { DomainContext } from '../context';
 import { dedupeKeys } from './dedupe-keys';
+import { RELAYED_FIELDS, type RelayedEvent } from '../webhooks/relay';
 import { startDuplicateDetection } from './leads';
 import { defaultLeadStatusHint, leadStatusExistsSql, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
 import { normalizeEmail, normalizePhone } from '../normalize';
@@ -162,7 +163,7 @@ async function writeLeads(
   ctx: DomainContext,
   rows: Row[],
   hintedDefault?: string,
-): Promise<{ events: OutboxEvent[]; unchecked: string[]; pending: PendingEnrollment | null } | null> {
+): Promise<{ events: RelayedEvent[]; unchecked: string[]; pending: PendingEnrollment | null } | null> {
   const keyed = rows
     .flatMap((r) => dedupeKeys(r).map((key) => ({ key, leadId: r.id })))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -197,14 +198,14 @@ async function writeLeads(
       SELECT EXISTS (SELECT 1 FROM lead) AS written,
         (SELECT coalesce(array_agg(id::text ORDER BY id), '{}') FROM lead WHERE duplicates_checked_at IS NULL) AS unchecked,
         ${q.columns(PendingEnrollment, 'p', 'p_')} ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''},
-        ${q.columns(OutboxEvent, 'e', 'e_')}
+        ${q.columns(OutboxEvent, 'e', 'e_', RELAYED_FIELDS)}
       FROM (SELECT 1) one LEFT JOIN pending p ON true LEFT JOIN event e ON e.dispatched_at IS NULL`;
     });
     const [first] = result;
     if (!first.written) return { result: null, auditId: null };
     return {
       result: {
-        events: result.filter((r) => r.e_id !== null).map((r) => ctx.data.entity(OutboxEvent, r, 'e_')),
+        events: result.filter((r) => r.e_id !== null).map((r) => ctx.data.entity<RelayedEvent>(OutboxEvent, r, 'e_')),
         unchecked: first.unchecked as string[],
         pending: first.p_id === null ? null : ctx.data.entity(PendingEnrollment, first, 'p_'),
       },
@@ -232,11 +233,11 @@ export async function insertLeadEvents<T extends LeadEventType>(
   tx: ScopedData,
   type: T,
   inputs: LeadEventInput<T>[],
-): Promise<OutboxEvent[]> {
+): Promise<RelayedEvent[]> {
   if (!inputs.length) return [];
-  return tx.sqlEntities(
+  return tx.sqlEntities<RelayedEvent>(
     OutboxEvent,
     (q) => `WITH event AS (${leadEventsInsertSql(q, type, inputs)} RETURNING *)
-      SELECT ${q.columns(OutboxEvent, 'event')} FROM event WHERE event.dispatched_at IS NULL`,
+      SELECT ${q.columns(OutboxEvent, 'event', '', RELAYED_FIELDS)} FROM event WHERE event.dispatched_at IS NULL`,
   );
 }
