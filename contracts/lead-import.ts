@@ -62,7 +62,7 @@ export const LeadImport = z
     skipped: z.number().int(),
     failed: z.number().int(),
     rowCap: z.number().int().meta({ description: "Rows past this many are failed (10 x the plan's monthly calls, at least 10,000)" }),
-    progress: z.number().min(0).max(1).meta({ description: "Share of the file's bytes read so far (1 once completed)" }),
+    progress: z.number().min(0).max(1).meta({ description: "Share of the file's bytes read so far (0 while queued, 1 once completed)" }),
     rate: z.number().nullable().meta({ description: 'Rows read per second since the import started' }),
     etaSeconds: z.number().int().nullable().meta({ description: 'Estimated seconds left, from the rate and the bytes left' }),
     error: z.string().nullable(),

@@ -51,7 +51,7 @@ async function finished(t: TestTenant, id: string, timeoutMs = 60_000) {
 async function importCsv(t: TestTenant, csv: string, extra: Record<string, unknown> = {}) {
   const fileId = await upload(t, csv);
   const res = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip', ...extra }).expect(202);
-  expect(res.body.data).toMatchObject({ status: 'queued', rowsRead: 0, workflowId: `lead-import/${res.body.data.id}` });
+  expect(res.body.data).toMatchObject({ status: 'queued', rowsRead: 0, progress: 0, workflowId: `lead-import/${res.body.data.id}` });
   return finished(t, res.body.data.id);
 }
 

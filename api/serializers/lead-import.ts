@@ -13,6 +13,16 @@ function pace(i: LeadImportEntity, now: Date): { rate: number | null; etaSeconds
   return { rate, etaSeconds };
 }
 
+/**
+ * Share of the file's bytes read. A queued import's cursor already stands past the header row
+ * (read when the import was created, to check the mapping), which is no progress of its rows.
+ */
+function progress(i: LeadImportEntity): number {
+  if (i.status === 'completed' || i.fileSize === 0) return 1;
+  if (i.status === 'queued') return 0;
+  return Math.min(1, Math.floor((Number(i.cursor) / i.fileSize) * 1000) / 1000);
+}
+
 export function serializeLeadImport(i: LeadImportEntity, now = new Date()): LeadImport {
   return {
     id: encodeId('leadImport', i.id),
@@ -29,7 +39,7 @@ export function serializeLeadImport(i: LeadImportEntity, now = new Date()): Lead
     skipped: i.skipped,
     failed: i.failed,
     rowCap: i.rowCap,
-    progress: i.status === 'completed' || i.fileSize === 0 ? 1 : Math.min(1, Math.floor((Number(i.cursor) / i.fileSize) * 1000) / 1000),
+    progress: progress(i),
     ...pace(i, now),
     error: i.error,
     workflowId: i.workflowId,
