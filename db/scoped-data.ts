@@ -32,6 +32,17 @@ export class ScopedData {
     return copyIntoStaging(this.manager, table, columns, rows);
   }
 
+  /**
+   * Waits for, then holds until this transaction ends, the advisory lock named `name` in this
+   * scope: what one writer of the scope must not do beside another (pass a cap together, decide
+   * what already exists from rows the other has not committed). Only inside a transaction: outside
+   * one the lock would end with the statement.
+   */
+  async lockScope(name: string): Promise<void> {
+    const key = `${name}:${this.scope.tenantId}:${this.scope.environment}`;
+    await this.sql((q) => `SELECT pg_advisory_xact_lock(hashtextextended(${q.value(key)}, 0))`);
+  }
+
   /** Rows of one hand-written statement; see ScopedSqlBuilder for how the scope gets in. */
   sql<R = Record<string, unknown>>(build: (q: ScopedSqlBuilder) => string): Promise<R[]> {
     return scopedSql<R>(this.manager, this.scope, build);

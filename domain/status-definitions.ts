@@ -20,10 +20,8 @@ type Entity = StatusDefinitionEntity;
  * lock, so "unset the old default, set the new one" and lazy seeding never interleave; the partial
  * unique index is the backstop.
  */
-async function lockEntityType(data: ScopedData, entityType: EntityType): Promise<void> {
-  const { scope } = data;
-  const key = `status_definitions:${scope.tenantId}:${scope.environment}:${entityType}`;
-  await data.sql((q) => `SELECT pg_advisory_xact_lock(hashtextextended(${q.value(key)}, 0))`);
+function lockEntityType(data: ScopedData, entityType: EntityType): Promise<void> {
+  return data.lockScope(`status_definitions:${entityType}`);
 }
 
 /**

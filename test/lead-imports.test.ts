@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import path from 'node:path';
 import { createApp, flushApp } from '../api/app';
 import { createLeadImportActivities } from '../activities/leads/import-leads';
@@ -154,6 +155,32 @@ describe('POST /v1/leads/imports', () => {
 
     expect(await importCsv(t, csv, { onExisting: 'create' })).toMatchObject({ created: 2, updated: 0, skipped: 0 });
     expect((await leadsOf(t)).filter((l: { email: string }) => l.email.toLowerCase() === 'existing@example.com')).toHaveLength(2);
+  });
+
+  it('checks imported leads for duplicates in their chunk: each lists the leads sharing its phone, and no lead-dedupe workflow starts', async () => {
+    const t = await newTenant(stack.db);
+    const desk = { email: 'front-desk@example.com', firstName: 'Front', lastName: 'Desk', phone: '+1 415 555 0199' };
+    const older = (await stack.http().post('/v1/leads').set(t.live).send(desk).expect(201)).body.data.id as string;
+    const staff = ['ann', 'bob', 'cy'].map((n) => `${n}@example.com,${n},Staff,+1 (415) 555-0199,Initech`);
+    expect(await importCsv(t, `Email,First name,Last name,Phone,Company\n${staff.join('\n')}\n`)).toMatchObject({ created: 3 });
+
+    const imported = (await leadsOf(t)).filter((l: { email: string }) => l.email !== desk.email);
+    const unchecked = await stack.db.query(`SELECT id FROM leads WHERE id = ANY($1::bigint[]) AND duplicates_checked_at IS NULL`, [
+      imported.map((l: { id: string }) => l.id),
+    ]);
+    expect(unchecked).toEqual([]);
+    for (const lead of imported) {
+      const id = encodeId('lead', lead.id);
+      const dupes = await stack.http().get(`/v1/leads/${id}/duplicates`).set(t.live).expect(200);
+      const others = [
+        older,
+        ...imported.filter((l: { id: string }) => l.id !== lead.id).map((l: { id: string }) => encodeId('lead', l.id)),
+      ];
+      expect(dupes.body.data.map((d: { lead: { id: string }; reasons: string[] }) => [d.lead.id, d.reasons])).toEqual(
+        expect.arrayContaining(others.map((o) => [o, ['phone']])),
+      );
+      await expect(stack.client.workflow.getHandle(`lead-dedupe/${id}`).describe()).rejects.toThrow(WorkflowNotFoundError);
+    }
   });
 
   it('sends lead.updated with what each update row changed, only when asked and only for leads it changed', async () => {
@@ -453,6 +480,33 @@ describe('lead imports without a running workflow', () => {
       expect(done).toMatchObject({ status: 'completed', rowsRead: 7_000, created: 7_000, failed: 0 });
       const leads = await leadsOf(t);
       expect(leads.map((l: { last_name: string }) => l.last_name)).toEqual(rows.map((_, i) => `R${i}`));
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+
+  it('creates each email once when two skip imports of one file run side by side', async () => {
+    const t = await newTenant(stack.db);
+    const app = idle();
+    try {
+      const rows = Array.from({ length: 3_000 }, (_, i) => `twin-${i}@example.com,Twin,T${i},,`);
+      const fileId = await upload(t, ['Email,First name,Last name,Phone,Company', ...rows].join('\n') + '\n', 'text/csv', app.http);
+      const activities = createLeadImportActivities(stack.db, stack.workflows, createFileStorage(config));
+      const inputs = await Promise.all(
+        [1, 2].map(async () => {
+          const created = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' }, app.http).expect(202);
+          const importId = decodeId('leadImport', created.body.data.id) as string;
+          const [row] = await stack.db.query(`SELECT cursor::text, created_by::text FROM lead_imports WHERE id = $1`, [importId]);
+          return { tenantId: t.tenant.id, environment: 'live' as const, importId, actorUserId: row.created_by, cursor: row.cursor };
+        }),
+      );
+
+      const results = await Promise.all(inputs.map((input) => activities.importLeadChunk(input)));
+      expect(results.map((r) => [r.created, r.skipped]).sort()).toEqual([
+        [0, 3_000],
+        [3_000, 0],
+      ]);
+      expect(await leadsOf(t)).toHaveLength(3_000);
     } finally {
       await app.close();
     }

@@ -12,7 +12,6 @@ import { unitOfWork } from '../unit-of-work';
 import { resolveReferences } from './batch';
 import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
 import { describeErrors, rowOf, storableRow, type ImportRow } from './import-rows';
-import { startDuplicateDetection } from './leads';
 import { writeImportedLeads, type CreatedLead, type ValidRow } from './write-imported-leads';
 import type { CreatedRange } from './import-search-index';
 
@@ -118,6 +117,9 @@ export async function importChunk(
   const outcome = await unitOfWork(ctx, async (tx) => {
     const locked = await tx.repo(LeadImport).findByIdForUpdate(importId);
     if (!locked || locked.cursor !== from) return { applied: null, imp: locked ?? imp };
+    // Chunks of the scope's imports take turns: which emails exist is looked up inside, and two
+    // imports of one file side by side would each create the leads the other had not committed.
+    await tx.lockScope('lead-import-rows');
     const applied = await writeImportedLeads(tx, ctx, locked, valid, refs.statuses.get('') ?? null, ids, indexLater);
     await tx
       .repo(LeadImportFailure)
@@ -154,7 +156,6 @@ export async function importChunk(
   });
 
   if (outcome.applied) {
-    for (const lead of outcome.applied.created) if (!lead.duplicatesCheckedAt) startDuplicateDetection(ctx, lead);
     for (const p of outcome.pending) startPendingEnrollment(ctx, p);
     if (statisticsStep(outcome.imp.created) > statisticsStep(outcome.imp.created - outcome.applied.created.length)) {
       await refreshStatistics(ctx.db, [Lead, LeadIdentity]).catch((err) =>

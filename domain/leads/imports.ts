@@ -87,10 +87,7 @@ export async function createLeadImport(ctx: DomainContext, storage: FileStorage,
   }
   const rowCap = await rowCapOf(ctx);
   const created = await unitOfWork(ctx, async (tx) => {
-    await tx.sql(
-      (q) =>
-        `SELECT pg_advisory_xact_lock(hashtext('lead-import:' || ${q.value(ctx.scope.tenantId)} || ':' || ${q.value(ctx.scope.environment)}))`,
-    );
+    await tx.lockScope('lead-imports');
     const unfinished = await tx.repo(LeadImport).count({ status: In(['queued', 'running']) });
     if (unfinished >= MAX_CONCURRENT_IMPORTS) {
       throw new AppError(

@@ -2,7 +2,6 @@ import { In } from 'typeorm';
 import { Lead, LeadDedupeKey, LeadIdentity, type LeadImport } from '../../db/entities';
 import type { CopyValue } from '../../db/copy-rows';
 import type { LeadCreate } from '../../contracts/lead';
-import { config } from '../../lib/config';
 import type { DomainContext } from '../context';
 import { normalizeEmail, normalizePhone } from '../normalize';
 import { leadSearchDocument, upsertSearchDocuments } from '../search-index';
@@ -18,7 +17,7 @@ export interface ValidRow {
   status: string | null;
 }
 
-export type CreatedLead = Pick<Lead, 'id' | 'tenantId' | 'environment' | 'duplicatesCheckedAt'>;
+export type CreatedLead = Pick<Lead, 'id' | 'tenantId' | 'environment'>;
 
 type NewLead = Pick<
   Lead,
@@ -123,9 +122,7 @@ async function stage(tx: UnitOfWork, leads: NewLead[], updates: ValidRow[]) {
       first_name varchar(100), last_name varchar(100), phone varchar(40), phone_normalized varchar(20), status varchar(40), score integer,
       custom_fields jsonb) ON COMMIT DROP`,
   );
-  await tx.sql(
-    () => `CREATE TEMP TABLE lead_import_keys (id bigint, key varchar(330), settled boolean NOT NULL DEFAULT false) ON COMMIT DROP`,
-  );
+  await tx.sql(() => `CREATE TEMP TABLE lead_import_keys (id bigint, key varchar(330)) ON COMMIT DROP`);
   const rows: CopyValue[][] = [
     ...leads.map((l, ord): CopyValue[] => [
       ord,
@@ -162,31 +159,27 @@ async function stage(tx: UnitOfWork, leads: NewLead[], updates: ValidRow[]) {
     ['id', 'key'],
     leads.flatMap((l) => dedupeKeys(l).map((key) => [l.id, key])),
   );
-  // Fresh temporary tables have no statistics: without them the joins below are planned as nested
+  // A fresh temporary table has no statistics: without them the joins below are planned as nested
   // loops over thousands of rows. Only the columns the statements below join, filter or sort on
   // get them: the names, phones and custom fields tripled the ANALYZE (psql, 5,000 rows: 35-48 ms
-  // for every column, 12-17 ms for these).
-  await tx.sql(() => `ANALYZE lead_import_stage (action, ord, id, email_normalized), lead_import_keys (id, key, settled)`);
+  // for every column, 12-17 ms for these). The keys are only read through, never joined.
+  await tx.sql(() => `ANALYZE lead_import_stage (action, ord, id, email_normalized)`);
 }
 
 /**
- * Key claims first (in key order, so concurrent writers lock alike), then the leads: a lead that
- * claimed each of its keys, or whose other keys are common, has no duplicate to look for and is
- * marked checked at once, as in a single create; the others are left to the lead-dedupe workflow.
+ * Key claims first (in key order, so concurrent writers lock alike), then the leads and their
+ * cluster rows. Every new lead is written checked: its clusters commit with it, and the chunk,
+ * itself background work, is its duplicate detection. A lead-dedupe workflow per lead sharing a
+ * key, as a single create starts, flooded the task queue with files whose leads share phones
+ * (docs/decisions.md, "Bulk lead import").
  */
 async function insertStaged(tx: UnitOfWork, ctx: DomainContext): Promise<CreatedLead[]> {
   await tx.sql((q) => {
     const [tenant, env] = q.scopeValues();
-    return `WITH claimed AS (INSERT INTO ${q.table(LeadDedupeKey)} (tenant_id, environment, key, lead_id)
-        SELECT ${tenant}, ${env}, k.key, k.id FROM lead_import_keys k ORDER BY k.key ON CONFLICT DO NOTHING RETURNING key, lead_id)
-      UPDATE lead_import_keys k SET settled = true FROM claimed c WHERE c.key = k.key AND c.lead_id = k.id`;
+    return `INSERT INTO ${q.table(LeadDedupeKey)} (tenant_id, environment, key, lead_id)
+      SELECT ${tenant}, ${env}, k.key, k.id FROM lead_import_keys k ORDER BY k.key ON CONFLICT DO NOTHING`;
   });
-  const threshold = config.DEDUPE_COMMON_IDENTITY_LEADS;
-  await tx.sql(
-    (q) => `UPDATE lead_import_keys k SET settled = true WHERE NOT k.settled
-      AND (SELECT count(*) FROM (SELECT 1 FROM ${q.from(LeadIdentity, 'c')} WHERE c.key = k.key LIMIT ${q.value(threshold)}::int) n) >= ${q.value(threshold)}::int`,
-  );
-  const created = await tx.sql<{ id: string; checked: Date | null }>((q) => {
+  const created = await tx.sql<{ id: string }>((q) => {
     const [tenant, env] = q.scopeValues();
     const actor = `${q.value(ctx.actorUserId)}::bigint`;
     return `INSERT INTO ${q.table(Lead)} (id, tenant_id, environment, email, email_normalized, first_name, last_name, phone, phone_normalized,
@@ -194,12 +187,12 @@ async function insertStaged(tx: UnitOfWork, ctx: DomainContext): Promise<Created
       OVERRIDING SYSTEM VALUE
       SELECT s.id, ${tenant}, ${env}, s.email, s.email_normalized, s.first_name, s.last_name, s.phone, s.phone_normalized,
         'import', s.status, s.score, ${actor}, ${actor}, s.custom_fields,
-        CASE WHEN NOT EXISTS (SELECT 1 FROM lead_import_keys k WHERE k.id = s.id AND NOT k.settled) THEN now() END,
+        now(),
         b.at + s.ord * interval '1 microsecond', b.at + s.ord * interval '1 microsecond'
       FROM lead_import_stage s,
         (SELECT GREATEST(now(), max(l.created_at) + interval '1 microsecond') AS at FROM ${q.from(Lead, 'l')}) b
       WHERE s.action = 'insert' ORDER BY s.ord
-      RETURNING id::text AS id, duplicates_checked_at AS checked`;
+      RETURNING id::text AS id`;
   });
   await tx.sql((q) => {
     const [tenant, env] = q.scopeValues();
@@ -207,7 +200,7 @@ async function insertStaged(tx: UnitOfWork, ctx: DomainContext): Promise<Created
     return `INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
       SELECT ${tenant}, ${env}, k.key, k.id FROM lead_import_keys k`;
   });
-  return created.map((c) => ({ id: c.id, ...ctx.scope, duplicatesCheckedAt: c.checked }));
+  return created.map((c) => ({ id: c.id, ...ctx.scope }));
 }
 
 /**

@@ -37,9 +37,7 @@ export async function createWebhook(ctx: DomainContext, input: WebhookCreate): P
   const status = input.status ?? 'active';
   return unitOfWork(ctx, async (tx) => {
     // Serialises creates of one tenant and environment, so concurrent ones cannot pass the cap together.
-    await tx.sql(
-      (q) => `SELECT pg_advisory_xact_lock(hashtext(${q.value(`webhook-endpoints:${ctx.scope.tenantId}:${ctx.scope.environment}`)}))`,
-    );
+    await tx.lockScope('webhook-endpoints');
     const repo = tx.repo(WebhookEndpoint);
     const max = maxWebhookEndpoints(ctx);
     if ((await repo.count({})) >= max) {
