@@ -23,6 +23,9 @@ afterAll(() => stack.stop());
 
 const MAPPING = { email: 'Email', firstName: 'First name', lastName: 'Last name', phone: 'Phone', customFields: { company: 'Company' } };
 
+/** A CSV file of MAPPING's columns: the header, then `rows`. */
+const csvOf = (rows: string[]) => ['Email,First name,Last name,Phone,Company', ...rows].join('\n') + '\n';
+
 const upload = async (t: TestTenant, content: string, contentType = 'text/csv', http = stack.http) => {
   const res = await http()
     .post('/v1/files/upload')
@@ -358,7 +361,7 @@ describe('POST /v1/leads/imports', () => {
       stack.db.query(`UPDATE tenants SET custom_limits = $2 WHERE id = $1`, [t.tenant.id, { monthlyCalls, perMinute: 1e6, burst: 1e6 }]);
     await limits(500);
     const rows = Array.from({ length: 10_003 }, (_, i) => `cap-${i}@example.com,Row,C${i},,`);
-    const done = await importCsv(t, ['Email,First name,Last name,Phone,Company', ...rows].join('\n') + '\n');
+    const done = await importCsv(t, csvOf(rows));
     expect(done).toMatchObject({ status: 'completed', rowCap: 10_000, rowsRead: 10_003, created: 10_000, failed: 3 });
     const failures = await stack.http().get(`/v1/leads/imports/${done.id}/failures`).set(t.live).expect(200);
     expect(failures.body.data.map((f: { line: number; reason: string }) => [f.line, f.reason])).toEqual(
@@ -380,7 +383,7 @@ describe('POST /v1/leads/imports', () => {
       (await stack.db.query(`SELECT analyze_count::int AS n FROM pg_stat_user_tables WHERE relname = 'leads'`))[0].n as number;
     const analyzedBefore = await analyzed();
     const rows = Array.from({ length: 20_000 }, (_, i) => `big-${i}@example.com,Row,N${i},,Co ${i % 7}`);
-    const done = await importCsv(t, ['Email,First name,Last name,Phone,Company', ...rows].join('\n') + '\n');
+    const done = await importCsv(t, csvOf(rows));
     expect(done).toMatchObject({ status: 'completed', rowsRead: 20_000, created: 20_000, failed: 0 });
     expect((await analyzed()) - analyzedBefore).toBeGreaterThanOrEqual(2);
     const leads = await leadsOf(t);
@@ -400,6 +403,21 @@ describe('lead imports without a running workflow', () => {
     const workflows = new WorkflowStarter(stack.client, `idle-${process.pid}-${Date.now()}`);
     const app = createApp({ db: stack.db, workflows, webhooks: { allowPrivateTargets: true } });
     return { http: () => request.agent(app), close: () => flushApp(app) };
+  };
+  const chunkActivities = () => createLeadImportActivities(stack.db, stack.workflows, createFileStorage(config));
+  /** Starts an import in an idle app; `input` is what its workflow would give the first chunk. */
+  const queuedImport = async (t: TestTenant, http: () => request.Agent, body: Record<string, unknown>) => {
+    const created = await startImport(t, body, http).expect(202);
+    const importId = decodeId('leadImport', created.body.data.id) as string;
+    const [row] = await stack.db.query(`SELECT cursor::text, created_by::text FROM lead_imports WHERE id = $1`, [importId]);
+    const input = {
+      tenantId: t.tenant.id,
+      environment: 'live' as const,
+      importId,
+      actorUserId: row.created_by,
+      cursor: row.cursor as string,
+    };
+    return { id: created.body.data.id as string, workflowId: created.body.data.workflowId as string, input };
   };
 
   it('answers 409 to a 4th import while 3 are unfinished in the environment', async () => {
@@ -461,22 +479,19 @@ describe('lead imports without a running workflow', () => {
     const app = idle();
     try {
       const rows = Array.from({ length: 7_000 }, (_, i) => `resume-${i}@example.com,Row,R${i},,`);
-      const fileId = await upload(t, ['Email,First name,Last name,Phone,Company', ...rows].join('\n') + '\n', 'text/csv', app.http);
-      const created = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' }, app.http).expect(202);
-      const importId = decodeId('leadImport', created.body.data.id) as string;
-      const [row] = await stack.db.query(`SELECT cursor::text, created_by::text FROM lead_imports WHERE id = $1`, [importId]);
-      const input = { tenantId: t.tenant.id, environment: 'live' as const, importId, actorUserId: row.created_by, cursor: row.cursor };
+      const fileId = await upload(t, csvOf(rows), 'text/csv', app.http);
+      const { id, workflowId, input } = await queuedImport(t, app.http, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' });
       // The first worker committed chunk one and died before reporting it.
-      const firstChunk = await createLeadImportActivities(stack.db, stack.workflows, createFileStorage(config)).importLeadChunk(input);
+      const firstChunk = await chunkActivities().importLeadChunk(input);
       expect(firstChunk).toMatchObject({ done: false, created: 5_000 });
 
       // A new run starts from the cursor the first one was given: it finds chunk one applied and goes on.
       await stack.client.workflow.execute(leadImportWorkflow, {
         taskQueue: stack.taskQueue,
-        workflowId: `${created.body.data.workflowId}-resumed`,
+        workflowId: `${workflowId}-resumed`,
         args: [input],
       });
-      const done = await finished(t, created.body.data.id);
+      const done = await finished(t, id);
       expect(done).toMatchObject({ status: 'completed', rowsRead: 7_000, created: 7_000, failed: 0 });
       const leads = await leadsOf(t);
       expect(leads.map((l: { last_name: string }) => l.last_name)).toEqual(rows.map((_, i) => `R${i}`));
@@ -490,18 +505,12 @@ describe('lead imports without a running workflow', () => {
     const app = idle();
     try {
       const rows = Array.from({ length: 3_000 }, (_, i) => `twin-${i}@example.com,Twin,T${i},,`);
-      const fileId = await upload(t, ['Email,First name,Last name,Phone,Company', ...rows].join('\n') + '\n', 'text/csv', app.http);
-      const activities = createLeadImportActivities(stack.db, stack.workflows, createFileStorage(config));
-      const inputs = await Promise.all(
-        [1, 2].map(async () => {
-          const created = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' }, app.http).expect(202);
-          const importId = decodeId('leadImport', created.body.data.id) as string;
-          const [row] = await stack.db.query(`SELECT cursor::text, created_by::text FROM lead_imports WHERE id = $1`, [importId]);
-          return { tenantId: t.tenant.id, environment: 'live' as const, importId, actorUserId: row.created_by, cursor: row.cursor };
-        }),
-      );
+      const fileId = await upload(t, csvOf(rows), 'text/csv', app.http);
+      const body = { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' };
+      const imports = [await queuedImport(t, app.http, body), await queuedImport(t, app.http, body)];
 
-      const results = await Promise.all(inputs.map((input) => activities.importLeadChunk(input)));
+      const activities = chunkActivities();
+      const results = await Promise.all(imports.map(({ input }) => activities.importLeadChunk(input)));
       expect(results.map((r) => [r.created, r.skipped]).sort()).toEqual([
         [0, 3_000],
         [3_000, 0],
@@ -518,11 +527,8 @@ describe('lead imports without a running workflow', () => {
     try {
       const csv = 'Email,First name,Last name,Phone,Company\nonce@example.com,Once,Only,,\ntwice@example.com,Not,Twice,,\n';
       const fileId = await upload(t, csv, 'text/csv', app.http);
-      const created = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'create' }, app.http).expect(202);
-      const importId = decodeId('leadImport', created.body.data.id) as string;
-      const [row] = await stack.db.query(`SELECT cursor::text, created_by::text FROM lead_imports WHERE id = $1`, [importId]);
-      const activities = createLeadImportActivities(stack.db, stack.workflows, createFileStorage(config));
-      const input = { tenantId: t.tenant.id, environment: 'live' as const, importId, actorUserId: row.created_by, cursor: row.cursor };
+      const { input } = await queuedImport(t, app.http, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'create' });
+      const activities = chunkActivities();
 
       const first = await activities.importLeadChunk(input);
       const again = await activities.importLeadChunk(input);
@@ -541,21 +547,19 @@ describe('lead imports without a running workflow', () => {
       const csv =
         'Email,First name,Last name,Phone,Company\nkept@example.com,Kept,Indexstep,,\ngone@example.com,Gone,Indexstep,,\nrenamed@example.com,Formername,Indexstep,,\n';
       const fileId = await upload(t, csv, 'text/csv', app.http);
-      const created = await startImport(t, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' }, app.http).expect(202);
-      const importId = decodeId('leadImport', created.body.data.id) as string;
-      const [row] = await stack.db.query(`SELECT cursor::text, created_by::text FROM lead_imports WHERE id = $1`, [importId]);
-      const activities = createLeadImportActivities(stack.db, stack.workflows, createFileStorage(config));
-      const ref = { tenantId: t.tenant.id, environment: 'live' as const, importId, actorUserId: row.created_by };
+      const { input } = await queuedImport(t, app.http, { fileId, format: 'csv', mapping: MAPPING, onExisting: 'skip' });
+      const { cursor, ...ref } = input;
+      const activities = chunkActivities();
       const search = async (q: string) =>
         (await stack.http().get(`/v1/search?q=${q}&type=lead`).set(t.live).expect(200)).body.data.map((d: { id: string }) => d.id);
 
-      const chunk = await activities.importLeadChunk({ ...ref, cursor: row.cursor, indexLater: true });
+      const chunk = await activities.importLeadChunk({ ...input, indexLater: true });
       const leads = await leadsOf(t);
       const [kept, gone, renamed] = leads.map((l: { id: string }) => encodeId('lead', l.id));
       expect(chunk).toMatchObject({ done: true, created: 3, indexRange: { from: leads[0].id, to: leads[2].id } });
       expect(await search('indexstep')).toEqual([]);
       // A retry of the chunk after its commit (its result lost) finds it applied and names the same leads.
-      expect(await activities.importLeadChunk({ ...ref, cursor: row.cursor, indexLater: true })).toEqual(chunk);
+      expect(await activities.importLeadChunk({ ...ref, cursor, indexLater: true })).toEqual(chunk);
 
       // Meanwhile one lead is deleted and another renamed (its document written by the PATCH).
       await stack.http().delete(`/v1/leads/${gone}`).set(t.live).expect(200);
