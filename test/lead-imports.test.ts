@@ -165,7 +165,7 @@ describe('POST /v1/leads/imports', () => {
     const desk = { email: 'front-desk@example.com', firstName: 'Front', lastName: 'Desk', phone: '+1 415 555 0199' };
     const older = (await stack.http().post('/v1/leads').set(t.live).send(desk).expect(201)).body.data.id as string;
     const staff = ['ann', 'bob', 'cy'].map((n) => `${n}@example.com,${n},Staff,+1 (415) 555-0199,Initech`);
-    expect(await importCsv(t, `Email,First name,Last name,Phone,Company\n${staff.join('\n')}\n`)).toMatchObject({ created: 3 });
+    expect(await importCsv(t, csvOf(staff))).toMatchObject({ created: 3 });
 
     const imported = (await leadsOf(t)).filter((l: { email: string }) => l.email !== desk.email);
     const unchecked = await stack.db.query(`SELECT id FROM leads WHERE id = ANY($1::bigint[]) AND duplicates_checked_at IS NULL`, [

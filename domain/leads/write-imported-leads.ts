@@ -17,7 +17,7 @@ export interface ValidRow {
   status: string | null;
 }
 
-export type CreatedLead = Pick<Lead, 'id' | 'tenantId' | 'environment'>;
+export type CreatedLead = Pick<Lead, 'id'>;
 
 type NewLead = Pick<
   Lead,
@@ -179,7 +179,7 @@ async function insertStaged(tx: UnitOfWork, ctx: DomainContext): Promise<Created
     return `INSERT INTO ${q.table(LeadDedupeKey)} (tenant_id, environment, key, lead_id)
       SELECT ${tenant}, ${env}, k.key, k.id FROM lead_import_keys k ORDER BY k.key ON CONFLICT DO NOTHING`;
   });
-  const created = await tx.sql<{ id: string }>((q) => {
+  const created = await tx.sql<CreatedLead>((q) => {
     const [tenant, env] = q.scopeValues();
     const actor = `${q.value(ctx.actorUserId)}::bigint`;
     return `INSERT INTO ${q.table(Lead)} (id, tenant_id, environment, email, email_normalized, first_name, last_name, phone, phone_normalized,
@@ -200,7 +200,7 @@ async function insertStaged(tx: UnitOfWork, ctx: DomainContext): Promise<Created
     return `INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
       SELECT ${tenant}, ${env}, k.key, k.id FROM lead_import_keys k`;
   });
-  return created.map((c) => ({ id: c.id, ...ctx.scope }));
+  return created;
 }
 
 /**
