@@ -112,6 +112,40 @@ describe('HTTP conventions', () => {
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['limit', 'sort']);
   });
 
+  it('refuses a query parameter the endpoint does not take, naming the ones it does', async () => {
+    // A typo in a filter must not answer the unfiltered list.
+    const typo = await stack.http().get('/v1/leads?stauts=lost&limit=5').set(tenant.sandbox);
+    expect(typo.status).toBe(400);
+    expect(typo.body).toMatchObject({ success: false, message: 'Invalid query parameters' });
+    expect(typo.body.errors).toEqual([
+      {
+        field: 'stauts',
+        message: expect.stringMatching(/^Unknown query parameter; this endpoint takes page, limit, .*status.*customFields\.<key>$/),
+      },
+    ]);
+    const wrongName = await stack.http().get('/v1/config/statuses?type=opportunity_stage').set(tenant.sandbox);
+    expect(wrongName.status).toBe(400);
+    expect(wrongName.body.errors[0].message).toBe('Unknown query parameter; this endpoint takes page, limit, entityType');
+    const none = await stack.http().get('/v1/usage?verbose=1').set(tenant.sandbox);
+    expect(none.status).toBe(400);
+    expect(none.body.errors).toEqual([{ field: 'verbose', message: 'Unknown query parameter; this endpoint takes none' }]);
+    // What the document lists is taken, custom field filters included.
+    await stack.http().get('/v1/leads?status=new&customFields.plan=pro').set(tenant.sandbox).expect(200);
+    await stack.http().get('/v1/config/statuses?entityType=opportunity').set(tenant.sandbox).expect(200);
+  });
+
+  it('lets public routes take parameters a link adds (UTM tags on a form post)', async () => {
+    const form = (
+      await stack
+        .http()
+        .post('/v1/forms')
+        .set(tenant.sandbox)
+        .send({ name: 'Newsletter', fields: [{ name: 'email', label: 'Email', type: 'email', required: true, mapsTo: 'email' }] })
+        .expect(201)
+    ).body.data;
+    await stack.http().post(`${form.submitPath}?utm_source=newsletter`).send({ email: 'utm@example.com' }).expect(201);
+  });
+
   it('answers a missing API key with 401 "Invalid or missing API key"', async () => {
     const res = await stack.http().get('/v1/leads');
     expect(res.status).toBe(401);

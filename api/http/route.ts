@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { DomainContext } from '../../domain/context';
-import { AppError } from '../../lib/errors';
+import { AppError, type FieldError } from '../../lib/errors';
 import type { AuthContext } from './context';
 import { bareBody, paginate, successBody, type Pagination } from '../../lib/http-envelope';
 import { findUnstorableText } from '../../lib/unstorable-text';
@@ -67,6 +67,11 @@ export interface RouteSpec<
    * such item then fails alone instead of refusing the whole request.
    */
   itemsCheckedByHandler?: boolean;
+  /**
+   * Query parameters under these prefixes are the handler's own, read from the raw query (GET
+   * /v1/leads: `customFields.<key>`); any other parameter the schema does not name is a 400.
+   */
+  queryPrefixes?: readonly string[];
   /** multipart/form-data routes: the form's fields, for the docs (the handler parses the stream). */
   multipart?: AnySchema;
   /** Routes that answer bytes instead of the envelope send the handler's `data` themselves. */
@@ -137,7 +142,45 @@ function parseParams(schema: AnySchema | undefined, raw: unknown) {
   throw new AppError('not_found', message);
 }
 
-function parseQuery(schema: AnySchema | undefined, raw: unknown) {
+/** The query parameters a schema names: the same list the OpenAPI document gives, read once per schema. */
+const namedParameters = new WeakMap<AnySchema, string[]>();
+function queryParameterNames(schema: AnySchema | undefined): string[] {
+  if (!schema) return [];
+  let names = namedParameters.get(schema);
+  if (!names) {
+    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown> };
+    namedParameters.set(schema, (names = Object.keys(json.properties ?? {})));
+  }
+  return names;
+}
+
+/**
+ * An authenticated route refuses a query parameter it does not take, as it refuses an unknown body
+ * field: `GET /v1/leads?stauts=lost` answering every lead would let a typo reach whatever the caller
+ * does with the list next (a bulk update, a delete). Public routes (hosted pages, form posts) take
+ * whatever a link adds, such as UTM parameters.
+ */
+function unknownQueryParameters(route: AnyRoute, raw: Record<string, unknown>): FieldError[] {
+  let names: string[] | undefined;
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(raw)) {
+    names ??= queryParameterNames(route.query as AnySchema | undefined);
+    if (names.includes(key) || route.queryPrefixes?.some((prefix) => key.startsWith(prefix))) continue;
+    const takes = [...names, ...(route.queryPrefixes ?? []).map((prefix) => `${prefix}<key>`)];
+    errors.push({
+      field: key,
+      message: takes.length
+        ? `Unknown query parameter; this endpoint takes ${takes.join(', ')}`
+        : 'Unknown query parameter; this endpoint takes none',
+    });
+  }
+  return errors;
+}
+
+function parseQuery(route: AnyRoute, raw: Record<string, unknown>) {
+  const unknown = route.auth === 'tenant' ? unknownQueryParameters(route, raw) : [];
+  if (unknown.length) throw new AppError('bad_request', 'Invalid query parameters', unknown);
+  const schema = route.query as AnySchema | undefined;
   if (!schema) return undefined;
   const unstorable = findUnstorableText(raw);
   if (unstorable) throw new AppError('bad_request', 'Invalid query parameters', [unstorable]);
@@ -196,7 +239,7 @@ export const defaultStatus = (route: AnyRoute): number => route.status ?? (route
 export function toHandler(route: AnyRoute, contextFor: ContextFor = noContext(route), hooks?: HandlerHooks): RequestHandler {
   return async (req, res) => {
     const params = parseParams(route.params, req.params);
-    const query = parseQuery(route.query, req.query);
+    const query = parseQuery(route, req.query as Record<string, unknown>);
     const body = parseBody(route, req.body);
     const auth = req.ctx.auth as AuthContext;
     let ctx: DomainContext | undefined;

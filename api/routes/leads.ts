@@ -76,6 +76,7 @@ export function leadRoutes() {
       auth: 'tenant',
       scope: 'leads:read',
       query: LeadListQuery,
+      queryPrefixes: ['customFields.'],
       response: z.array(Lead),
       message: 'Leads retrieved',
       serialize: serializeLead,
