@@ -94,6 +94,13 @@ export const eventPayloads = {
     partnerId: encodeId('partner', c.partnerId),
   }),
   'commission.paid': (c: { id: Id; amount: number }) => ({ commissionId: encodeId('commission', c.id), amount: c.amount }),
+  'commission.reversed': (c: { id: Id; amount: number; partnerId: Id; opportunityId: Id | null; reason: string }) => ({
+    commissionId: encodeId('commission', c.id),
+    amount: c.amount,
+    partnerId: encodeId('partner', c.partnerId),
+    opportunityId: c.opportunityId === null ? null : encodeId('opportunity', c.opportunityId),
+    reason: c.reason,
+  }),
   'task.created': (t: { id: Id; title: string; assigneeId: Id | null }) => ({
     taskId: encodeId('task', t.id),
     title: t.title,
@@ -209,6 +216,13 @@ const docs: { [T in CatalogEventType]: CatalogDoc } = {
     group: 'commissions',
     description: 'Commission paid out',
     example: () => eventPayloads['commission.paid']({ id: 4001, amount: 1250 }),
+  },
+  'commission.reversed': {
+    group: 'commissions',
+    description:
+      'Earned commission reversed: its won deal was reopened, lost, deleted or changed value (deal_reopened, deal_lost, deal_deleted, deal_value_changed)',
+    example: () =>
+      eventPayloads['commission.reversed']({ id: 4001, amount: 1250, partnerId: 3001, opportunityId: 5001, reason: 'deal_reopened' }),
   },
   'task.created': {
     group: 'tasks',

@@ -61,10 +61,19 @@ export interface WonDeal {
   currency?: string;
 }
 
+/** Why a deal's commission was reversed (the commission.reversed event's `reason`). */
+export type ReversalReason = 'deal_reopened' | 'deal_lost' | 'deal_deleted' | 'deal_value_changed';
+
+/** The commission of a deal, locked: a payout and a reversal of one commission cannot both win. */
+const dealCommission = (tx: UnitOfWork, opportunityId: string) =>
+  tx.repo(Commission).select('c').andWhere('c.opportunity_id = :opportunityId', { opportunityId }).setLock('pessimistic_write').getOne();
+
 /**
  * For the opportunities work to call inside the transaction that marks a deal won. When the deal's
  * lead came through an approved partner, records that partner's commission at its tier's rate and
- * emits commission.earned with the caller's unit of work. Returns null when nothing is owed. Calling it twice for one opportunity records once.
+ * emits commission.earned with the caller's unit of work. Returns null when nothing is owed. A deal
+ * has one commission: calling this again while it is earned or paid changes nothing; after a
+ * reversal it is earned again, at the deal's value and the partner's tier now.
  */
 export async function earnCommissionForWonDeal(
   tx: UnitOfWork,
@@ -74,22 +83,29 @@ export async function earnCommissionForWonDeal(
   const partner = lead?.partnerId ? await tx.repo(Partner).findById(lead.partnerId) : null;
   if (!lead || !partner || partner.status !== 'approved') return null;
   const commissions = tx.repo(Commission);
-  const existing = await commissions.findOne({ opportunityId: deal.opportunityId });
-  if (existing) return { commission: existing, event: null };
+  const existing = await dealCommission(tx, deal.opportunityId);
+  if (existing && existing.status !== 'reversed') return { commission: existing, event: null };
   const rate = TIER_RATES[partner.tier];
   const amount = toCents(deal.value * rate);
   if (amount <= 0) return null;
-  const commission = await commissions.insert({
-    partnerId: partner.id,
-    amount,
-    currency: deal.currency ?? 'USD',
-    status: 'earned',
-    rate,
-    leadId: lead.id,
-    opportunityId: deal.opportunityId,
-    note: null,
-    paidAt: null,
-  });
+  const earned = { partnerId: partner.id, amount, currency: deal.currency ?? 'USD', status: 'earned' as const, rate, leadId: lead.id };
+  const commission = existing
+    ? await commissions.save(Object.assign(existing, earned))
+    : await commissions.insert({ ...earned, opportunityId: deal.opportunityId, note: null, paidAt: null });
   const event = await tx.emit('commission.earned', commission);
   return { commission, event };
+}
+
+/**
+ * A deal's commission follows the deal until it is paid: when the won deal is reopened, lost,
+ * deleted or its value changes, an earned commission is reversed (commission.reversed) and
+ * cannot be paid. A paid one stays paid: the money went out, and getting it back is between the
+ * tenant and the partner.
+ */
+export async function reverseCommissionForDeal(tx: UnitOfWork, opportunityId: string, reason: ReversalReason): Promise<void> {
+  const commission = await dealCommission(tx, opportunityId);
+  if (commission?.status !== 'earned') return;
+  commission.status = 'reversed';
+  const saved = await tx.repo(Commission).save(commission);
+  await tx.emit('commission.reversed', { ...saved, reason });
 }

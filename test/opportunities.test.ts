@@ -1,5 +1,6 @@
 import { OutboxEvent } from '../db/entities';
 import { decodeId, encodeId } from '../lib/ids';
+import { outboxOf } from './support/events';
 import { historyToObject } from './support/history';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 import { writeFileSync } from 'node:fs';
@@ -162,31 +163,91 @@ describe('opportunities', () => {
     expect(decodeId('opportunity', res.body.data[0].id)).not.toBeNull();
   });
 
-  it('earns the referring partner a commission at the tier rate when the deal is won', async () => {
-    const ids = await stages();
+  /** A gold partner (10 %), approved, whose referral code brought the lead of a new deal worth `value`. */
+  const referredDeal = async (headers: Record<string, string>, value: number) => {
     const partner = (
       await stack
         .http()
         .post('/v1/partners')
-        .set(tenant.live)
+        .set(headers)
         .send({ email: `p-${Date.now()}@example.com`, firstName: 'Pat', lastName: 'Ner', tier: 'gold' })
     ).body.data;
-    await stack.http().post(`/v1/partners/${partner.id}/approve`).set(tenant.live);
-    const code = (await stack.http().get(`/v1/partners/${partner.id}/referral-codes`).set(tenant.live)).body.data[0].code;
+    await stack.http().post(`/v1/partners/${partner.id}/approve`).set(headers);
+    const code = (await stack.http().get(`/v1/partners/${partner.id}/referral-codes`).set(headers)).body.data[0].code;
     const lead = (
       await stack
         .http()
         .post('/v1/leads')
-        .set(tenant.live)
+        .set(headers)
         .send(validLead({ referralCode: code }))
     ).body.data;
-    const opp = (await convert({ leadId: lead.id, value: 20000 })).body.data;
+    const opp = (await convert({ leadId: lead.id, value }, headers)).body.data;
+    return { partner, opp };
+  };
+
+  it('earns the referring partner a commission at the tier rate when the deal is won', async () => {
+    const ids = await stages();
+    const { partner, opp } = await referredDeal(tenant.live, 20000);
     await stack.http().patch(`/v1/opportunities/${opp.id}`).set(tenant.live).send({ stageId: ids.won });
-    const [earned] = (await stack.db.getRepository(OutboxEvent).find({ where: { type: 'commission.earned' } })).filter(
-      (e) => (e.data as { partnerId: string }).partnerId === partner.id,
-    );
+    const [earned] = await eventsFor('commission.earned', 'partnerId', partner.id);
     expect(earned.data).toMatchObject({ partnerId: partner.id, amount: 2000 });
     const list = await stack.http().get(`/v1/commissions?partnerId=${partner.id}`).set(tenant.live);
     expect(list.body.data).toHaveLength(1);
+  });
+
+  it('reverses an unpaid commission when its deal is reopened, lost, restated or deleted; a paid one stays paid', async () => {
+    const t = await newTenant(stack.db);
+    const ids = await stages(t.live);
+    const { partner, opp } = await referredDeal(t.live, 20000);
+    const patch = (body: Record<string, unknown>) => stack.http().patch(`/v1/opportunities/${opp.id}`).set(t.live).send(body).expect(200);
+    const commission = async () => (await stack.http().get(`/v1/commissions?partnerId=${partner.id}`).set(t.live)).body.data;
+
+    await patch({ stageId: ids.won });
+    const [{ id }] = await commission();
+    await patch({ stageId: ids.negotiation });
+    expect(await commission()).toEqual([expect.objectContaining({ id, status: 'reversed', amount: 2000 })]);
+    const payReversed = await stack.http().post(`/v1/commissions/${id}/pay`).set(t.live);
+    expect(payReversed.status).toBe(409);
+    expect(payReversed.body.message).toBe('Cannot pay a commission that is reversed');
+
+    await patch({ stageId: ids.won, value: 30000 }); // won again: the same commission, earned at the new value
+    expect(await commission()).toEqual([expect.objectContaining({ id, status: 'earned', amount: 3000 })]);
+    await patch({ value: 25000 }); // a won deal's new value restates it
+    expect(await commission()).toEqual([expect.objectContaining({ id, status: 'earned', amount: 2500 })]);
+    await patch({ stageId: ids.lost, lostReason: 'Budget cut' });
+    expect((await commission())[0].status).toBe('reversed');
+    await patch({ stageId: ids.won });
+    await stack.http().delete(`/v1/opportunities/${opp.id}`).set(t.live).expect(200);
+    expect((await commission())[0].status).toBe('reversed');
+
+    const reasons = (await outboxOf(stack.db, t, 'live', ['commission.earned', 'commission.reversed'])).map((e) =>
+      e.type === 'commission.reversed' ? `reversed ${e.data.amount} ${e.data.reason}` : `earned ${e.data.amount}`,
+    );
+    expect(reasons).toEqual([
+      'earned 2000',
+      'reversed 2000 deal_reopened',
+      'earned 3000',
+      'reversed 3000 deal_value_changed',
+      'earned 2500',
+      'reversed 2500 deal_lost',
+      'earned 2500',
+      'reversed 2500 deal_deleted',
+    ]);
+    const [reversed] = await eventsFor('commission.reversed', 'commissionId', id);
+    expect(reversed.data).toEqual({
+      commissionId: id,
+      amount: 2000,
+      partnerId: partner.id,
+      opportunityId: opp.id,
+      reason: 'deal_reopened',
+    });
+
+    // Paid, the commission stays paid whatever happens to the deal.
+    const second = await referredDeal(t.live, 10000);
+    await stack.http().patch(`/v1/opportunities/${second.opp.id}`).set(t.live).send({ stageId: ids.won }).expect(200);
+    const [paid] = (await stack.http().get(`/v1/commissions?partnerId=${second.partner.id}`).set(t.live)).body.data;
+    await stack.http().post(`/v1/commissions/${paid.id}/pay`).set(t.live).expect(200);
+    await stack.http().patch(`/v1/opportunities/${second.opp.id}`).set(t.live).send({ stageId: ids.lost }).expect(200);
+    expect((await stack.http().get(`/v1/commissions/${paid.id}`).set(t.live)).body.data).toMatchObject({ status: 'paid', amount: 1000 });
   });
 });

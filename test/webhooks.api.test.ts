@@ -55,11 +55,15 @@ const ENGAGEMENT_EVENTS: Record<string, string[]> = {
   'campaign.enrollment.started': ['enrollmentId', 'campaignId', 'leadId'],
   'campaign.enrollment.completed': ['enrollmentId', 'campaignId', 'leadId', 'status', 'exitReason'],
 };
+/** A deal's commission reversed (docs/decisions.md, "A deal's commission follows the deal"). */
+const COMMISSION_EVENTS: Record<string, string[]> = {
+  'commission.reversed': ['commissionId', 'amount', 'partnerId', 'opportunityId', 'reason'],
+};
 /** Bulk import (docs/decisions.md, "Bulk lead import"): one event per import. */
 const IMPORT_EVENTS: Record<string, string[]> = {
   'lead.import.completed': ['importId', 'status', 'rowsRead', 'created', 'updated', 'skipped', 'failed', 'completedAt'],
 };
-const CATALOG_EVENTS = { ...SPEC_EVENTS, ...ENGAGEMENT_EVENTS, ...IMPORT_EVENTS };
+const CATALOG_EVENTS = { ...SPEC_EVENTS, ...ENGAGEMENT_EVENTS, ...COMMISSION_EVENTS, ...IMPORT_EVENTS };
 
 describe('webhook endpoints API', () => {
   it('creates an endpoint and shows its whsec_ secret only on creation and from /secret', async () => {
@@ -137,7 +141,7 @@ describe('webhook event catalog', () => {
   });
 
   // The catalog also holds the email, sms and campaign engagement events.
-  it('lists the 14 catalog events and the engagement events by group with exactly their data fields in each example', async () => {
+  it("lists the 14 catalog events and the service's own events by group with exactly their data fields in each example", async () => {
     const res = await stack.http().get(`${BASE}/catalog`).set(tenant.live);
     expect(res.status).toBe(200);
     const catalog = res.body.data as Record<string, { event: string; description: string; examplePayload: Record<string, unknown> }[]>;

@@ -1,7 +1,7 @@
 import { Column, Entity, Index } from 'typeorm';
 import { TenantOwned } from './tenant-owned';
 
-export const COMMISSION_STATUSES = ['earned', 'paid'] as const;
+export const COMMISSION_STATUSES = ['earned', 'paid', 'reversed'] as const;
 export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 
 /** numeric comes back from pg as a string; money is exact in the database and a number in the API. */

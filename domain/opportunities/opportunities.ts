@@ -2,7 +2,8 @@ import { Lead, Opportunity, User } from '../../db/entities';
 import { notFound, validationFailed } from '../../lib/errors';
 import type { OpportunityCreate, OpportunityListQuery, OpportunityUpdate } from '../../contracts/opportunity';
 import type { DomainContext } from '../context';
-import { earnCommissionForWonDeal } from '../commissions';
+import { earnCommissionForWonDeal, reverseCommissionForDeal } from '../commissions';
+import { findForUpdate } from '../scoped-lookups';
 import { resolveStage, stageEffects } from './stages';
 import { unitOfWork, type UnitOfWork } from '../unit-of-work';
 
@@ -78,6 +79,9 @@ export async function updateOpportunity(ctx: DomainContext, id: string, patch: O
     const o = await repo.select('o').andWhere('o.id = :id', { id }).setLock('pessimistic_write').getOne();
     if (!o) throw notFound('Opportunity');
     await assertExists(tx, User, patch.ownerId, 'ownerId');
+    const wasWon = o.status === 'won';
+    const valueChanged =
+      (patch.value !== undefined && patch.value !== o.value) || (patch.currency !== undefined && patch.currency !== o.currency);
     if (patch.name !== undefined) o.name = patch.name;
     if (patch.value !== undefined) o.value = patch.value;
     if (patch.currency !== undefined) o.currency = patch.currency;
@@ -98,6 +102,7 @@ export async function updateOpportunity(ctx: DomainContext, id: string, patch: O
         o.status = effects.status;
         o.closedAt = effects.status === 'open' ? null : new Date();
         o.lostReason = effects.status === 'lost' ? (patch.lostReason ?? null) : null;
+        if (wasWon) await reverseCommissionForDeal(tx, o.id, effects.status === 'lost' ? 'deal_lost' : 'deal_reopened');
         if (effects.status === 'won') {
           await tx.emit('opportunity.won', o);
           await commissionFor(tx, o);
@@ -109,11 +114,16 @@ export async function updateOpportunity(ctx: DomainContext, id: string, patch: O
       o.probability = stageEffects(await resolveStage(tx, o.stageId)).defaultProbability;
     }
     if (patch.lostReason !== undefined && o.status === 'lost') o.lostReason = patch.lostReason;
+    // A won deal's new value restates its commission: the old amount reversed, the new one earned.
+    if (wasWon && o.status === 'won' && valueChanged) {
+      await reverseCommissionForDeal(tx, o.id, 'deal_value_changed');
+      await commissionFor(tx, o);
+    }
     return repo.save(o);
   });
 }
 
-/** A won deal of a lead a partner referred earns that partner a commission (once per deal). */
+/** A won deal of a lead a partner referred earns that partner a commission (one per deal). */
 async function commissionFor(tx: UnitOfWork, o: Opportunity): Promise<void> {
   if (!o.leadId) return;
   await earnCommissionForWonDeal(tx, {
@@ -124,8 +134,11 @@ async function commissionFor(tx: UnitOfWork, o: Opportunity): Promise<void> {
   });
 }
 
-export async function deleteOpportunity(ctx: DomainContext, id: string): Promise<Opportunity> {
-  const o = await getOpportunity(ctx, id);
-  await ctx.data.repo(Opportunity).deleteById(id);
-  return o;
+export function deleteOpportunity(ctx: DomainContext, id: string): Promise<Opportunity> {
+  return unitOfWork(ctx, async (tx) => {
+    const o = await findForUpdate(tx, Opportunity, id, 'Opportunity');
+    if (o.status === 'won') await reverseCommissionForDeal(tx, o.id, 'deal_deleted');
+    await tx.repo(Opportunity).deleteById(id);
+    return o;
+  });
 }
