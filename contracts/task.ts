@@ -8,10 +8,7 @@ export const TaskCreate = z
     description: z.string().max(10_000).nullable().optional(),
     dueAt: isoDateTime.nullable().optional(),
     leadId: encodedId('lead').nullable().optional(),
-    opportunityId: encodedId('opportunity')
-      .nullable()
-      .optional()
-      .meta({ description: 'Opportunity ID; stored as given (not yet checked against opportunities)' }),
+    opportunityId: encodedId('opportunity').nullable().optional(),
     assignedTo: encodedId('user').nullable().optional().meta({ description: 'User ID; defaults to the acting user' }),
     type: z.enum(TASK_TYPES).optional(),
   })
@@ -46,6 +43,7 @@ export const TaskListQuery = PaginationQuery.extend({
   status: z.enum(TASK_STATUSES).optional(),
   type: z.enum(TASK_TYPES).optional(),
   leadId: encodedId('lead').optional(),
+  opportunityId: encodedId('opportunity').optional(),
   assignedTo: encodedId('user').optional(),
   dueFrom: isoDateTime.optional(),
   dueTo: isoDateTime.optional(),

@@ -1,4 +1,4 @@
-import { Lead, Task, User } from '../db/entities';
+import { Lead, Opportunity, Task, User } from '../db/entities';
 import type { TaskStatus } from '../db/entities/task';
 import type { TaskCreate, TaskListQuery, TaskUpdate } from '../contracts/task';
 import type { DomainContext } from './context';
@@ -14,9 +14,10 @@ export const TASK_ACTIONS = {
 } as const satisfies Transitions<TaskStatus, string>;
 export type TaskAction = keyof typeof TASK_ACTIONS;
 
-/** Links must point at records the caller can see (opportunities are not stored here yet). */
+/** Links must point at records the caller can see. */
 async function assertLinks(tx: ScopedData, input: TaskUpdate): Promise<void> {
   await assertExists(tx, Lead, input.leadId, 'leadId', 'Lead');
+  await assertExists(tx, Opportunity, input.opportunityId, 'opportunityId', 'Opportunity');
   await assertExists(tx, User, input.assignedTo, 'assignedTo', 'User');
 }
 
@@ -54,6 +55,7 @@ export function listTasks(ctx: DomainContext, f: TaskListQuery) {
   if (f.status) qb.andWhere('t.status = :status', { status: f.status });
   if (f.type) qb.andWhere('t.type = :type', { type: f.type });
   if (f.leadId) qb.andWhere('t.lead_id = :leadId', { leadId: f.leadId });
+  if (f.opportunityId) qb.andWhere('t.opportunity_id = :opportunityId', { opportunityId: f.opportunityId });
   if (f.assignedTo) qb.andWhere('t.assigned_to = :assignedTo', { assignedTo: f.assignedTo });
   if (f.dueFrom) qb.andWhere('t.due_at >= :dueFrom', { dueFrom: f.dueFrom });
   if (f.dueTo) qb.andWhere('t.due_at <= :dueTo', { dueTo: f.dueTo });

@@ -44,9 +44,24 @@ describe('tasks', () => {
     expect(res.body.errors).toEqual([{ field: 'leadId', message: 'Lead not found' }]);
     const user = await create({ title: 'x', assignedTo: encodeId('user', other.user.id) });
     expect(user.body.errors).toEqual([{ field: 'assignedTo', message: 'User not found' }]);
+    const foreignDeal = (await stack.http().post('/v1/opportunities').set(other.sandbox).send({ name: 'Theirs', value: 100 })).body.data;
+    const deal = await create({ title: 'x', opportunityId: foreignDeal.id });
+    expect([deal.status, deal.body.errors]).toEqual([422, [{ field: 'opportunityId', message: 'Opportunity not found' }]]);
     const bad = await create({ title: '', type: 'fax', dueAt: 'tomorrow', opportunityId: 'nope' });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['dueAt', 'opportunityId', 'title', 'type']);
+  });
+
+  it("links a task to a deal of the caller's and lists a deal's tasks", async () => {
+    const t = await newTenant(stack.db);
+    const deal = (await stack.http().post('/v1/opportunities').set(t.sandbox).send({ name: 'Renewal', value: 900 })).body.data;
+    const linked = await create({ title: 'Send the renewal quote', opportunityId: deal.id }, t);
+    expect([linked.status, linked.body.data.opportunityId]).toEqual([201, deal.id]);
+    await create({ title: 'Unrelated' }, t);
+    const list = await stack.http().get(`/v1/tasks?opportunityId=${deal.id}`).set(t.sandbox);
+    expect(list.body.data.map((task: { title: string }) => task.title)).toEqual(['Send the renewal quote']);
+    const unlinked = await stack.http().patch(`/v1/tasks/${linked.body.data.id}`).set(t.sandbox).send({ opportunityId: null });
+    expect(unlinked.body.data.opportunityId).toBeNull();
   });
 
   it('completes once: a second complete, or completing a cancelled task, is 409', async () => {

@@ -9,6 +9,7 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 @Index('ix_tasks_scope_due', ['tenantId', 'environment', 'dueAt'])
 @Index('ix_tasks_scope_assignee', ['tenantId', 'environment', 'assignedTo'])
 @Index('ix_tasks_scope_lead', ['tenantId', 'environment', 'leadId'])
+@Index('ix_tasks_scope_opportunity', ['tenantId', 'environment', 'opportunityId'], { where: 'opportunity_id IS NOT NULL' })
 export class Task extends TenantOwned {
   @Column({ type: 'varchar', length: 200 })
   title: string;
@@ -22,7 +23,6 @@ export class Task extends TenantOwned {
   @Column({ name: 'lead_id', type: 'bigint', nullable: true })
   leadId: string | null;
 
-  /** Not checked against a table yet: opportunities land on another branch. */
   @Column({ name: 'opportunity_id', type: 'bigint', nullable: true })
   opportunityId: string | null;
 

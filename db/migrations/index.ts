@@ -27,6 +27,7 @@ import { AddImportChunkLeadRange1795740000000 } from './1795740000000-AddImportC
 import { AddPendingEnrollments1795820911457 } from './1795820911457-AddPendingEnrollments';
 import { SearchVectorAsGeneratedColumn1795880000000 } from './1795880000000-SearchVectorAsGeneratedColumn';
 import { DropUnreadLeadPhoneAndEventScopeIndexes1795900000000 } from './1795900000000-DropUnreadLeadPhoneAndEventScopeIndexes';
+import { AddTaskOpportunityIndex1795960000000 } from './1795960000000-AddTaskOpportunityIndex';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -58,4 +59,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddPendingEnrollments1795820911457,
   SearchVectorAsGeneratedColumn1795880000000,
   DropUnreadLeadPhoneAndEventScopeIndexes1795900000000,
+  AddTaskOpportunityIndex1795960000000,
 ];
