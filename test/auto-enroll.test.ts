@@ -94,6 +94,26 @@ describe('automatic enrollment, made after the answer', () => {
     await onForm.complete();
   });
 
+  it('enrolls a lead its conversion qualified, and search shows it qualified, as after a PATCH of its status', async () => {
+    const t = await newTenant(stack.db);
+    const onStatus = await triggeredCampaign(stack.http, t.live, 'lead_status_changed', 'Status follow-up');
+    const lead = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.live)
+        .send(validLead({ lastName: 'Convertible' }))
+        .expect(201)
+    ).body.data;
+    await stack.http().post('/v1/opportunities/convert').set(t.live).send({ leadId: lead.id, value: 500 }).expect(201);
+
+    await autoEnrollmentsMade(stack.db, t.tenant.id);
+    expect(await onStatus.enrolledLeadIds()).toEqual([lead.id]);
+    const found = await stack.http().get('/v1/search?q=convertible&type=lead').set(t.live);
+    expect(found.body.data.map((d: { data: { status: string } }) => d.data.status)).toEqual(['qualified']);
+    await onStatus.complete();
+  });
+
   it('keeps an enrollment whose start was lost, and the sweep makes it', async () => {
     const t = await newTenant(stack.db);
     const other = await newTenant(stack.db);

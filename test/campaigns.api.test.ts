@@ -3,6 +3,7 @@ import { scoped } from '../db/scoped-repository';
 import { decodeId } from '../lib/ids';
 import { recordEngagement } from '../domain/engagement/record-engagement';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
+import { outboxOf } from './support/events';
 import { actionsOnly, branchOnOpen, threeEmails } from './support/sequences';
 import { header, SmtpSink, trackingPaths } from './support/smtp-sink';
 import { startMailStack } from './support/mail-stack';
@@ -286,14 +287,25 @@ describe('campaigns API', () => {
     expect(stats.body.data.rates.unsubscribe).toBe(1);
   });
 
-  it('runs action nodes once: creates a task for the lead (task.created) and changes the score', async () => {
+  it('runs action nodes once: creates a task for the lead (task.created), changes the score and status (lead.updated)', async () => {
     const campaign = await activeCampaign(actionsOnly());
-    const lead = await newLead({ score: 10 });
+    const lead = await newLead({ score: 10, lastName: 'Actionable' });
     await enroll(campaign.id, [lead.id]).expect(200);
     await handleOf(campaign.id, lead.id).result();
     const tasks = await api().get(`/v1/tasks?leadId=${lead.id}`).set(tenant.live);
     expect(tasks.body.data).toHaveLength(1);
     expect(tasks.body.data[0]).toMatchObject({ title: 'Call {{firstName}} back', status: 'pending', leadId: lead.id });
-    expect((await api().get(`/v1/leads/${lead.id}`).set(tenant.live)).body.data.score).toBe(25);
+    expect((await api().get(`/v1/leads/${lead.id}`).set(tenant.live)).body.data).toMatchObject({ score: 25, status: 'contacted' });
+    // Integrations hear of what the campaign changed, and search shows it.
+    const events = (await outboxOf(stack.db, tenant, 'live', ['task.created', 'lead.updated'])).filter(
+      (e) => e.data.leadId === lead.id || e.data.taskId === tasks.body.data[0].id,
+    );
+    expect(events).toEqual([
+      { type: 'task.created', data: { taskId: tasks.body.data[0].id, title: 'Call {{firstName}} back', assigneeId: expect.any(String) } },
+      { type: 'lead.updated', data: { leadId: lead.id, changes: { score: 25 } } },
+      { type: 'lead.updated', data: { leadId: lead.id, changes: { status: 'contacted' } } },
+    ]);
+    const found = await api().get('/v1/search?q=actionable&type=lead').set(tenant.live);
+    expect(found.body.data.map((d: { data: { status: string } }) => d.data.status)).toEqual(['contacted']);
   });
 });

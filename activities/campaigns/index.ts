@@ -21,7 +21,7 @@ export function createCampaignActivities(db: DataSource, workflows: WorkflowStar
     leadHasStatus: leadHasStatus(db),
     awaitEngagement: awaitEngagement(db),
     prepareCampaignMessage: prepareCampaignMessage(db),
-    runCampaignAction: runCampaignAction(db),
+    runCampaignAction: runCampaignAction(db, workflows),
     finishEnrollment: finishEnrollment(db, workflows),
     enrollPendingLeads: enrollPendingLeads(db, workflows),
     sweepPendingEnrollments: sweepPendingEnrollments(db, workflows),

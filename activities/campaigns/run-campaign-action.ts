@@ -1,9 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { WorkflowNode } from '../../contracts/sequence-definition';
 import { CampaignEnrollment, Lead, Task } from '../../db/entities';
-import { ScopedData } from '../../db/scoped-data';
-import { emitEvent } from '../../domain/webhooks/emit-event';
-import { eventPayloads } from '../../contracts/webhook-events';
+import { changedFields } from '../../domain/leads/leads';
+import { indexLead } from '../../domain/search-index';
+import { unitOfWork } from '../../domain/unit-of-work';
+import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import type { EnrollmentRef } from '.';
 
 type ActionData = Extract<WorkflowNode, { type: 'action' }>['data'];
@@ -11,26 +12,25 @@ type ActionData = Extract<WorkflowNode, { type: 'action' }>['data'];
 /**
  * Applies an action node to the lead once: the node ID is added to the enrollment's applied
  * actions in the same transaction, so a retried score change or task does not happen twice. A task
- * goes to the lead's assignee; its task.created event is delivered by the outbox sweep.
+ * goes to the lead's assignee. A status or score the action changes is a `lead.updated` (and a new
+ * status is re-indexed for search), as if the lead were patched; the events are relayed after the
+ * commit, with the outbox sweep behind them.
  */
-export function runCampaignAction(db: DataSource) {
-  return async (
-    input: EnrollmentRef & { nodeId: string; action: ActionData },
-  ): Promise<{ outcome: 'applied' | 'already_applied' | 'skipped' }> => {
-    return db.transaction(async (m) => {
-      const data = new ScopedData(m, input);
-      const enrollments = data.repo(CampaignEnrollment);
+export function runCampaignAction(db: DataSource, workflows: WorkflowStarter) {
+  return (input: EnrollmentRef & { nodeId: string; action: ActionData }): Promise<{ outcome: 'applied' | 'already_applied' | 'skipped' }> =>
+    unitOfWork({ db, workflows, scope: { tenantId: input.tenantId, environment: input.environment } }, async (tx) => {
+      const enrollments = tx.repo(CampaignEnrollment);
       const enrollment = await enrollments
         .select('e')
         .andWhere('e.id = :id', { id: input.enrollmentId })
         .setLock('pessimistic_write')
         .getOne();
       if (!enrollment || enrollment.appliedActions.includes(input.nodeId)) return { outcome: 'already_applied' as const };
-      const leads = data.repo(Lead);
+      const leads = tx.repo(Lead);
       const lead = await leads.findByIdForUpdate(input.leadId);
       if (!lead) return { outcome: 'skipped' as const };
       if (input.action.actionType === 'create_task') {
-        const task = await data.repo(Task).insert({
+        const task = await tx.repo(Task).insert({
           title: input.action.taskTitle ?? input.action.label ?? 'Follow up',
           description: `Created by a campaign sequence (node ${input.nodeId})`,
           leadId: lead.id,
@@ -39,21 +39,21 @@ export function runCampaignAction(db: DataSource) {
           status: 'pending',
           createdBy: lead.assignedTo,
         });
-        await emitEvent(
-          data,
-          'task.created',
-          eventPayloads['task.created']({ id: task.id, title: task.title, assigneeId: task.assignedTo }),
-        );
+        await tx.emit('task.created', { id: task.id, title: task.title, assigneeId: task.assignedTo });
       } else {
         const change =
           input.action.actionType === 'update_lead_status'
             ? { status: input.action.status ?? lead.status }
             : { score: Math.min(100, Math.max(0, lead.score + (input.action.scoreDelta ?? 0))) };
-        await leads.updateWhere({ id: lead.id }, change);
+        const changes = changedFields(lead, change, undefined);
+        if (Object.keys(changes).length) {
+          const saved = await leads.save(Object.assign(lead, change));
+          if ('status' in changes) await indexLead(tx, saved);
+          await tx.emit('lead.updated', { id: lead.id, changes });
+        }
       }
       enrollment.appliedActions = [...enrollment.appliedActions, input.nodeId];
       await enrollments.save(enrollment);
       return { outcome: 'applied' as const };
     });
-  };
 }

@@ -64,7 +64,7 @@ export async function recordPendingEnrollment(
  * Starts the committed pending enrollment's workflow once the request has moved on (it does not
  * wait for Temporal, nor for the campaigns' own starts). A start that is lost is the sweep's.
  */
-export function startPendingEnrollment(ctx: DomainContext, pending: PendingEnrollment | null): void {
+export function startPendingEnrollment(ctx: Pick<DomainContext, 'workflows'>, pending: PendingEnrollment | null): void {
   if (pending) ctx.workflows.startSoon(autoEnrollWorkflow, autoEnrollStart(pending));
 }
 

@@ -1,7 +1,9 @@
-import { Lead, Opportunity } from '../../db/entities';
+import { Lead, Opportunity, type PendingEnrollment } from '../../db/entities';
 import type { TenantScope } from '../../db/scoped-repository';
 import { AppError } from '../../lib/errors';
-import { unitOfWork, type UnitOfWorkContext } from '../unit-of-work';
+import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
+import { indexLead } from '../search-index';
+import { unitOfWork, type UnitOfWork, type UnitOfWorkContext } from '../unit-of-work';
 import { resolveStage, stageEffects } from './stages';
 
 export interface ConvertLeadInput {
@@ -24,42 +26,53 @@ export type ConversionOutcome =
  * Converts a lead in one transaction: the lead row is locked, so two conversions of the same lead
  * serialize and the second sees the first's opportunity (the partial unique index is the
  * backstop). Creates the opportunity, marks the lead converted and writes opportunity.created and
- * lead.updated to the outbox. Running it again for a converted lead changes nothing.
+ * lead.updated to the outbox. A lead that becomes qualified here is re-indexed and enrolled in the
+ * `lead_status_changed` campaigns, as a PATCH of its status would. Running it again for a converted
+ * lead changes nothing.
  */
 export async function convertLead(ctx: Omit<UnitOfWorkContext, 'scope'>, input: ConvertLeadInput): Promise<ConversionOutcome> {
-  return unitOfWork({ ...ctx, scope: input.scope }, async (tx) => {
-    const lead = await tx.repo(Lead).findByIdForUpdate(input.leadId);
-    if (!lead) return { outcome: 'lead_not_found' };
-    const existing = await tx.repo(Opportunity).findOne({ leadId: lead.id, convertedFromLead: true });
-    if (existing) return { outcome: 'already_converted', opportunityId: existing.id };
-    let stage;
-    try {
-      stage = await resolveStage(tx, input.stageId);
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'validation_failed') return { outcome: 'stage_not_found' };
-      throw err;
-    }
-    const effects = stageEffects(stage);
-    const opportunity = await tx.repo(Opportunity).insert({
-      leadId: lead.id,
-      convertedFromLead: true,
-      name: input.name ?? `${lead.firstName} ${lead.lastName}`.trim(),
-      value: input.value ?? 0,
-      currency: input.currency ?? 'USD',
-      stageId: stage.id,
-      stage: stage.code,
-      status: effects.status,
-      probability: effects.defaultProbability,
-      ownerUserId: lead.assignedTo ?? input.actorUserId,
-      closedAt: effects.status === 'open' ? null : new Date(),
-    });
-    const changes: Record<string, unknown> = {};
-    if (lead.status !== 'qualified') changes.status = lead.status = 'qualified';
-    lead.convertedAt = new Date();
-    changes.convertedAt = lead.convertedAt.toISOString();
-    await tx.repo(Lead).save(lead);
-    await tx.emit('opportunity.created', { id: opportunity.id, value: opportunity.value, stage: opportunity.stage });
-    await tx.emit('lead.updated', { id: lead.id, changes });
-    return { outcome: 'created', opportunityId: opportunity.id };
+  const { outcome, pending } = await unitOfWork({ ...ctx, scope: input.scope }, (tx) => convertInTransaction(tx, input));
+  startPendingEnrollment(ctx, pending);
+  return outcome;
+}
+
+async function convertInTransaction(
+  tx: UnitOfWork,
+  input: ConvertLeadInput,
+): Promise<{ outcome: ConversionOutcome; pending: PendingEnrollment | null }> {
+  const lead = await tx.repo(Lead).findByIdForUpdate(input.leadId);
+  if (!lead) return { outcome: { outcome: 'lead_not_found' }, pending: null };
+  const existing = await tx.repo(Opportunity).findOne({ leadId: lead.id, convertedFromLead: true });
+  if (existing) return { outcome: { outcome: 'already_converted', opportunityId: existing.id }, pending: null };
+  let stage;
+  try {
+    stage = await resolveStage(tx, input.stageId);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'validation_failed') return { outcome: { outcome: 'stage_not_found' }, pending: null };
+    throw err;
+  }
+  const effects = stageEffects(stage);
+  const opportunity = await tx.repo(Opportunity).insert({
+    leadId: lead.id,
+    convertedFromLead: true,
+    name: input.name ?? `${lead.firstName} ${lead.lastName}`.trim(),
+    value: input.value ?? 0,
+    currency: input.currency ?? 'USD',
+    stageId: stage.id,
+    stage: stage.code,
+    status: effects.status,
+    probability: effects.defaultProbability,
+    ownerUserId: lead.assignedTo ?? input.actorUserId,
+    closedAt: effects.status === 'open' ? null : new Date(),
   });
+  const changes: Record<string, unknown> = {};
+  if (lead.status !== 'qualified') changes.status = lead.status = 'qualified';
+  lead.convertedAt = new Date();
+  changes.convertedAt = lead.convertedAt.toISOString();
+  const saved = await tx.repo(Lead).save(lead);
+  if ('status' in changes) await indexLead(tx, saved);
+  await tx.emit('opportunity.created', { id: opportunity.id, value: opportunity.value, stage: opportunity.stage });
+  await tx.emit('lead.updated', { id: lead.id, changes });
+  const pending = 'status' in changes ? await recordPendingEnrollment(tx, 'lead_status_changed', [lead.id], input.actorUserId) : null;
+  return { outcome: { outcome: 'created', opportunityId: opportunity.id }, pending };
 }

@@ -87,7 +87,7 @@ export function branchOnOpenAfterWait() {
   };
 }
 
-/** trigger -> action (create_task) -> action (update_lead_score) -> end */
+/** trigger -> action (create_task) -> action (update_lead_score) -> action (update_lead_status) -> end */
 export function actionsOnly(triggerType = 'manual') {
   return {
     name: 'Actions only',
@@ -95,12 +95,14 @@ export function actionsOnly(triggerType = 'manual') {
       { nodeId: 'start', type: 'trigger', position: pos(0), data: { triggerType } },
       { nodeId: 'task', type: 'action', position: pos(1), data: { actionType: 'create_task', taskTitle: 'Call {{firstName}} back' } },
       { nodeId: 'score', type: 'action', position: pos(2), data: { actionType: 'update_lead_score', scoreDelta: 15 } },
-      { nodeId: 'done', type: 'end', position: pos(3), data: {} },
+      { nodeId: 'status', type: 'action', position: pos(3), data: { actionType: 'update_lead_status', status: 'contacted' } },
+      { nodeId: 'done', type: 'end', position: pos(4), data: {} },
     ],
     edges: [
       { edgeId: 'e1', source: 'start', target: 'task' },
       { edgeId: 'e2', source: 'task', target: 'score' },
-      { edgeId: 'e3', source: 'score', target: 'done' },
+      { edgeId: 'e3', source: 'score', target: 'status' },
+      { edgeId: 'e4', source: 'status', target: 'done' },
     ],
   };
 }
