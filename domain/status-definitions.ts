@@ -6,7 +6,7 @@ import {
   type StatusDefinitionUpdate,
 } from '../contracts/status-definition';
 import { toFieldErrors } from '../lib/zod-errors';
-import { StatusDefinition as StatusDefinitionEntity } from '../db/entities';
+import { Lead, Opportunity, StatusDefinition as StatusDefinitionEntity } from '../db/entities';
 import { AppError, notFound, validationFailed } from '../lib/errors';
 import type { DomainContext } from './context';
 import { DEFAULT_DEFINITIONS } from './default-status-definitions';
@@ -117,7 +117,10 @@ export async function updateStatusDefinition(ctx: DomainContext, id: string, pat
     }
     const merged = StatusDefinitionSchema.safeParse({ ...toInput(row), ...patch });
     if (!merged.success) throw validationFailed(toFieldErrors(merged.error));
-    if (patch.code && patch.code !== row.code) await assertCodeFree(tx, row.entityType, patch.code, row.id);
+    if (patch.code && patch.code !== row.code) {
+      await assertCodeFree(tx, row.entityType, patch.code, row.id);
+      await assertUnused(tx, row, 'Its code cannot change');
+    }
     if (merged.data.isDefault && !row.isDefault) await clearOtherDefaults(tx, row.entityType, row.id);
     Object.assign(row, merged.data);
     return repo.save(row);
@@ -129,6 +132,34 @@ export async function deleteStatusDefinition(ctx: DomainContext, id: string): Pr
   if (row.isDefault) {
     throw new AppError('conflict', 'The default cannot be deleted; make another definition the default first');
   }
-  await ctx.data.repo(StatusDefinitionEntity).deleteById(id);
-  return row;
+  return unitOfWork(ctx, async (tx) => {
+    await lockEntityType(tx, row.entityType);
+    await assertUnused(tx, row, 'It cannot be deleted');
+    await tx.repo(StatusDefinitionEntity).deleteById(id);
+    return row;
+  });
+}
+
+const USES_COUNTED = 10_000;
+
+/**
+ * A status that leads have, or a stage that opportunities are in, keeps its code and stays: the
+ * records store the code (leads) or the stage (opportunities), and a renamed or deleted definition
+ * would leave them with a status no definition describes, which filters, conditions and the
+ * dashboard no longer know. Counted up to 10,000 (a definition is rarely deleted; the count reads
+ * the scope's records).
+ */
+async function assertUnused(data: ScopedData, row: Entity, refused: string): Promise<void> {
+  const lead = row.entityType === 'lead';
+  const [{ n }] = await data.sql<{ n: number }>((q) => {
+    const using = lead
+      ? `SELECT 1 FROM ${q.table(Lead)} WHERE ${q.scope()} AND status = ${q.value(row.code)}`
+      : `SELECT 1 FROM ${q.table(Opportunity)} WHERE ${q.scope()} AND stage_id = ${q.value(row.id)}`;
+    return `SELECT count(*)::int AS n FROM (${using} LIMIT ${USES_COUNTED}) used`;
+  });
+  if (!n) return;
+  const count = n >= USES_COUNTED ? `${USES_COUNTED.toLocaleString('en-US')} or more` : String(n);
+  const records = lead ? `lead${n === 1 ? ' has' : 's have'} this status` : `opportunit${n === 1 ? 'y is' : 'ies are'} in this stage`;
+  const move = lead ? 'PATCH /v1/leads/{id} with another status' : 'PATCH /v1/opportunities/{id} with another stageId';
+  throw new AppError('conflict', `${count} ${records}. ${refused} until they are moved (${move}).`);
 }

@@ -1,4 +1,4 @@
-import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
 let stack: TestStack;
 
@@ -94,6 +94,57 @@ describe('status and stage definitions (/v1/config/statuses)', () => {
     const other = (await list(t, 'lead')).find((s) => !s.isDefault)!;
     expect((await stack.http().delete(`/v1/config/statuses/${other.id}`).set(t.sandbox)).status).toBe(200);
     expect((await list(t, 'lead')).map((s) => s.code)).not.toContain(other.code);
+  });
+
+  it('keeps a status leads have, or a stage deals are in: no delete, no new code, until they are moved', async () => {
+    const t = await newTenant(stack.db);
+    const contacted = (await list(t, 'lead')).find((s) => s.code === 'contacted')!;
+    const lead = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.sandbox)
+        .send(validLead({ status: 'contacted' }))
+        .expect(201)
+    ).body.data;
+    const refused = await stack.http().delete(`/v1/config/statuses/${contacted.id}`).set(t.sandbox);
+    expect([refused.status, refused.body.message]).toEqual([
+      409,
+      '1 lead has this status. It cannot be deleted until they are moved (PATCH /v1/leads/{id} with another status).',
+    ]);
+    const recode = await stack.http().patch(`/v1/config/statuses/${contacted.id}`).set(t.sandbox).send({ code: 'reached' });
+    expect([recode.status, recode.body.message]).toEqual([
+      409,
+      '1 lead has this status. Its code cannot change until they are moved (PATCH /v1/leads/{id} with another status).',
+    ]);
+    // Its name can change; once the lead moved on, it can go.
+    await stack.http().patch(`/v1/config/statuses/${contacted.id}`).set(t.sandbox).send({ name: 'Reached' }).expect(200);
+    await stack.http().patch(`/v1/leads/${lead.id}`).set(t.sandbox).send({ status: 'new' }).expect(200);
+    await stack.http().delete(`/v1/config/statuses/${contacted.id}`).set(t.sandbox).expect(200);
+
+    const proposal = (await list(t, 'opportunity')).find((s) => s.code === 'proposal')!;
+    await stack.http().post('/v1/opportunities').set(t.sandbox).send({ name: 'Deal', value: 10, stageId: proposal.id }).expect(201);
+    const stage = await stack.http().delete(`/v1/config/statuses/${proposal.id}`).set(t.sandbox);
+    expect([stage.status, stage.body.message]).toEqual([
+      409,
+      '1 opportunity is in this stage. It cannot be deleted until they are moved (PATCH /v1/opportunities/{id} with another stageId).',
+    ]);
+  });
+
+  it('converts a lead without qualifying it when the tenant has no qualified status', async () => {
+    const t = await newTenant(stack.db);
+    const qualified = (await list(t, 'lead')).find((s) => s.code === 'qualified')!;
+    await stack.http().delete(`/v1/config/statuses/${qualified.id}`).set(t.sandbox).expect(200);
+    const lead = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.sandbox)
+        .send(validLead({ status: 'contacted' }))
+        .expect(201)
+    ).body.data;
+    await stack.http().post('/v1/opportunities/convert').set(t.sandbox).send({ leadId: lead.id }).expect(201);
+    expect((await stack.http().get(`/v1/leads/${lead.id}`).set(t.sandbox)).body.data.status).toBe('contacted');
   });
 
   it('keeps tenants and environments apart: another tenant or environment gets 404', async () => {

@@ -1,10 +1,12 @@
-import { Lead, Opportunity, type PendingEnrollment } from '../../db/entities';
+import { Lead, Opportunity, StatusDefinition, type PendingEnrollment } from '../../db/entities';
 import type { TenantScope } from '../../db/scoped-repository';
 import { AppError } from '../../lib/errors';
 import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
 import { indexLead } from '../search-index';
 import { unitOfWork, type UnitOfWork, type UnitOfWorkContext } from '../unit-of-work';
 import { resolveStage, stageEffects } from './stages';
+
+const QUALIFIED = 'qualified';
 
 export interface ConvertLeadInput {
   scope: TenantScope;
@@ -66,7 +68,9 @@ async function convertInTransaction(
     closedAt: effects.status === 'open' ? null : new Date(),
   });
   const changes: Record<string, unknown> = {};
-  if (lead.status !== 'qualified') changes.status = lead.status = 'qualified';
+  // A tenant that deleted its `qualified` status keeps the lead's own: no lead gets an undefined status.
+  if (lead.status !== QUALIFIED && (await tx.repo(StatusDefinition).findOne({ entityType: 'lead', code: QUALIFIED })))
+    changes.status = lead.status = QUALIFIED;
   lead.convertedAt = new Date();
   changes.convertedAt = lead.convertedAt.toISOString();
   const saved = await tx.repo(Lead).save(lead);
