@@ -1,8 +1,8 @@
-import { Lead, Opportunity, Task, User } from '../db/entities';
+import { Lead, Opportunity, Task } from '../db/entities';
 import type { TaskStatus } from '../db/entities/task';
 import type { TaskCreate, TaskListQuery, TaskUpdate } from '../contracts/task';
 import type { DomainContext } from './context';
-import { assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookups';
+import { assertAssignable, assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookups';
 import { nextState, type Transitions } from './transitions';
 import { unitOfWork } from './unit-of-work';
 import { type ScopedData } from '../db/scoped-data';
@@ -15,10 +15,10 @@ export const TASK_ACTIONS = {
 export type TaskAction = keyof typeof TASK_ACTIONS;
 
 /** Links must point at records the caller can see. */
-async function assertLinks(tx: ScopedData, input: TaskUpdate): Promise<void> {
+async function assertLinks(tx: ScopedData, input: TaskUpdate, current?: Task): Promise<void> {
   await assertExists(tx, Lead, input.leadId, 'leadId', 'Lead');
   await assertExists(tx, Opportunity, input.opportunityId, 'opportunityId', 'Opportunity');
-  await assertExists(tx, User, input.assignedTo, 'assignedTo', 'User');
+  await assertAssignable(tx, input.assignedTo, 'assignedTo', current?.assignedTo);
 }
 
 export function createTask(ctx: DomainContext, input: TaskCreate): Promise<Task> {
@@ -68,7 +68,7 @@ export function listTasks(ctx: DomainContext, f: TaskListQuery) {
 export function updateTask(ctx: DomainContext, id: string, patch: TaskUpdate): Promise<Task> {
   return unitOfWork(ctx, async (tx) => {
     const task = await findForUpdate(tx, Task, id, 'Task');
-    await assertLinks(tx, patch);
+    await assertLinks(tx, patch, task);
     const { dueAt, ...fields } = patch;
     Object.assign(task, fields);
     if (dueAt !== undefined) task.dueAt = dueAt === null ? null : new Date(dueAt);

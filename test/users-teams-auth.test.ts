@@ -83,6 +83,49 @@ describe('users and teams', () => {
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ field: 'memberIds.0', message: 'User not found' }]);
   });
+
+  it('hands no new lead, deal or task to a deactivated user; records already theirs can be sent back unchanged', async () => {
+    const t = await newTenant(stack.db);
+    const rep = (await newUser({}, t.live).expect(201)).body.data;
+    const lead = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.live)
+        .send(validLead({ assignedTo: rep.id }))
+        .expect(201)
+    ).body.data;
+    const task = (await stack.http().post('/v1/tasks').set(t.live).send({ title: 'Call', assignedTo: rep.id }).expect(201)).body.data;
+    const deal = (await stack.http().post('/v1/opportunities').set(t.live).send({ name: 'Deal', value: 1, ownerId: rep.id }).expect(201))
+      .body.data;
+    await stack.http().delete(`/v1/users/${rep.id}`).set(t.live).expect(200);
+
+    const refused = [{ field: 'assignedTo', message: 'User is deactivated; assign an active user' }];
+    const newLead = await stack
+      .http()
+      .post('/v1/leads')
+      .set(t.live)
+      .send(validLead({ assignedTo: rep.id }));
+    expect([newLead.status, newLead.body.errors]).toEqual([422, refused]);
+    const batch = await stack
+      .http()
+      .post('/v1/leads/batch')
+      .set(t.live)
+      .send({ leads: [validLead({ assignedTo: rep.id })] });
+    expect(batch.body.data).toEqual([{ index: 0, status: 'error', errors: refused }]);
+    const newTask = await stack.http().post('/v1/tasks').set(t.live).send({ title: 'Call again', assignedTo: rep.id });
+    expect([newTask.status, newTask.body.errors]).toEqual([422, refused]);
+    const newDeal = await stack.http().post('/v1/opportunities').set(t.live).send({ name: 'Deal 2', value: 1, ownerId: rep.id });
+    expect([newDeal.status, newDeal.body.errors]).toEqual([422, [{ field: 'ownerId', message: refused[0].message }]]);
+    const other = (await stack.http().post('/v1/leads').set(t.live).send(validLead()).expect(201)).body.data;
+    const reassign = await stack.http().patch(`/v1/leads/${other.id}`).set(t.live).send({ assignedTo: rep.id });
+    expect([reassign.status, reassign.body.errors]).toEqual([422, refused]);
+
+    // Sending a record back as it was is no new assignment.
+    await stack.http().patch(`/v1/leads/${lead.id}`).set(t.live).send({ assignedTo: rep.id, score: 5 }).expect(200);
+    await stack.http().patch(`/v1/tasks/${task.id}`).set(t.live).send({ assignedTo: rep.id, title: 'Call soon' }).expect(200);
+    await stack.http().patch(`/v1/opportunities/${deal.id}`).set(t.live).send({ ownerId: rep.id, value: 2 }).expect(200);
+  });
 });
 
 describe('users cannot climb above the caller', () => {

@@ -3,6 +3,7 @@ import { Lead, LeadDedupeKey, LeadIdentity, OutboxEvent, PendingEnrollment, Sear
 import { nextId } from '../../db/id-blocks';
 import type { LeadCreate } from '../../contracts/lead';
 import { AppError, type FieldError } from '../../lib/errors';
+import { unassignableReason } from '../scoped-lookups';
 import { encodeId } from '../../lib/ids';
 import { pendingEnrollmentSql, startPendingEnrollment, triggeredCampaignsSql } from '../campaigns/auto-enroll';
 import type { DomainContext } from '../context';
@@ -136,12 +137,12 @@ export async function resolveReferences(
     });
   }
   const assignees = [...new Set(items.flatMap((i) => (i.input.assignedTo ? [i.input.assignedTo] : [])))];
-  const users = new Set(assignees.length ? (await ctx.data.repo(User).find({ where: { id: In(assignees) } })).map((u) => u.id) : []);
+  const users = new Map(assignees.length ? (await ctx.data.repo(User).find({ where: { id: In(assignees) } })).map((u) => [u.id, u]) : []);
   for (const { index, input } of items) {
     const errors = [
       ...(failed.get(`status:${input.status ?? ''}`) ?? []),
       ...(input.referralCode ? (failed.get(`referral:${input.referralCode.toUpperCase()}`) ?? []) : []),
-      ...(input.assignedTo && !users.has(input.assignedTo) ? [{ field: 'assignedTo', message: 'User not found' }] : []),
+      ...assigneeErrors(input.assignedTo, users),
     ];
     if (errors.length) problems.set(index, errors);
   }
@@ -240,4 +241,9 @@ export async function insertLeadEvents<T extends LeadEventType>(
     (q) => `WITH event AS (${leadEventsInsertSql(q, type, inputs)} RETURNING *)
       SELECT ${q.columns(OutboxEvent, 'event', '', RELAYED_FIELDS)} FROM event WHERE event.dispatched_at IS NULL`,
   );
+}
+
+function assigneeErrors(userId: string | null | undefined, users: Map<string, User>): FieldError[] {
+  const reason = userId ? unassignableReason(users.get(userId)) : null;
+  return reason ? [{ field: 'assignedTo', message: reason }] : [];
 }

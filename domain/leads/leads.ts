@@ -1,4 +1,4 @@
-import { Lead, OutboxEvent, PendingEnrollment, User, type Partner } from '../../db/entities';
+import { Lead, OutboxEvent, PendingEnrollment, type Partner } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
 import { notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
@@ -13,7 +13,7 @@ import { addIdentitiesSql, commonKeysSql, deleteIdentities, findDuplicates, sync
 import { defaultLeadStatusHint, leadStatusExistsSql, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
 import { normalizeEmail, normalizePhone } from '../normalize';
 import { resolveReferralCode } from '../referral-codes';
-import { assertExists } from '../scoped-lookups';
+import { assertAssignable } from '../scoped-lookups';
 import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentUpsertSql } from '../search-index';
 import { outboxInsertSql } from '../webhooks/emit-event';
 import { RELAYED_FIELDS, type RelayedEvent } from '../webhooks/relay';
@@ -50,7 +50,7 @@ export interface LeadFilters {
  * statuses not seeded yet) takes the slow path once.
  */
 export async function createLead(ctx: DomainContext, input: LeadCreate): Promise<Lead> {
-  await assertExists(ctx.data, User, input.assignedTo, 'assignedTo', 'User');
+  await assertAssignable(ctx.data, input.assignedTo, 'assignedTo');
   const partner = input.referralCode ? await resolveReferralCode(ctx.data, input.referralCode, 'referralCode') : null;
   const hinted = input.status ?? defaultLeadStatusHint(ctx.db, ctx.scope);
   let created = hinted === undefined ? null : await insertLead(ctx, input, partner, hinted, input.status === undefined);
@@ -181,7 +181,7 @@ export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpda
     const leads = tx.repo(Lead);
     const lead = await leads.findByIdForUpdate(id);
     if (!lead) throw notFound('Lead');
-    await assertExists(tx, User, patch.assignedTo, 'assignedTo', 'User');
+    await assertAssignable(tx, patch.assignedTo, 'assignedTo', lead.assignedTo);
     if (patch.status !== undefined) patch = { ...patch, status: await resolveLeadStatus(tx, patch.status) };
     const { customFields, ...fields } = patch;
     const changes = changedFields(lead, fields, customFields);

@@ -1,22 +1,16 @@
-import { Lead, Opportunity, User } from '../../db/entities';
-import { notFound, validationFailed } from '../../lib/errors';
+import { Lead, Opportunity } from '../../db/entities';
+import { notFound } from '../../lib/errors';
 import type { OpportunityCreate, OpportunityListQuery, OpportunityUpdate } from '../../contracts/opportunity';
 import type { DomainContext } from '../context';
 import { earnCommissionForWonDeal, reverseCommissionForDeal } from '../commissions';
-import { findForUpdate } from '../scoped-lookups';
+import { assertAssignable, assertExists, findForUpdate } from '../scoped-lookups';
 import { resolveStage, stageEffects } from './stages';
 import { unitOfWork, type UnitOfWork } from '../unit-of-work';
 
-async function assertExists(tx: UnitOfWork, entity: typeof Lead | typeof User, id: string | undefined, field: string) {
-  if (id === undefined) return;
-  if (!(await tx.repo<Lead | User>(entity).findById(id)))
-    throw validationFailed([{ field, message: `${entity === Lead ? 'Lead' : 'User'} not found` }]);
-}
-
 export async function createOpportunity(ctx: DomainContext, input: OpportunityCreate): Promise<Opportunity> {
   return unitOfWork(ctx, async (tx) => {
-    await assertExists(tx, Lead, input.leadId, 'leadId');
-    await assertExists(tx, User, input.ownerId, 'ownerId');
+    await assertExists(tx, Lead, input.leadId, 'leadId', 'Lead');
+    await assertAssignable(tx, input.ownerId, 'ownerId');
     const stage = await resolveStage(tx, input.stageId);
     const effects = stageEffects(stage);
     const opportunity = await tx.repo(Opportunity).insert({
@@ -78,7 +72,7 @@ export async function updateOpportunity(ctx: DomainContext, id: string, patch: O
     const repo = tx.repo(Opportunity);
     const o = await repo.select('o').andWhere('o.id = :id', { id }).setLock('pessimistic_write').getOne();
     if (!o) throw notFound('Opportunity');
-    await assertExists(tx, User, patch.ownerId, 'ownerId');
+    await assertAssignable(tx, patch.ownerId, 'ownerId', o.ownerUserId);
     const wasWon = o.status === 'won';
     const valueChanged =
       (patch.value !== undefined && patch.value !== o.value) || (patch.currency !== undefined && patch.currency !== o.currency);
