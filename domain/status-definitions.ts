@@ -121,6 +121,10 @@ export async function updateStatusDefinition(ctx: DomainContext, id: string, pat
       await assertCodeFree(tx, row.entityType, patch.code, row.id);
       await assertUnused(tx, row, 'Its code cannot change');
     }
+    // A deal's open/won/lost state was set when it entered the stage (and a win earned commissions).
+    if (merged.data.isClosed !== row.isClosed || merged.data.isWon !== row.isWon) {
+      await assertUnused(tx, row, 'Whether it is closed or won cannot change');
+    }
     if (merged.data.isDefault && !row.isDefault) await clearOtherDefaults(tx, row.entityType, row.id);
     Object.assign(row, merged.data);
     return repo.save(row);
@@ -146,7 +150,7 @@ const USES_COUNTED = 10_000;
  * A status that leads have, or a stage that opportunities are in, keeps its code and stays: the
  * records store the code (leads) or the stage (opportunities), and a renamed or deleted definition
  * would leave them with a status no definition describes, which filters, conditions and the
- * dashboard no longer know. Counted up to 10,000 (a definition is rarely deleted; the count reads
+ * dashboard no longer know. A stage's closed and won flags stay too: its deals' state follows them. Counted up to 10,000 (a definition is rarely deleted; the count reads
  * the scope's records).
  */
 async function assertUnused(data: ScopedData, row: Entity, refused: string): Promise<void> {

@@ -129,6 +129,12 @@ describe('status and stage definitions (/v1/config/statuses)', () => {
       409,
       '1 opportunity is in this stage. It cannot be deleted until they are moved (PATCH /v1/opportunities/{id} with another stageId).',
     ]);
+    const won = await stack.http().patch(`/v1/config/statuses/${proposal.id}`).set(t.sandbox).send({ isClosed: true, isWon: true });
+    expect([won.status, won.body.message]).toEqual([
+      409,
+      '1 opportunity is in this stage. Whether it is closed or won cannot change until they are moved (PATCH /v1/opportunities/{id} with another stageId).',
+    ]);
+    await stack.http().patch(`/v1/config/statuses/${proposal.id}`).set(t.sandbox).send({ defaultProbability: 45 }).expect(200);
   });
 
   it('converts a lead without qualifying it when the tenant has no qualified status', async () => {
