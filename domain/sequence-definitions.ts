@@ -4,10 +4,11 @@ import {
   type SequenceDefinition,
   type SequenceDefinitionUpdate,
 } from '../contracts/sequence-definition';
-import { SequenceDefinition as DefinitionEntity, SequenceDefinitionVersion } from '../db/entities';
+import { SequenceDefinition as DefinitionEntity, SequenceDefinitionVersion, StatusDefinition } from '../db/entities';
 import { notFound, validationFailed } from '../lib/errors';
 import { inferEmailFormat } from './communications/email-format';
 import type { DomainContext } from './context';
+import { ensureSeeded } from './status-definitions';
 import { unitOfWork } from './unit-of-work';
 import { type ScopedData } from '../db/scoped-data';
 
@@ -18,6 +19,27 @@ const withEmailFormats = (nodes: SequenceDefinition['nodes']): SequenceDefinitio
       ? { ...n, data: { ...n.data, format: inferEmailFormat(n.data.body) } }
       : n,
   );
+
+/**
+ * The lead statuses a definition names (an update_lead_status action, a lead_status condition) must
+ * be the tenant's: a typo would otherwise become the status of every lead the action reaches.
+ */
+async function assertLeadStatuses(data: ScopedData, nodes: SequenceDefinition['nodes']): Promise<void> {
+  const named = nodes.flatMap((n, i) =>
+    n.type === 'action' && n.data.actionType === 'update_lead_status' && n.data.status
+      ? [{ field: `nodes.${i}.data.status`, code: n.data.status }]
+      : n.type === 'condition' && n.data.conditionField === 'lead_status' && n.data.value
+        ? [{ field: `nodes.${i}.data.value`, code: n.data.value }]
+        : [],
+  );
+  if (!named.length) return;
+  await ensureSeeded(data, 'lead');
+  const codes = (await data.repo(StatusDefinition).find({ where: { entityType: 'lead' }, order: { sortOrder: 'ASC' } })).map((s) => s.code);
+  const errors = named
+    .filter(({ code }) => !codes.includes(code))
+    .map(({ field, code }) => ({ field, message: `Unknown lead status "${code}"; the statuses are ${codes.join(', ')}` }));
+  if (errors.length) throw validationFailed(errors);
+}
 
 async function snapshot(data: ScopedData, row: DefinitionEntity): Promise<void> {
   await data.repo(SequenceDefinitionVersion).insert({
@@ -32,6 +54,7 @@ async function snapshot(data: ScopedData, row: DefinitionEntity): Promise<void> 
 
 export async function createSequenceDefinition(ctx: DomainContext, input: SequenceDefinition): Promise<DefinitionEntity> {
   return unitOfWork(ctx, async (tx) => {
+    await assertLeadStatuses(tx, input.nodes);
     const row = await tx.repo(DefinitionEntity).insert({ ...input, nodes: withEmailFormats(input.nodes), version: 1 });
     await snapshot(tx, row);
     return row;
@@ -70,6 +93,7 @@ export async function updateSequenceDefinition(ctx: DomainContext, id: string, p
       ...patch,
     });
     if (!merged.success) throw validationFailed(toFieldErrors(merged.error));
+    if (patch.nodes) await assertLeadStatuses(tx, merged.data.nodes);
     Object.assign(row, merged.data, { nodes: withEmailFormats(merged.data.nodes), version: row.version + 1 });
     const saved = await tx.repo(DefinitionEntity).save(row);
     await snapshot(tx, saved);

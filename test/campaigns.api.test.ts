@@ -308,4 +308,22 @@ describe('campaigns API', () => {
     const found = await api().get('/v1/search?q=actionable&type=lead').set(tenant.live);
     expect(found.body.data.map((d: { data: { status: string } }) => d.data.status)).toEqual(['contacted']);
   });
+
+  it('leaves the lead as it is when the status an action sets was deleted after the definition was saved', async () => {
+    const vip = (
+      await api()
+        .post('/v1/config/statuses')
+        .set(tenant.live)
+        .send({ entityType: 'lead', code: 'vip', name: 'VIP', color: 'purple', sortOrder: 9 })
+        .expect(201)
+    ).body.data;
+    const definition = actionsOnly();
+    definition.nodes[3].data = { actionType: 'update_lead_status', status: 'vip' };
+    const campaign = await activeCampaign(definition);
+    await api().delete(`/v1/config/statuses/${vip.id}`).set(tenant.live).expect(200);
+    const lead = await newLead({ score: 10 });
+    await enroll(campaign.id, [lead.id]).expect(200);
+    await handleOf(campaign.id, lead.id).result();
+    expect((await api().get(`/v1/leads/${lead.id}`).set(tenant.live)).body.data).toMatchObject({ score: 25, status: 'new' });
+  });
 });

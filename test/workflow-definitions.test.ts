@@ -74,6 +74,29 @@ describe('workflow definitions (/v1/workflows)', () => {
     expect((await errorsOf(badField)).map((e) => e.field)).toEqual(['nodes.3.data.conditionField']);
   });
 
+  it('names a lead status the tenant does not have, in an action or a condition, on create and on PATCH', async () => {
+    /** The sequence with its follow-up email replaced by an update_lead_status action. */
+    const setting = (status: string) => {
+      const d = validSequence() as { nodes: { nodeId: string; data: object }[] };
+      d.nodes[4] = { ...d.nodes[4], type: 'action', data: { actionType: 'update_lead_status', status } } as (typeof d.nodes)[4];
+      return d;
+    };
+    const typo = setting('qualifed');
+    typo.nodes[3].data = { conditionField: 'lead_status', value: 'hot' };
+    const statuses = 'the statuses are new, contacted, qualified, unqualified';
+    expect(await errorsOf(typo)).toEqual([
+      { field: 'nodes.3.data.value', message: `Unknown lead status "hot"; ${statuses}` },
+      { field: 'nodes.4.data.status', message: `Unknown lead status "qualifed"; ${statuses}` },
+    ]);
+    const fixed = setting('qualified');
+    const saved = (await post(fixed).expect(201)).body.data;
+    const patch = await stack.http().patch(`/v1/workflows/${saved.id}`).set(tenant.sandbox).send({ nodes: typo.nodes });
+    expect([patch.status, patch.body.errors.map((e: { field: string }) => e.field)]).toEqual([
+      422,
+      ['nodes.3.data.value', 'nodes.4.data.status'],
+    ]);
+  });
+
   it('names duplicate node and edge IDs', async () => {
     const errors = await errorsOf(
       mutate((d) => {
