@@ -150,8 +150,8 @@ const USES_COUNTED = 10_000;
  * A status that leads have, or a stage that opportunities are in, keeps its code and stays: the
  * records store the code (leads) or the stage (opportunities), and a renamed or deleted definition
  * would leave them with a status no definition describes, which filters, conditions and the
- * dashboard no longer know. A stage's closed and won flags stay too: its deals' state follows them. Counted up to 10,000 (a definition is rarely deleted; the count reads
- * the scope's records).
+ * dashboard no longer know. A stage's closed and won flags stay too: its deals' state follows
+ * them. Counted up to 10,000 (a definition is rarely deleted; the count reads the scope's records).
  */
 async function assertUnused(data: ScopedData, row: Entity, refused: string): Promise<void> {
   const lead = row.entityType === 'lead';

@@ -3,10 +3,10 @@ import { Lead, LeadDedupeKey, LeadIdentity, OutboxEvent, PendingEnrollment, Sear
 import { nextId } from '../../db/id-blocks';
 import type { LeadCreate } from '../../contracts/lead';
 import { AppError, type FieldError } from '../../lib/errors';
-import { unassignableReason } from '../scoped-lookups';
 import { encodeId } from '../../lib/ids';
 import { pendingEnrollmentSql, startPendingEnrollment, triggeredCampaignsSql } from '../campaigns/auto-enroll';
 import type { DomainContext } from '../context';
+import { unassignableReason } from '../scoped-lookups';
 import { dedupeKeys } from './dedupe-keys';
 import { RELAYED_FIELDS, type RelayedEvent } from '../webhooks/relay';
 import { startDuplicateDetection } from './leads';
