@@ -89,11 +89,20 @@ export function transitionPartner(ctx: DomainContext, id: string, action: Partne
   });
 }
 
+/** What lets a partner hold codes again, where anything does. */
+const REFERRAL_HINT: Partial<Record<Partner['status'], string>> = {
+  pending: ': approve the partner first (POST /v1/partners/{id}/approve)',
+  suspended: ': reactivate the partner first (POST /v1/partners/{id}/reactivate)',
+};
+
 export function createReferralCode(ctx: DomainContext, partnerId: string): Promise<PartnerReferralCode> {
   return unitOfWork(ctx, async (tx) => {
     const partner = await findForUpdate(tx, Partner, partnerId, 'Partner');
     if (partner.status !== 'approved')
-      throw new AppError('conflict', `Cannot issue a referral code to a partner that is ${partner.status}`);
+      throw new AppError(
+        'conflict',
+        `Cannot issue a referral code to a partner that is ${partner.status}${REFERRAL_HINT[partner.status] ?? ''}`,
+      );
     return issueReferralCode(tx, partnerId);
   });
 }

@@ -89,7 +89,11 @@ describe('partners', () => {
   it('issues a URL-safe referral code on approval and more on request; only approved partners get codes', async () => {
     const t = await newTenant(stack.db);
     const pending = (await register(t)).body.data;
-    expect((await stack.http().post(`/v1/partners/${pending.id}/referral-codes`).set(t.sandbox)).status).toBe(409);
+    const early = await stack.http().post(`/v1/partners/${pending.id}/referral-codes`).set(t.sandbox);
+    expect([early.status, early.body.message]).toEqual([
+      409,
+      'Cannot issue a referral code to a partner that is pending: approve the partner first (POST /v1/partners/{id}/approve)',
+    ]);
     const { partner, code } = await approvedPartner(t);
     expect(code).toMatch(/^[A-Za-z0-9_-]{10}$/);
     const more = await stack.http().post(`/v1/partners/${partner.id}/referral-codes`).set(t.sandbox);
