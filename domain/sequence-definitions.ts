@@ -4,8 +4,9 @@ import {
   type SequenceDefinition,
   type SequenceDefinitionUpdate,
 } from '../contracts/sequence-definition';
-import { SequenceDefinition as DefinitionEntity, SequenceDefinitionVersion, StatusDefinition } from '../db/entities';
-import { notFound, validationFailed } from '../lib/errors';
+import { In } from 'typeorm';
+import { Campaign, SequenceDefinition as DefinitionEntity, SequenceDefinitionVersion, StatusDefinition } from '../db/entities';
+import { AppError, notFound, validationFailed } from '../lib/errors';
 import { inferEmailFormat } from './communications/email-format';
 import type { DomainContext } from './context';
 import { ensureSeeded } from './status-definitions';
@@ -101,12 +102,20 @@ export async function updateSequenceDefinition(ctx: DomainContext, id: string, p
   });
 }
 
-/** Deletes the definition and its versions (no enrollment can reference them yet). */
+/**
+ * Deletes the definition and its versions. A campaign not completed yet runs (or will run) its pinned
+ * version, and new enrollments read it: while one uses the definition, the delete is a 409.
+ */
 export async function deleteSequenceDefinition(ctx: DomainContext, id: string): Promise<DefinitionEntity> {
   return unitOfWork(ctx, async (tx) => {
     const repo = tx.repo(DefinitionEntity);
-    const row = await repo.findById(id);
+    const row = await repo.findByIdForUpdate(id);
     if (!row) throw notFound('Workflow');
+    const using = await tx.repo(Campaign).count({ workflowDefinitionId: id, status: In(['draft', 'active', 'paused']) });
+    if (using) {
+      const campaigns = using === 1 ? '1 campaign uses' : `${using} campaigns use`;
+      throw new AppError('conflict', `${campaigns} this workflow (draft, active or paused); complete or delete them before deleting it`);
+    }
     await tx.repo(SequenceDefinitionVersion).deleteWhere({ workflowDefinitionId: id });
     await repo.deleteById(id);
     return row;

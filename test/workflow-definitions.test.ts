@@ -97,6 +97,20 @@ describe('workflow definitions (/v1/workflows)', () => {
     ]);
   });
 
+  it('keeps a workflow a campaign not completed yet uses: 409 until the campaign is completed or deleted', async () => {
+    const workflow = (await post(validSequence()).expect(201)).body.data;
+    const campaign = (
+      await stack.http().post('/v1/campaigns').set(tenant.sandbox).send({ name: 'Uses it', workflowId: workflow.id }).expect(201)
+    ).body.data;
+    const refused = await stack.http().delete(`/v1/workflows/${workflow.id}`).set(tenant.sandbox);
+    expect([refused.status, refused.body.message]).toEqual([
+      409,
+      '1 campaign uses this workflow (draft, active or paused); complete or delete them before deleting it',
+    ]);
+    await stack.http().delete(`/v1/campaigns/${campaign.id}`).set(tenant.sandbox).expect(200);
+    await stack.http().delete(`/v1/workflows/${workflow.id}`).set(tenant.sandbox).expect(200);
+  });
+
   it('names duplicate node and edge IDs', async () => {
     const errors = await errorsOf(
       mutate((d) => {
