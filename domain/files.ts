@@ -1,4 +1,4 @@
-import { Lead, Partner, StoredFile, Task } from '../db/entities';
+import { Lead, Opportunity, Partner, StoredFile, Task } from '../db/entities';
 import { FILE_ENTITY_TYPES, type FileEntityType } from '../db/entities/stored-file';
 import { AppError } from '../lib/errors';
 import { objectKey, type FileStorage } from '../lib/files/file-storage';
@@ -20,8 +20,8 @@ export interface ReceivedUpload {
   fields: Record<string, unknown>;
 }
 
-/** Owners stored here must exist in the scope; opportunities are not stored on this branch yet. */
-const OWNER_ENTITIES = { lead: Lead, partner: Partner, task: Task } as const;
+/** A file's owner must exist in the caller's scope. */
+const OWNER_ENTITIES = { lead: Lead, partner: Partner, task: Task, opportunity: Opportunity } as const;
 
 /** The owning record's internal ID (null for none); a record the caller cannot see is a 422. */
 export async function resolveOwner(
@@ -30,10 +30,8 @@ export async function resolveOwner(
 ): Promise<{ entityType: FileEntityType | null; entityId: string | null }> {
   if (!fields.entityType) return { entityType: null, entityId: null };
   const entityId = decodeId(fields.entityType, fields.entityId) as string;
-  if (fields.entityType !== 'opportunity') {
-    const entity = OWNER_ENTITIES[fields.entityType];
-    await assertExists(data, entity, entityId, 'entityId', entity.name);
-  }
+  const entity = OWNER_ENTITIES[fields.entityType];
+  await assertExists(data, entity, entityId, 'entityId', entity.name);
   return { entityType: fields.entityType, entityId };
 }
 

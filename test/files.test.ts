@@ -78,13 +78,16 @@ describe('files', () => {
     expect(wrongType.body.errors).toEqual([{ field: 'entityId', message: 'Must be a valid partner ID' }]);
     const notMine = await upload(t, 'x', { fields: { entityType: 'lead', entityId: foreign.id } });
     expect(notMine.body.errors).toEqual([{ field: 'entityId', message: 'Lead not found' }]);
+    const foreignDeal = (await stack.http().post('/v1/opportunities').set(other.sandbox).send({ name: 'Theirs', value: 1 })).body.data;
+    const notMyDeal = await upload(t, 'x', { fields: { entityType: 'opportunity', entityId: foreignDeal.id } });
+    expect(notMyDeal.body.errors).toEqual([{ field: 'entityId', message: 'Opportunity not found' }]);
     const extra = await upload(t, 'x', { fields: { colour: 'blue' } });
     expect(extra.body.errors).toEqual([{ field: 'colour', message: 'Unknown field' }]);
   });
 
   it('lists files by owning record with pagination; other tenants and environments see nothing', async () => {
     const t = await newTenant(stack.db);
-    const opp = encodeId('opportunity', 12);
+    const opp = (await stack.http().post('/v1/opportunities').set(t.sandbox).send({ name: 'Deal', value: 1 }).expect(201)).body.data.id;
     for (let i = 0; i < 3; i++) await upload(t, `v${i}`, { filename: `v${i}.txt`, fields: { entityType: 'opportunity', entityId: opp } });
     const loose = (await upload(t, 'loose')).body.data;
     const page = await stack.http().get(`/v1/files?entityType=opportunity&entityId=${opp}&limit=2&page=2`).set(t.sandbox);
@@ -102,7 +105,7 @@ describe('files', () => {
     expect(await names(`entityId=${opp}`)).toEqual(['v0.txt', 'v1.txt', 'v2.txt']);
     expect(await names('entityType=lead')).toEqual([]);
     expect(await names(`entityType=lead&entityId=${opp}`)).toEqual([]);
-    expect(await names(`entityId=${encodeId('opportunity', 13)}`)).toEqual([]);
+    expect(await names(`entityId=${encodeId('opportunity', decodeId('opportunity', opp) + '0')}`)).toEqual([]);
     const notAnId = await stack.http().get('/v1/files?entityType=lead&entityId=0000000000000000').set(t.sandbox);
     expect([notAnId.status, notAnId.body.errors]).toEqual([
       400,
