@@ -1,4 +1,4 @@
-import { Lead, Partner } from '../db/entities';
+import { Lead, Opportunity, Partner } from '../db/entities';
 import { decodeId } from '../lib/ids';
 import type { SearchIndexRequest } from '../contracts/search';
 import type { DomainContext } from './context';
@@ -6,16 +6,16 @@ import { assertExists } from './scoped-lookups';
 import { indexDocument } from './search-index';
 import { unitOfWork } from './unit-of-work';
 
+const INDEXED = { lead: [Lead, 'Lead'], partner: [Partner, 'Partner'], opportunity: [Opportunity, 'Opportunity'] } as const;
+
 /**
- * POST /v1/search/index. Leads and partners must exist in the caller's scope; opportunity IDs are
- * only checked for their form (opportunities are stored on another branch). A later change of a
- * lead or partner re-indexes it from its own fields, replacing what was posted here.
+ * POST /v1/search/index. The record must exist in the caller's scope. A later change of a lead or
+ * partner re-indexes it from its own fields, replacing what was posted here.
  */
 export function indexExternalDocument(ctx: DomainContext, req: SearchIndexRequest) {
   return unitOfWork(ctx, async (tx) => {
-    const key = decodeId(req.type, req.id) as string;
-    if (req.type === 'lead') await assertExists(tx, Lead, key, 'id', 'Lead');
-    if (req.type === 'partner') await assertExists(tx, Partner, key, 'id', 'Partner');
+    const [entity, label] = INDEXED[req.type];
+    await assertExists(tx, entity, decodeId(req.type, req.id) as string, 'id', label);
     return indexDocument(tx, req);
   });
 }

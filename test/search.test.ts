@@ -1,4 +1,3 @@
-import { encodeId } from '../lib/ids';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
 let stack: TestStack;
@@ -28,7 +27,7 @@ describe('search', () => {
         .set(t.sandbox)
         .send({ email: 'charles@engines.example', firstName: 'Charles', lastName: 'Babbage', company: 'Lovelace Analytics' })
     ).body.data;
-    const opp = encodeId('opportunity', 5);
+    const opp = (await stack.http().post('/v1/opportunities').set(t.sandbox).send({ name: 'Big deal', value: 1 }).expect(201)).body.data.id;
     await stack
       .http()
       .post('/v1/search/index')
@@ -88,7 +87,8 @@ describe('search', () => {
 
   it('indexes posted documents, replacing the previous one for the same type and id', async () => {
     const t = await newTenant(stack.db);
-    const opp = encodeId('opportunity', 77);
+    const opp = (await stack.http().post('/v1/opportunities').set(t.sandbox).send({ name: 'Quantum deal', value: 1 }).expect(201)).body.data
+      .id;
     const res = await stack
       .http()
       .post('/v1/search/index')
@@ -106,7 +106,7 @@ describe('search', () => {
     expect((await search(t, 'q=photon')).body.data).toMatchObject([{ type: 'opportunity', id: opp, data: { name: 'Photon deal' } }]);
   });
 
-  it('validates documents: type, an ID of that type, and leads or partners of the caller', async () => {
+  it('validates documents: type, an ID of that type, and a record of the caller', async () => {
     const t = await newTenant(stack.db);
     const other = await newTenant(stack.db);
     const foreign = (await stack.http().post('/v1/leads').set(other.sandbox).send(validLead())).body.data;
@@ -114,6 +114,10 @@ describe('search', () => {
     expect((await post({ type: 'lead', id: foreign.id, data: {} })).body.errors).toEqual([{ field: 'id', message: 'Lead not found' }]);
     expect((await post({ type: 'partner', id: foreign.id, data: {} })).body.errors).toEqual([
       { field: 'id', message: 'Must be a valid partner ID' },
+    ]);
+    const foreignDeal = (await stack.http().post('/v1/opportunities').set(other.sandbox).send({ name: 'Theirs', value: 1 })).body.data;
+    expect((await post({ type: 'opportunity', id: foreignDeal.id, data: { name: 'x' } })).body.errors).toEqual([
+      { field: 'id', message: 'Opportunity not found' },
     ]);
     const bad = await post({ type: 'campaign', id: 'x' });
     expect(bad.status).toBe(422);
