@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkDefinitionSize, DEFINITION_MAX_BYTES } from './definition-size';
 import { EMAIL_FORMATS } from '../db/entities/message';
-import { encodedId, nonBlank, PaginationQuery } from './common';
+import { encodedId, nonBlank, PaginationQuery, references } from './common';
 import { DEFAULT_CONDITION_WINDOW } from '../workflows/campaign-graph';
 import { checkSequenceGraph } from './sequence-graph-rules';
 
@@ -40,8 +40,14 @@ const ConditionData = z
   .object({
     label,
     conditionField: z.enum(CONDITION_FIELDS),
-    /** For lead_status: the status code to compare with. */
-    value: z.string().max(40).optional(),
+    value: z
+      .string()
+      .max(40)
+      .optional()
+      .meta({
+        description: "For lead_status: the code of one of the tenant's lead statuses to compare with (another code is a 422)",
+        ...references('leadStatus'),
+      }),
     window: z
       .object({ duration, durationUnit: z.enum(DURATION_UNITS) })
       .strict()
@@ -64,7 +70,14 @@ const ActionData = z
   .object({
     label,
     actionType: z.enum(ACTION_TYPES),
-    status: z.string().max(40).optional(),
+    status: z
+      .string()
+      .max(40)
+      .optional()
+      .meta({
+        description: "For update_lead_status: the code of one of the tenant's lead statuses (another code is a 422)",
+        ...references('leadStatus'),
+      }),
     scoreDelta: z.number().int().min(-100).max(100).optional(),
     taskTitle: z.string().max(200).optional(),
   })

@@ -43,7 +43,8 @@ jest.setTimeout(RUN_TIMEOUT_MS + 60_000);
  * to another field or part (an upload's entityId of entityType's kind: the fuzzer draws multipart
  * parts independently), to a file (an import's columns, a DKIM key that parses), to the tenant's own
  * definitions (a public form's fields, the graph rules of a workflow), and state the run itself
- * changes (the webhook endpoint quota, a suppressed address, a lead merged away). The positive-data
+ * changes (the webhook endpoint quota, a suppressed address, a lead merged away, the pinned user
+ * kept active: a deactivated one is handed no new work). The positive-data
  * run applies them in test/support/schemathesis_hooks.py, so it fuzzes every operation and any 422
  * left is a rule the document should state and does not.
  */

@@ -116,6 +116,15 @@ def a_valid_graph(body: dict) -> None:
     body["edges"] = edges  # at most 2 per node: within the 400 the document allows
 
 
+def the_user_stays_active(body: dict) -> None:
+    """
+    No new lead, task or deal goes to a deactivated user (a 422 on assignedTo / ownerId), and every
+    other operation's user is the pinned one: the run may change that user, but not deactivate it.
+    """
+    if body.get("status") == "deactivated":
+        body["status"] = "active"
+
+
 MAP_CASE = {
     "POST /v1/api-keys": future_expiry,
     "POST /v1/integrations/webhooks/{id}/recover": recent_since,
@@ -124,6 +133,7 @@ MAP_CASE = {
     "POST /v1/files/upload": entity_of_its_type,
     "POST /v1/workflows": a_valid_graph,
     "PATCH /v1/workflows/{id}": a_valid_graph,
+    "PATCH /v1/users/{id}": the_user_stays_active,
 }
 
 
