@@ -111,6 +111,20 @@ describe('communications', () => {
     expect(smtp.to(to)).toHaveLength(0);
   });
 
+  it("links a message to a deal of the caller's, and refuses another's", async () => {
+    const deal = (await api().post('/v1/opportunities').set(tenant.sandbox).send({ name: 'Deal', value: 1 }).expect(201)).body.data;
+    const liveDeal = (await api().post('/v1/opportunities').set(tenant.live).send({ name: 'Live deal', value: 1 }).expect(201)).body.data;
+    const send = (opportunityId: string) =>
+      api()
+        .post('/v1/communications/send/email')
+        .set(tenant.sandbox)
+        .send({ to: 'deal@example.com', subject: 'Quote', body: 'Attached', opportunityId });
+    const sent = await send(deal.id).expect(200);
+    expect((await api().get(`/v1/communications/messages/${sent.body.data.id}`).set(tenant.sandbox)).body.data.opportunityId).toBe(deal.id);
+    const refused = await send(liveDeal.id);
+    expect([refused.status, refused.body.errors]).toEqual([422, [{ field: 'opportunityId', message: 'Opportunity not found' }]]);
+  });
+
   it('sends SMS through the twilio client to the configured API base URL', async () => {
     const res = await api()
       .post('/v1/communications/send/sms')

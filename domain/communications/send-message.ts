@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SendEmail, SendSms } from '../../contracts/communication';
-import { EmailSuppression, EmailTemplate, Lead, Message } from '../../db/entities';
+import { EmailSuppression, EmailTemplate, Lead, Message, Opportunity } from '../../db/entities';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { logger } from '../../lib/logger';
@@ -13,6 +13,7 @@ import { normalizeEmail } from '../normalize';
 import { leadVariables } from './lead-variables';
 import { inferEmailFormat } from './email-format';
 import { renderEmailBody, renderTemplate } from './render-template';
+import { assertExists } from '../scoped-lookups';
 import { requireSender } from './senders';
 import { storeMessageOnce } from './store-message';
 
@@ -85,6 +86,7 @@ async function refuseSuppressed(ctx: DomainContext, to: string, lead: Lead | nul
 
 export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = SEND_WAIT_MS): Promise<Message> {
   const lead = await leadOf(ctx, input.leadId);
+  await assertExists(ctx.data, Opportunity, input.opportunityId, 'opportunityId', 'Opportunity');
   const sender = await requireSender(ctx, input.senderId, 'senderId');
   const marketing = (input.category ?? (input.leadId ? 'marketing' : 'transactional')) === 'marketing';
   if (marketing) await refuseSuppressed(ctx, input.to, lead);
