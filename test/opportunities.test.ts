@@ -164,7 +164,7 @@ describe('opportunities', () => {
   });
 
   /** A gold partner (10 %), approved, whose referral code brought the lead of a new deal worth `value`. */
-  const referredDeal = async (headers: Record<string, string>, value: number) => {
+  const referredDeal = async (headers: Record<string, string>, value: number, convertWith: Record<string, unknown> = {}) => {
     const partner = (
       await stack
         .http()
@@ -181,8 +181,8 @@ describe('opportunities', () => {
         .set(headers)
         .send(validLead({ referralCode: code }))
     ).body.data;
-    const opp = (await convert({ leadId: lead.id, value }, headers)).body.data;
-    return { partner, opp };
+    const opp = (await convert({ leadId: lead.id, value, ...convertWith }, headers)).body.data;
+    return { partner, lead, opp };
   };
 
   it('earns the referring partner a commission at the tier rate when the deal is won', async () => {
@@ -193,6 +193,45 @@ describe('opportunities', () => {
     expect(earned.data).toMatchObject({ partnerId: partner.id, amount: 2000 });
     const list = await stack.http().get(`/v1/commissions?partnerId=${partner.id}`).set(tenant.live);
     expect(list.body.data).toHaveLength(1);
+  });
+
+  it('pays the partner for a deal converted or created straight into the won stage, as for one moved there', async () => {
+    const t = await newTenant(stack.db);
+    const ids = await stages(t.live);
+    const converted = await referredDeal(t.live, 1000, { stageId: ids.won });
+    expect(converted.opp).toMatchObject({ stage: 'won', isWon: true });
+    const other = await referredDeal(t.live, 3000);
+    const code = (await stack.http().get(`/v1/partners/${other.partner.id}/referral-codes`).set(t.live)).body.data[0].code;
+    const lead = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.live)
+        .send(validLead({ referralCode: code }))
+        .expect(201)
+    ).body.data;
+    const created = (
+      await stack
+        .http()
+        .post('/v1/opportunities')
+        .set(t.live)
+        .send({ name: 'Synced win', value: 2000, leadId: lead.id, stageId: ids.won })
+        .expect(201)
+    ).body.data;
+    const lost = (
+      await stack.http().post('/v1/opportunities').set(t.live).send({ name: 'Synced loss', value: 5, stageId: ids.lost }).expect(201)
+    ).body.data;
+
+    const events = (await outboxOf(stack.db, t, 'live', ['opportunity.won', 'opportunity.lost', 'commission.earned'])).map((e) =>
+      e.type === 'commission.earned' ? `earned ${e.data.amount}` : `${e.type} ${e.data.opportunityId}`,
+    );
+    expect(events).toEqual([
+      `opportunity.won ${converted.opp.id}`,
+      'earned 100',
+      `opportunity.won ${created.id}`,
+      'earned 200',
+      `opportunity.lost ${lost.id}`,
+    ]);
   });
 
   it('reverses an unpaid commission when its deal is reopened, lost, restated or deleted; a paid one stays paid', async () => {

@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors';
 import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
 import { indexLead } from '../search-index';
 import { unitOfWork, type UnitOfWork, type UnitOfWorkContext } from '../unit-of-work';
+import { recordOutcome } from './opportunities';
 import { resolveStage, stageEffects } from './stages';
 
 const QUALIFIED = 'qualified';
@@ -76,6 +77,7 @@ async function convertInTransaction(
   const saved = await tx.repo(Lead).save(lead);
   if ('status' in changes) await indexLead(tx, saved);
   await tx.emit('opportunity.created', { id: opportunity.id, value: opportunity.value, stage: opportunity.stage });
+  await recordOutcome(tx, opportunity);
   await tx.emit('lead.updated', { id: lead.id, changes });
   const pending = 'status' in changes ? await recordPendingEnrollment(tx, 'lead_status_changed', [lead.id], input.actorUserId) : null;
   return { outcome: { outcome: 'created', opportunityId: opportunity.id }, pending };

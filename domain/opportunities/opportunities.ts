@@ -28,6 +28,7 @@ export async function createOpportunity(ctx: DomainContext, input: OpportunityCr
       closedAt: effects.status === 'open' ? null : new Date(),
     });
     await tx.emit('opportunity.created', opportunity);
+    await recordOutcome(tx, opportunity);
     return opportunity;
   });
 }
@@ -97,11 +98,7 @@ export async function updateOpportunity(ctx: DomainContext, id: string, patch: O
         o.closedAt = effects.status === 'open' ? null : new Date();
         o.lostReason = effects.status === 'lost' ? (patch.lostReason ?? null) : null;
         if (wasWon) await reverseCommissionForDeal(tx, o.id, effects.status === 'lost' ? 'deal_lost' : 'deal_reopened');
-        if (effects.status === 'won') {
-          await tx.emit('opportunity.won', o);
-          await commissionFor(tx, o);
-        }
-        if (effects.status === 'lost') await tx.emit('opportunity.lost', { id: o.id, reason: o.lostReason });
+        await recordOutcome(tx, o);
       }
       if (!o.probabilityOverridden) o.probability = effects.defaultProbability;
     } else if (patch.probability === null) {
@@ -115,6 +112,19 @@ export async function updateOpportunity(ctx: DomainContext, id: string, patch: O
     }
     return repo.save(o);
   });
+}
+
+/**
+ * A deal that enters a closed stage, whether by a stage change, created there or converted there
+ * (a CRM sync of deals already won), emits opportunity.won or opportunity.lost, and a win earns
+ * the referring partner's commission.
+ */
+export async function recordOutcome(tx: UnitOfWork, o: Opportunity): Promise<void> {
+  if (o.status === 'won') {
+    await tx.emit('opportunity.won', o);
+    await commissionFor(tx, o);
+  }
+  if (o.status === 'lost') await tx.emit('opportunity.lost', { id: o.id, reason: o.lostReason });
 }
 
 /** A won deal of a lead a partner referred earns that partner a commission (one per deal). */
