@@ -1,16 +1,13 @@
 import type { DataSource } from 'typeorm';
 import type { WorkflowNode } from '../../contracts/sequence-definition';
-import { CampaignEnrollment, Lead, StatusDefinition, Task } from '../../db/entities';
-import type { ScopedData } from '../../db/scoped-data';
+import { CampaignEnrollment, Lead, Task } from '../../db/entities';
 import { changedFields } from '../../domain/leads/leads';
+import { isLeadStatus } from '../../domain/leads/statuses';
 import { indexLead } from '../../domain/search-index';
 import { unitOfWork } from '../../domain/unit-of-work';
 import { logger } from '../../lib/logger';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import type { EnrollmentRef } from '.';
-
-const isLeadStatus = async (tx: ScopedData, code: string | undefined) =>
-  code === undefined || Boolean(await tx.repo(StatusDefinition).findOne({ entityType: 'lead', code }));
 
 type ActionData = Extract<WorkflowNode, { type: 'action' }>['data'];
 
@@ -45,7 +42,11 @@ export function runCampaignAction(db: DataSource, workflows: WorkflowStarter) {
           createdBy: lead.assignedTo,
         });
         await tx.emit('task.created', { id: task.id, title: task.title, assigneeId: task.assignedTo });
-      } else if (input.action.actionType === 'update_lead_status' && !(await isLeadStatus(tx, input.action.status))) {
+      } else if (
+        input.action.actionType === 'update_lead_status' &&
+        input.action.status &&
+        !(await isLeadStatus(tx, input.action.status))
+      ) {
         // Checked when the definition was saved; deleted since. No lead gets a status nobody defines.
         logger.warn(
           { campaignId: input.campaignId, leadId: input.leadId, nodeId: input.nodeId, status: input.action.status },

@@ -1,4 +1,5 @@
-import { Lead, Opportunity, StatusDefinition, type PendingEnrollment } from '../../db/entities';
+import { Lead, Opportunity, type PendingEnrollment } from '../../db/entities';
+import { isLeadStatus } from '../leads/statuses';
 import type { TenantScope } from '../../db/scoped-repository';
 import { AppError } from '../../lib/errors';
 import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
@@ -70,8 +71,7 @@ async function convertInTransaction(
   });
   const changes: Record<string, unknown> = {};
   // A tenant that deleted its `qualified` status keeps the lead's own: no lead gets an undefined status.
-  if (lead.status !== QUALIFIED && (await tx.repo(StatusDefinition).findOne({ entityType: 'lead', code: QUALIFIED })))
-    changes.status = lead.status = QUALIFIED;
+  if (lead.status !== QUALIFIED && (await isLeadStatus(tx, QUALIFIED))) changes.status = lead.status = QUALIFIED;
   lead.convertedAt = new Date();
   changes.convertedAt = lead.convertedAt.toISOString();
   const saved = await tx.repo(Lead).save(lead);
