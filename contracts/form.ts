@@ -37,10 +37,12 @@ const fieldList = z
     contains: { type: 'object', required: ['mapsTo', 'required'], properties: { mapsTo: { const: 'email' }, required: { const: true } } },
   });
 
+const description = z.string().trim().max(1000);
+
 export const FormCreate = z
   .object({
     name: nonBlank(200),
-    description: z.string().trim().max(1000).default(''),
+    description: description.default(''),
     fields: fieldList,
     successMessage: nonBlank(500).optional(),
     redirectUrl: z
@@ -54,6 +56,8 @@ export type FormCreate = z.output<typeof FormCreate>;
 
 export const FormUpdate = FormCreate.partial()
   .extend({
+    // Without its create default: a PATCH that leaves the description out keeps it.
+    description: description.optional(),
     status: z.enum(['active', 'archived']).optional(),
     redirectUrl: z
       .url({ protocol: /^https?$/ })

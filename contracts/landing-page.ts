@@ -78,6 +78,15 @@ function checkSections(d: { sections: LandingSection[] }, ctx: z.RefinementCtx) 
 export const LandingPageDefinition = z.object(fields).strict().superRefine(checkSections).meta({ id: 'LandingPageDefinition' });
 export type LandingPageDefinition = z.output<typeof LandingPageDefinition>;
 
+/** PATCH /v1/landing-pages/:id: any of the definition's fields; sections, seo and style are replaced whole. */
+export const LandingPageUpdate = z
+  .object({ ...fields, description: z.string().max(2000) })
+  .partial()
+  .strict()
+  .superRefine((d, ctx) => d.sections && checkSections({ sections: d.sections }, ctx))
+  .meta({ id: 'LandingPageUpdate' });
+export type LandingPageUpdate = z.output<typeof LandingPageUpdate>;
+
 export const LandingPageRecord = z
   .object({
     id: z.string(),

@@ -1,8 +1,20 @@
 import { z } from 'zod';
-import { createLandingPage, deleteLandingPage, getLandingPage, listLandingPages } from '../../domain/landing-pages/store';
+import {
+  createLandingPage,
+  deleteLandingPage,
+  getLandingPage,
+  listLandingPages,
+  updateLandingPage,
+} from '../../domain/landing-pages/store';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeLandingPage as serialize } from '../serializers/landing-page';
-import { LandingPageDefinition, LandingPageIdParams, LandingPageListQuery, LandingPageRecord } from '../../contracts/landing-page';
+import {
+  LandingPageDefinition,
+  LandingPageIdParams,
+  LandingPageListQuery,
+  LandingPageRecord,
+  LandingPageUpdate,
+} from '../../contracts/landing-page';
 
 const tag = 'Landing pages';
 
@@ -51,9 +63,24 @@ export function landingPageRoutes() {
       }),
     }),
     defineRoute({
+      method: 'patch',
+      path: '/v1/landing-pages/:id',
+      summary: 'Edit a landing page (its public URL serves the edit at once; a new slug moves it)',
+      tag,
+      auth: 'tenant',
+      scope: 'landing-pages:write',
+      params: LandingPageIdParams,
+      body: LandingPageUpdate,
+      response: LandingPageRecord,
+      handler: async ({ params, body, ctx }) => ({
+        data: serialize(await updateLandingPage(ctx, params.id, body)),
+        message: 'Landing page updated',
+      }),
+    }),
+    defineRoute({
       method: 'delete',
       path: '/v1/landing-pages/:id',
-      summary: 'Delete a landing page (its public URL then answers 404)',
+      summary: 'Delete a landing page (its public URL and form then answer 404)',
       tag,
       auth: 'tenant',
       scope: 'landing-pages:write',

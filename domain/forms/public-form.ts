@@ -1,18 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { Form, LandingPage } from '../../db/entities';
-import type { FormField } from '../../db/entities/form';
 import { decodeId } from '../../lib/ids';
 import { ScopedData } from '../../db/scoped-data';
 import { unscoped } from '../../db/unscoped';
-
-const LANDING_FIELD: Record<string, FormField> = {
-  email: { name: 'email', label: 'Email', type: 'email', required: true, mapsTo: 'email' },
-  firstName: { name: 'firstName', label: 'First name', type: 'text', required: false, mapsTo: 'firstName' },
-  lastName: { name: 'lastName', label: 'Last name', type: 'text', required: false, mapsTo: 'lastName' },
-  phone: { name: 'phone', label: 'Phone', type: 'tel', required: false, mapsTo: 'phone' },
-  company: { name: 'company', label: 'Company', type: 'text', required: false },
-  message: { name: 'message', label: 'Message', type: 'textarea', required: false },
-};
+import { pageFormFields } from './page-form';
 
 /**
  * The form behind a public submission path. The ID is a form's, or a landing page's: a landing
@@ -30,15 +21,14 @@ export async function resolvePublicForm(db: DataSource, publicId: string): Promi
   const existing = await unscoped(db).repo(Form).findOneBy({ landingPageId: pageId });
   if (existing) return existing.status === 'active' ? existing : null;
   const page = await unscoped(db).repo(LandingPage).findOneBy({ id: pageId });
-  const section = page?.sections.find((s) => s.type === 'form');
-  if (!page || !section) return null;
-  const names = (section as { fields?: string[] }).fields ?? ['email', 'firstName', 'lastName'];
+  const fields = page && pageFormFields(page);
+  if (!fields) return null;
   // The page's own tenant and environment: the form is created in the scope the page belongs to.
   await new ScopedData(db.manager, { tenantId: page.tenantId, environment: page.environment }).repo(Form).insertIgnoringConflicts([
     {
       name: `${page.name} form`,
       description: `Form section of landing page ${page.slug}`,
-      fields: names.map((n) => LANDING_FIELD[n]).filter(Boolean),
+      fields,
       landingPageId: page.id,
     },
   ]);
