@@ -222,6 +222,38 @@ describe('webhook delivery (API -> outbox -> Temporal -> a real HTTP receiver)',
     expect(got[0].body).toMatchObject({ id: eventId, type: 'lead.created', data: { leadId: lead.id } });
   });
 
+  it('attempts a pending delivery now on retry, instead of at its next scheduled attempt', async () => {
+    const { tenant, path: p, webhook } = await endpointFor(['lead.created']);
+    receiver.respond = (_n, req) => (req.path === p && receiver.for(p).length <= 2 ? 500 : 200);
+    await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead());
+    const [first] = await receiver.waitFor(p, 2, 30_000);
+    // After two failures the schedule waits 5 minutes; the receiver is fixed now.
+    const log = async () => (await stack.http().get(`/v1/integrations/webhooks/${webhook.id}/deliveries`).set(tenant.sandbox)).body.data[0];
+    let delivery = await log();
+    for (let i = 0; delivery.attemptCount < 2 && i < 50; i++) delivery = (await new Promise((r) => setTimeout(r, 100)), await log());
+    expect(delivery).toMatchObject({ status: 'pending', attemptCount: 2 });
+    expect(Date.parse(delivery.nextAttemptAt) - Date.now()).toBeGreaterThan(60_000);
+
+    const retry = await stack.http().post(`/v1/integrations/webhooks/deliveries/${delivery.id}/retry`).set(tenant.sandbox);
+    expect(retry.status).toBe(202);
+    expect(retry.body.message).toBe('Delivery attempt brought forward to now');
+    expect(retry.body.data.workflowIds).toEqual([deliveryWorkflowId(first.body.id, webhook.id)]);
+    await expect(stack.client.workflow.getHandle(deliveryWorkflowId(first.body.id, webhook.id)).result()).resolves.toEqual({
+      status: 'succeeded',
+      attempts: 3,
+    });
+    expect((await receiver.waitFor(p, 3))[2].body.id).toBe(first.body.id);
+    expect(await log()).toMatchObject({ status: 'succeeded', attemptCount: 3, lastStatusCode: 200, nextAttemptAt: null });
+
+    if (process.env.RECORD_HISTORIES) {
+      const history = await stack.client.workflow.getHandle(deliveryWorkflowId(first.body.id, webhook.id)).fetchHistory();
+      writeFileSync(
+        path.join(__dirname, 'histories', 'webhook-delivery-attempt-now.json'),
+        JSON.stringify(historyToObject(history), null, 1),
+      );
+    }
+  });
+
   it('re-sends one delivery on retry and all failed ones since a time on recover', async () => {
     const { tenant, path: p, webhook } = await endpointFor(['lead.created']);
     receiver.respond = (_n, req) => (req.path === p ? 400 : 200);

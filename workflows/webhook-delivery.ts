@@ -1,4 +1,13 @@
-import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  defineSignal,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks';
 import { proxyLaneActivities } from './lanes';
 import type { WebhookDeliveryRef } from './types';
@@ -27,6 +36,9 @@ export const WEBHOOK_RETRY_DELAYS_MS = [0, 5 * SECOND, 5 * MINUTE, 30 * MINUTE, 
 /** ±10 %, so endpoints that fail together do not get retried in lockstep. */
 export const WEBHOOK_RETRY_JITTER = 0.1;
 
+/** Brings the next attempt of a delivery waiting between attempts forward to now (a retry through the API). */
+export const attemptNowSignal = defineSignal('attemptNow');
+
 /** Math.random is seeded per run by Temporal, so the jitter replays identically. */
 const jittered = (ms: number) => Math.round(ms * (1 + WEBHOOK_RETRY_JITTER * (2 * Math.random() - 1)));
 
@@ -50,8 +62,15 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryRef): Promis
   const delays = (prepared.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS).map(jittered);
   let reason = 'All attempts failed';
   let attempts = 0;
+  let attemptNow = false;
+  setHandler(attemptNowSignal, () => void (attemptNow = true));
   for (let i = 0; i < delays.length; i++) {
-    if (delays[i] > 0) await sleep(delays[i]);
+    if (delays[i] > 0) {
+      // A request that came while the attempt before was in flight was answered by that attempt.
+      attemptNow = false;
+      // The same timer a sleep starts, so runs recorded with sleep() replay unchanged.
+      await condition(() => attemptNow, delays[i]);
+    }
     const nextAttemptAt = i + 1 < delays.length ? new Date(Date.now() + delays[i + 1]).toISOString() : null;
     attempts++;
     try {

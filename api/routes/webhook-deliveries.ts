@@ -53,7 +53,8 @@ export function webhookDeliveryRoutes() {
     defineRoute({
       method: 'post',
       path: `${BASE}/deliveries/:deliveryId/retry`,
-      summary: 'Send a delivery again (a new run of its delivery workflow)',
+      summary:
+        'Send a delivery again: a pending one attempts now (then keeps its schedule), any other gets a new run of its delivery workflow',
       tag: TAG,
       auth: 'tenant',
       scope: 'webhooks:write',
@@ -61,8 +62,11 @@ export function webhookDeliveryRoutes() {
       response: Redelivery,
       status: 202,
       handler: async ({ params, ctx }) => {
-        const { delivery, workflowId } = await retryDelivery(ctx, params.deliveryId);
-        return { data: { deliveryIds: [encodeId('delivery', delivery.id)], workflowIds: [workflowId] }, message: 'Delivery retry started' };
+        const { delivery, workflowId, now } = await retryDelivery(ctx, params.deliveryId);
+        return {
+          data: { deliveryIds: [encodeId('delivery', delivery.id)], workflowIds: [workflowId] },
+          message: now ? 'Delivery attempt brought forward to now' : 'Delivery retry started',
+        };
       },
     }),
     defineRoute({

@@ -3,6 +3,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { AppError, notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { workflowIds } from '../../workflows/ids';
+import { attemptNowSignal } from '../../workflows/webhook-delivery';
 import { webhookRecoverWorkflow } from '../../workflows/webhook-recover';
 import type { DomainContext } from '../context';
 import { createOperation, markOperationFailed } from '../operations';
@@ -43,11 +44,13 @@ export async function getDelivery(ctx: DomainContext, id: string) {
   return { delivery, event, attempts };
 }
 
+const deliveryWorkflowId = (d: Pick<WebhookDelivery, 'eventId' | 'endpointId'>) =>
+  workflowIds.webhookDelivery(encodeId('event', d.eventId), encodeId('webhook', d.endpointId));
+
 /** Whether a run of this delivery's workflow is open (a new run would just join it). */
 export async function isDeliveryRunning(client: Client, d: Pick<WebhookDelivery, 'eventId' | 'endpointId'>): Promise<boolean> {
-  const workflowId = workflowIds.webhookDelivery(encodeId('event', d.eventId), encodeId('webhook', d.endpointId));
   try {
-    const description = await client.workflow.getHandle(workflowId).describe();
+    const description = await client.workflow.getHandle(deliveryWorkflowId(d)).describe();
     return description.status.name === 'RUNNING';
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return false;
@@ -55,9 +58,21 @@ export async function isDeliveryRunning(client: Client, d: Pick<WebhookDelivery,
   }
 }
 
+/** Asks a pending delivery's open run to attempt now; false when no run is open (it ended since the row was read). */
+async function attemptNow(client: Client, d: WebhookDelivery): Promise<boolean> {
+  try {
+    await client.workflow.getHandle(deliveryWorkflowId(d)).signal(attemptNowSignal);
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
 /**
- * A new run of the delivery workflow (same workflow ID, so it cannot overlap a running one). The
- * run's first activity resets the row to pending; attempts keep counting from where they were.
+ * A pending delivery (waiting for its next attempt after a failed one) attempts now, then keeps
+ * its schedule; any other gets a new run of the delivery workflow (same workflow ID, so it cannot
+ * overlap a running one), whose first activity resets the row to pending; attempts keep counting.
  */
 export async function retryDelivery(ctx: DomainContext, id: string) {
   const delivery = await deliveries(ctx).findById(id);
@@ -65,9 +80,13 @@ export async function retryDelivery(ctx: DomainContext, id: string) {
   const endpoint = await ctx.data.repo(WebhookEndpoint).findById(delivery.endpointId);
   if (!endpoint) throw new AppError('conflict', 'The webhook of this delivery was deleted');
   if (endpoint.status !== 'active') throw new AppError('conflict', 'Webhook is disabled; enable it before retrying');
-  if (await isDeliveryRunning(ctx.workflows.client, delivery)) throw new AppError('conflict', 'This delivery is still in progress');
+  const workflowId = deliveryWorkflowId(delivery);
+  if (delivery.status === 'pending' && (await attemptNow(ctx.workflows.client, delivery))) return { delivery, workflowId, now: true };
+  if (await isDeliveryRunning(ctx.workflows.client, delivery)) {
+    throw new AppError('conflict', 'This delivery is still recording its last attempt; retry in a few seconds');
+  }
   const run = await startDelivery(ctx.workflows, ctx.scope, delivery.eventId, delivery.endpointId, true);
-  return { delivery, workflowId: run.workflowId };
+  return { delivery, workflowId: run.workflowId, now: false };
 }
 
 /**
