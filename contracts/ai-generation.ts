@@ -8,15 +8,27 @@ import { SequenceDefinition } from './sequence-definition';
 const prompt = nonBlank(2000);
 const short = z.string().trim().max(100).optional();
 
+const EMAIL_COUNT = 'Must be a number of emails from 1 to 10, or a range such as "3-5"';
+
 export const GenerateSequenceRequest = z
   .object({
     prompt,
     industry: short,
     tone: short,
     emailCount: z
-      .string()
-      // One pattern holds both rules (the shape and 1-10 per number), so the document states them too.
-      .regex(/^\s*(10|0?[1-9])\s*(-\s*(10|0?[1-9])\s*)?$/, 'Must be a number of emails from 1 to 10, or a range such as "3-5"')
+      .union(
+        [
+          z
+            .string()
+            // One pattern holds both rules (the shape and 1-10 per number), so the document states them too.
+            .regex(/^\s*(10|0?[1-9])\s*(-\s*(10|0?[1-9])\s*)?$/, EMAIL_COUNT),
+          // The spec's type is a string (a range); a plain count sent as a JSON number means the same.
+          z.number().int(EMAIL_COUNT).min(1, EMAIL_COUNT).max(10, EMAIL_COUNT),
+        ],
+        EMAIL_COUNT,
+      )
+      // Outside the union: zod reports the matching branch's own message only for untransformed branches.
+      .transform(String)
       .optional(),
   })
   .strict()

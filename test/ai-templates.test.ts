@@ -203,5 +203,15 @@ describe('AI endpoints without a provider key (templates, over real HTTP and Tem
     const res = await generate('/v1/campaigns/ai/generate-sequence', { emailCount: '0-50', extra: 1 });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['emailCount', 'extra', 'prompt']);
+    // A plain count may come as a JSON number; out of range it gets the same message as a string.
+    const counted = await generate('/v1/campaigns/ai/generate-sequence', { prompt: 'Onboard new trial users', emailCount: 4 });
+    expect(counted.status).toBe(200);
+    expect(emailsOnAPath(counted.body.data)).toBe(4);
+    for (const emailCount of [0, 11, 2.5]) {
+      const bad = await generate('/v1/campaigns/ai/generate-sequence', { prompt: 'Onboard new trial users', emailCount });
+      expect(bad.body.errors).toEqual([
+        { field: 'emailCount', message: 'Must be a number of emails from 1 to 10, or a range such as "3-5"' },
+      ]);
+    }
   });
 });

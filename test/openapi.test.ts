@@ -33,7 +33,9 @@ describe('OpenAPI document', () => {
     expect(phone.test('1'.repeat(21))).toBe(false);
     const idParam = doc.paths['/v1/leads/{id}'].get.parameters.find((p: { name: string }) => p.name === 'id');
     expect(idParam.schema.pattern).toBe('^lea[A-Za-z0-9]{13,14}$');
-    const emailCount = new RegExp(doc.components.schemas.GenerateSequenceRequest.properties.emailCount.pattern);
+    const [asRange, asCount] = doc.components.schemas.GenerateSequenceRequest.properties.emailCount.anyOf;
+    expect(asCount).toMatchObject({ type: 'integer', minimum: 1, maximum: 10 });
+    const emailCount = new RegExp(asRange.pattern);
     expect(['1', '10', '3-5'].map((v) => emailCount.test(v))).toEqual([true, true, true]);
     expect(['0', '11', '3-12'].map((v) => emailCount.test(v))).toEqual([false, false, false]);
     expect(doc.components.schemas.ApiKeyCreate.properties.expiresAt.description).toMatch(/future/);
