@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AGENTS, AGENT_OUTCOMES, APPROVAL_STATUSES } from '../db/entities/agent-execution';
-import { encodedId, isoDateTime } from './common';
+import { encodedId, isoDateTime, PaginationQuery } from './common';
 
 export const AgentExecutionCreate = z
   .object({
@@ -26,6 +26,7 @@ export const AgentExecution = z
     accepted: z.boolean().nullable(),
     approvalStatus: z.enum(APPROVAL_STATUSES),
     approvedAt: z.string().nullable(),
+    rejectedAt: z.string().nullable(),
     createdAt: z.string(),
   })
   .meta({ id: 'AgentExecution' });
@@ -51,5 +52,11 @@ export const AgentDashboardQuery = z.object({
     .meta({ description: 'Window start; default 30 days before dateTo. A start after the end is an empty window: every count is 0' }),
   dateTo: isoDateTime.optional().meta({ description: 'Window end; default now' }),
 });
+
+export const AgentExecutionListQuery = PaginationQuery.extend({
+  agent: z.enum(AGENTS).optional(),
+  approvalStatus: z.enum(APPROVAL_STATUSES).optional().meta({ description: 'pending: the approval queue, oldest first' }),
+});
+export type AgentExecutionListQuery = z.output<typeof AgentExecutionListQuery>;
 
 export const AgentExecutionIdParams = z.object({ id: encodedId('agentExecution') });

@@ -1,12 +1,16 @@
 import { AgentExecution } from '../db/entities';
 import type { ApprovalStatus } from '../db/entities/agent-execution';
-import type { AgentDashboard, AgentExecutionCreate } from '../contracts/agent';
+import type { AgentDashboard, AgentExecutionCreate, AgentExecutionListQuery } from '../contracts/agent';
+import { notFound } from '../lib/errors';
 import type { DomainContext } from './context';
 import { findForUpdate } from './scoped-lookups';
 import { nextState, type Transitions } from './transitions';
 import { unitOfWork } from './unit-of-work';
 
-const APPROVAL_ACTIONS = { approve: { from: ['pending'], to: 'approved' } } as const satisfies Transitions<ApprovalStatus, 'approve'>;
+const APPROVAL_ACTIONS = {
+  approve: { from: ['pending'], to: 'approved' },
+  reject: { from: ['pending'], to: 'rejected' },
+} as const satisfies Transitions<ApprovalStatus, 'approve' | 'reject'>;
 const DEFAULT_WINDOW_DAYS = 30;
 
 export function recordExecution(ctx: DomainContext, input: AgentExecutionCreate): Promise<AgentExecution> {
@@ -17,17 +21,36 @@ export function recordExecution(ctx: DomainContext, input: AgentExecutionCreate)
     approvalStatus: input.requiresApproval ? 'pending' : 'not_required',
     approvedBy: null,
     approvedAt: null,
+    rejectedBy: null,
+    rejectedAt: null,
   });
 }
 
-export function approveExecution(ctx: DomainContext, id: string): Promise<AgentExecution> {
+/** Decides an execution waiting for approval (409 for any other), recording who decided and when. */
+export function decideExecution(ctx: DomainContext, id: string, action: 'approve' | 'reject'): Promise<AgentExecution> {
   return unitOfWork(ctx, async (tx) => {
     const execution = await findForUpdate(tx, AgentExecution, id, 'Agent execution');
-    execution.approvalStatus = nextState('agent execution', APPROVAL_ACTIONS, execution.approvalStatus, 'approve');
-    execution.approvedBy = ctx.actorUserId;
-    execution.approvedAt = new Date();
+    execution.approvalStatus = nextState('agent execution', APPROVAL_ACTIONS, execution.approvalStatus, action);
+    if (action === 'approve') [execution.approvedBy, execution.approvedAt] = [ctx.actorUserId, new Date()];
+    else [execution.rejectedBy, execution.rejectedAt] = [ctx.actorUserId, new Date()];
     return tx.repo(AgentExecution).save(execution);
   });
+}
+
+export async function getExecution(ctx: DomainContext, id: string): Promise<AgentExecution> {
+  const execution = await ctx.data.repo(AgentExecution).findById(id);
+  if (!execution) throw notFound('Agent execution');
+  return execution;
+}
+
+/** Newest first; the approval queue (approvalStatus=pending) oldest first, as it is worked through. */
+export async function listExecutions(ctx: DomainContext, q: AgentExecutionListQuery) {
+  const qb = ctx.data.repo(AgentExecution).select('e');
+  if (q.agent) qb.andWhere('e.agent = :agent', { agent: q.agent });
+  if (q.approvalStatus) qb.andWhere('e.approval_status = :status', { status: q.approvalStatus });
+  const order = q.approvalStatus === 'pending' ? 'ASC' : 'DESC';
+  const [rows, total] = await qb.orderBy('e.created_at', order).addOrderBy('e.id', order).page(q.page, q.limit);
+  return { rows, total };
 }
 
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);

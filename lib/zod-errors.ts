@@ -2,8 +2,16 @@ import { z } from 'zod';
 import type { FieldError } from './errors';
 
 // A missing required field says so, as Stripe's "Missing required param" does, instead of zod's
-// "Invalid input: expected string, received undefined". Schemas' own messages still win.
-z.config({ customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : undefined) });
+// "Invalid input: expected string, received undefined" (or, for an enum, "Invalid option"); an enum
+// still lists its values. Schemas' own messages still win.
+z.config({
+  customError: (issue) => {
+    if (issue.input !== undefined) return undefined;
+    if (issue.code === 'invalid_type') return 'Required';
+    if (issue.code === 'invalid_value') return `Required; one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    return undefined;
+  },
+});
 
 /**
  * zod issues as the spec's {field, message} pairs; field is the dotted path ("customFields.tier").

@@ -71,6 +71,35 @@ describe('agents', () => {
     expect((await dashboard(t)).body.data.pendingApprovals).toBe(0);
   });
 
+  it('lists executions and the approval queue (oldest first); a rejection empties it and is final', async () => {
+    const t = await newTenant(stack.db);
+    const first = (await record(t, { agent: 'caller', outcome: 'success', requiresApproval: true })).body.data;
+    const second = (await record(t, { agent: 'recommender', outcome: 'success', requiresApproval: true })).body.data;
+    const plain = (await record(t, { agent: 'caller', outcome: 'failure' })).body.data;
+    const list = (q: string) => stack.http().get(`/v1/agents/executions${q}`).set(t.sandbox);
+    expect((await list('')).body.data.map((e: { id: string }) => e.id)).toEqual([plain.id, second.id, first.id]);
+    expect((await list('?approvalStatus=pending')).body.data.map((e: { id: string }) => e.id)).toEqual([first.id, second.id]);
+    expect((await list('?agent=recommender')).body.data.map((e: { id: string }) => e.id)).toEqual([second.id]);
+    expect((await list('?approvalStatus=maybe')).status).toBe(400);
+
+    const rejected = await stack.http().post(`/v1/agents/executions/${first.id}/reject`).set(t.sandbox);
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.data).toMatchObject({ approvalStatus: 'rejected', approvedAt: null });
+    expect(Date.parse(rejected.body.data.rejectedAt)).toBeGreaterThan(Date.now() - 60_000);
+    const approveRejected = await stack.http().post(`/v1/agents/executions/${first.id}/approve`).set(t.sandbox);
+    expect([approveRejected.status, approveRejected.body.message]).toEqual([409, 'Cannot approve an agent execution that is rejected']);
+    expect((await stack.http().post(`/v1/agents/executions/${plain.id}/reject`).set(t.sandbox)).status).toBe(409);
+    expect((await list('?approvalStatus=pending')).body.data.map((e: { id: string }) => e.id)).toEqual([second.id]);
+    expect((await dashboard(t)).body.data.pendingApprovals).toBe(1);
+
+    const one = await stack.http().get(`/v1/agents/executions/${first.id}`).set(t.sandbox);
+    expect(one.body.data).toEqual(rejected.body.data);
+    const other = await newTenant(stack.db);
+    expect((await stack.http().get(`/v1/agents/executions/${first.id}`).set(other.sandbox)).status).toBe(404);
+    expect((await stack.http().post(`/v1/agents/executions/${second.id}/reject`).set(other.sandbox)).status).toBe(404);
+    expect((await stack.http().get('/v1/agents/executions').set(t.live)).body.data).toEqual([]);
+  });
+
   it('validates executions with 422 field errors', async () => {
     const t = await newTenant(stack.db);
     const res = await record(t, { agent: 'closer', outcome: 'maybe' });

@@ -232,6 +232,17 @@ describe('bad input found against a running instance answers 4xx in the envelope
     expect(res.body.errors).toEqual([{ field: 'body', message: 'Required' }]);
   });
 
+  it('says Required for a missing enum field too, listing its values', async () => {
+    const res = await stack.http().post('/v1/agents/executions').set(tenant.sandbox).send({});
+    expectEnvelope(res, 422);
+    expect(res.body.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'agent', message: 'Required; one of "caller", "recommender"' },
+        { field: 'outcome', message: 'Required; one of "success", "failure"' },
+      ]),
+    );
+  });
+
   it("refuses another tenant's user as a lead's assignedTo with 422, on create and on update", async () => {
     const other = await newTenant(stack.db);
     const otherUser = (await stack.http().get('/v1/users').set(other.sandbox)).body.data[0].id;

@@ -9,5 +9,6 @@ export const serializeExecution = (e: ExecutionEntity) => ({
   accepted: e.accepted,
   approvalStatus: e.approvalStatus,
   approvedAt: isoOrNull(e.approvedAt),
+  rejectedAt: isoOrNull(e.rejectedAt),
   createdAt: e.createdAt.toISOString(),
 });

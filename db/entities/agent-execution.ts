@@ -4,11 +4,13 @@ import { TenantOwned } from './tenant-owned';
 export const AGENTS = ['caller', 'recommender'] as const;
 export type AgentName = (typeof AGENTS)[number];
 export const AGENT_OUTCOMES = ['success', 'failure'] as const;
-export const APPROVAL_STATUSES = ['not_required', 'pending', 'approved'] as const;
+export const APPROVAL_STATUSES = ['not_required', 'pending', 'approved', 'rejected'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 @Entity({ name: 'agent_executions' })
 @Index('ix_agent_executions_scope_created', ['tenantId', 'environment', 'createdAt'])
+// The approval queue (GET /v1/agents/executions?approvalStatus=pending, the dashboard's backlog).
+@Index('ix_agent_executions_scope_pending', ['tenantId', 'environment', 'createdAt'], { where: "approval_status = 'pending'" })
 export class AgentExecution extends TenantOwned {
   @Column({ type: 'varchar', length: 20 })
   agent: AgentName;
@@ -28,4 +30,10 @@ export class AgentExecution extends TenantOwned {
 
   @Column({ name: 'approved_at', type: 'timestamptz', nullable: true })
   approvedAt: Date | null;
+
+  @Column({ name: 'rejected_by', type: 'bigint', nullable: true })
+  rejectedBy: string | null;
+
+  @Column({ name: 'rejected_at', type: 'timestamptz', nullable: true })
+  rejectedAt: Date | null;
 }

@@ -28,6 +28,7 @@ import { AddPendingEnrollments1795820911457 } from './1795820911457-AddPendingEn
 import { SearchVectorAsGeneratedColumn1795880000000 } from './1795880000000-SearchVectorAsGeneratedColumn';
 import { DropUnreadLeadPhoneAndEventScopeIndexes1795900000000 } from './1795900000000-DropUnreadLeadPhoneAndEventScopeIndexes';
 import { AddTaskOpportunityIndex1795960000000 } from './1795960000000-AddTaskOpportunityIndex';
+import { AddAgentExecutionRejection1795970000000 } from './1795970000000-AddAgentExecutionRejection';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -60,4 +61,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   SearchVectorAsGeneratedColumn1795880000000,
   DropUnreadLeadPhoneAndEventScopeIndexes1795900000000,
   AddTaskOpportunityIndex1795960000000,
+  AddAgentExecutionRejection1795970000000,
 ];
