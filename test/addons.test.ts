@@ -50,7 +50,10 @@ describe('addons', () => {
     expect([configured.status, configured.body.data.config]).toEqual([200, { warmupDays: 14 }]);
     expect((await act(t, id, 'uninstall')).body.data.status).toBe('uninstalled');
     const uninstallAgain = await act(t, id, 'uninstall');
-    expect([uninstallAgain.status, uninstallAgain.body.message]).toEqual([409, 'Cannot uninstall an addon that is uninstalled']);
+    expect([uninstallAgain.status, uninstallAgain.body.message]).toEqual([
+      409,
+      'Cannot uninstall an addon that is uninstalled (only one that is installed, active or suspended)',
+    ]);
     expect((await stack.http().put(`/v1/addons/${id}/configuration`).set(t.sandbox).send({ config: {} })).status).toBe(409);
     const reinstalled = await act(t, id, 'install');
     expect(reinstalled.body.data).toMatchObject({ status: 'installed', config: {} });

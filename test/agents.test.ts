@@ -65,7 +65,10 @@ describe('agents', () => {
     expect(approved.status).toBe(200);
     expect(approved.body.data.approvalStatus).toBe('approved');
     const again = await stack.http().post(`/v1/agents/executions/${pending.id}/approve`).set(t.sandbox);
-    expect([again.status, again.body.message]).toEqual([409, 'Cannot approve an agent execution that is approved']);
+    expect([again.status, again.body.message]).toEqual([
+      409,
+      'Cannot approve an agent execution that is approved (only one that is pending)',
+    ]);
     const plain = (await record(t, { agent: 'caller', outcome: 'success' })).body.data;
     expect((await stack.http().post(`/v1/agents/executions/${plain.id}/approve`).set(t.sandbox)).status).toBe(409);
     expect((await dashboard(t)).body.data.pendingApprovals).toBe(0);
@@ -87,7 +90,10 @@ describe('agents', () => {
     expect(rejected.body.data).toMatchObject({ approvalStatus: 'rejected', approvedAt: null });
     expect(Date.parse(rejected.body.data.rejectedAt)).toBeGreaterThan(Date.now() - 60_000);
     const approveRejected = await stack.http().post(`/v1/agents/executions/${first.id}/approve`).set(t.sandbox);
-    expect([approveRejected.status, approveRejected.body.message]).toEqual([409, 'Cannot approve an agent execution that is rejected']);
+    expect([approveRejected.status, approveRejected.body.message]).toEqual([
+      409,
+      'Cannot approve an agent execution that is rejected (only one that is pending)',
+    ]);
     expect((await stack.http().post(`/v1/agents/executions/${plain.id}/reject`).set(t.sandbox)).status).toBe(409);
     expect((await list('?approvalStatus=pending')).body.data.map((e: { id: string }) => e.id)).toEqual([second.id]);
     expect((await dashboard(t)).body.data.pendingApprovals).toBe(1);

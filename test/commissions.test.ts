@@ -60,7 +60,7 @@ describe('commissions', () => {
     const paid = await stack.http().post(`/v1/commissions/${c.id}/pay`).set(t.sandbox);
     expect([paid.status, paid.body.data.status]).toEqual([200, 'paid']);
     const again = await stack.http().post(`/v1/commissions/${c.id}/pay`).set(t.sandbox);
-    expect([again.status, again.body.message]).toEqual([409, 'Cannot pay a commission that is paid']);
+    expect([again.status, again.body.message]).toEqual([409, 'Cannot pay a commission that is paid (only one that is earned)']);
     expect(await outboxOf(stack.db, t, 'sandbox', ['commission.earned', 'commission.paid'])).toEqual([
       { type: 'commission.earned', data: { commissionId: c.id, amount: 120.5, partnerId: partner.id } },
       { type: 'commission.paid', data: { commissionId: c.id, amount: 120.5 } },

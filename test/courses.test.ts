@@ -32,7 +32,7 @@ describe('training courses', () => {
     const c = (await create(t, { title: 'Basics' })).body.data;
     expect((await act(t, c.id, 'publish')).body.data.status).toBe('published');
     const again = await act(t, c.id, 'publish');
-    expect([again.status, again.body.message]).toEqual([409, 'Cannot publish a course that is published']);
+    expect([again.status, again.body.message]).toEqual([409, 'Cannot publish a course that is published (only one that is draft)']);
     expect((await stack.http().delete(`/v1/training/courses/${c.id}`).set(t.sandbox)).status).toBe(409);
     expect((await act(t, c.id, 'archive')).body.data.status).toBe('archived');
     expect((await act(t, c.id, 'archive')).status).toBe(409);

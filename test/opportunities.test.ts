@@ -247,7 +247,7 @@ describe('opportunities', () => {
     expect(await commission()).toEqual([expect.objectContaining({ id, status: 'reversed', amount: 2000 })]);
     const payReversed = await stack.http().post(`/v1/commissions/${id}/pay`).set(t.live);
     expect(payReversed.status).toBe(409);
-    expect(payReversed.body.message).toBe('Cannot pay a commission that is reversed');
+    expect(payReversed.body.message).toBe('Cannot pay a commission that is reversed (only one that is earned)');
 
     await patch({ stageId: ids.won, value: 30000 }); // won again: the same commission, earned at the new value
     expect(await commission()).toEqual([expect.objectContaining({ id, status: 'earned', amount: 3000 })]);

@@ -73,7 +73,7 @@ describe('partners', () => {
     expect(approved.body.data.status).toBe('approved');
     expect(approved.body.data.approvedAt).not.toBeNull();
     const again = await act(t, p.id, 'approve');
-    expect([again.status, again.body.message]).toEqual([409, 'Cannot approve a partner that is approved']);
+    expect([again.status, again.body.message]).toEqual([409, 'Cannot approve a partner that is approved (only one that is pending)']);
     expect((await act(t, p.id, 'reject')).status).toBe(409);
     expect((await act(t, p.id, 'suspend')).body.data.status).toBe('suspended');
     expect((await act(t, p.id, 'reactivate')).body.data.status).toBe('approved');

@@ -75,7 +75,7 @@ describe('tasks', () => {
     expect(done.body.data.completedAt).not.toBeNull();
     const again = await stack.http().post(`/v1/tasks/${task.id}/complete`).set(t.sandbox);
     expect(again.status).toBe(409);
-    expect(again.body.message).toBe('Cannot complete a task that is completed');
+    expect(again.body.message).toBe('Cannot complete a task that is completed (only one that is pending or in_progress)');
 
     const other = (await create({ title: 'Drop it' }, t)).body.data;
     expect((await stack.http().post(`/v1/tasks/${other.id}/cancel`).set(t.sandbox)).status).toBe(200);
