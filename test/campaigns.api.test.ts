@@ -287,6 +287,25 @@ describe('campaigns API', () => {
     expect(stats.body.data.rates.unsubscribe).toBe(1);
   });
 
+  it('ends the enrollments of a deleted lead and of a merged-away duplicate at once, not at their next step days later', async () => {
+    const campaign = await activeCampaign(threeEmails());
+    const [deleted, duplicate, survivor] = [await newLead(), await newLead(), await newLead()];
+    await enroll(campaign.id, [deleted.id, duplicate.id, survivor.id]).expect(200);
+    for (const lead of [deleted, duplicate, survivor]) await waitFor(async () => smtp.to(lead.email)[0], 'the first email');
+
+    await api().delete(`/v1/leads/${deleted.id}`).set(tenant.live).expect(200);
+    await api().post(`/v1/leads/${survivor.id}/merge`).set(tenant.live).send({ duplicateId: duplicate.id }).expect(200);
+    // Each run would otherwise sleep two days before its next step found the lead gone.
+    await expect(handleOf(campaign.id, deleted.id).result()).resolves.toMatchObject({ status: 'exited', exitReason: 'lead_deleted' });
+    await expect(handleOf(campaign.id, duplicate.id).result()).resolves.toMatchObject({ status: 'exited', exitReason: 'lead_merged' });
+    const enrollments = (await api().get(`/v1/campaigns/${campaign.id}/enrollments`).set(tenant.live)).body.data;
+    const statusOf = (leadId: string) => enrollments.find((e: { leadId: string }) => e.leadId === leadId);
+    expect(statusOf(deleted.id)).toMatchObject({ status: 'exited', exitReason: 'lead_deleted' });
+    expect(statusOf(duplicate.id)).toMatchObject({ status: 'exited', exitReason: 'lead_merged' });
+    expect(statusOf(survivor.id)).toMatchObject({ status: 'active' });
+    expect((await handleOf(campaign.id, survivor.id).describe()).status.name).toBe('RUNNING');
+  });
+
   it('runs action nodes once: creates a task for the lead (task.created), changes the score and status (lead.updated)', async () => {
     const campaign = await activeCampaign(actionsOnly());
     const lead = await newLead({ score: 10, lastName: 'Actionable' });

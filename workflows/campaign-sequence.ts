@@ -63,8 +63,8 @@ const WAITED_FOR: Record<string, string> = {
   email_bounced: 'bounce',
   form_submitted: 'form submission',
 };
-/** Stop reasons that mean the lead may no longer be emailed: the enrollment exits (status `exited`) rather than stops. */
-const EXIT_STOP_REASONS: string[] = ['unsubscribed', 'bounced'];
+/** Stop reasons that mean the lead may no longer be emailed, or is gone: the enrollment exits (status `exited`) rather than stops. */
+const EXIT_STOP_REASONS: string[] = ['unsubscribed', 'bounced', 'lead_deleted', 'lead_merged'];
 /** How often a paused enrollment re-reads the campaign status, in case a resume signal was lost. */
 const PAUSE_RECHECK = '6 hours';
 /** Engagements kept in state: enough for any condition, small enough to carry across continue-as-new. */

@@ -27,6 +27,6 @@ export interface SequenceProgress {
 export const engagementSignal = defineSignal<[EngagementSignal]>('engagement');
 export const pauseSignal = defineSignal('pause');
 export const resumeSignal = defineSignal('resume');
-/** Ends the enrollment at once (timers and condition windows are cut short); `reason` is recorded (unenrolled, campaign_completed, unsubscribed, bounced). */
+/** Ends the enrollment at once (timers and condition windows are cut short); `reason` is recorded (unenrolled, campaign_completed, unsubscribed, bounced, lead_deleted, lead_merged). */
 export const stopSignal = defineSignal<[{ reason: string }]>('stop');
 export const progressQuery = defineQuery<SequenceProgress>('progress');

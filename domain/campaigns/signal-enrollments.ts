@@ -1,5 +1,8 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
+import { CampaignEnrollment } from '../../db/entities';
+import type { ScopedData } from '../../db/scoped-data';
+import { stopSignal } from '../../workflows/campaign-signals';
 import { forEachConcurrently } from '../../lib/concurrency';
 import { logger } from '../../lib/logger';
 
@@ -34,4 +37,18 @@ export async function signalConcurrently<Args extends unknown[]>(
       if (!(err instanceof WorkflowNotFoundError)) logger.warn({ err, workflowId: id, signal: signal.name }, 'could not signal enrollment');
     }
   });
+}
+
+/**
+ * A lead that goes away (deleted, or merged into another) leaves its enrollments at once rather
+ * than at their next step, which may be days off: `activeEnrollmentsOf` reads them in the
+ * transaction that removes the lead, `stopEnrollments` signals them after its commit.
+ */
+export async function activeEnrollmentsOf(data: ScopedData, leadId: string): Promise<string[]> {
+  const rows = await data.repo(CampaignEnrollment).find({ where: { leadId, status: 'active' }, select: { workflowId: true } });
+  return rows.map((r) => r.workflowId);
+}
+
+export function stopEnrollments(client: Client, workflowIds: string[], reason: 'lead_deleted' | 'lead_merged'): Promise<void> {
+  return signalWorkflows(client, workflowIds, stopSignal, { reason });
 }

@@ -7,6 +7,7 @@ import { workflowIds } from '../../workflows/ids';
 import { leadDedupeWorkflow } from '../../workflows/lead-dedupe';
 import type { LeadCreate, LeadUpdate } from '../../contracts/lead';
 import { pendingEnrollmentSql, recordPendingEnrollment, startPendingEnrollment, triggeredCampaignsSql } from '../campaigns/auto-enroll';
+import { activeEnrollmentsOf, stopEnrollments } from '../campaigns/signal-enrollments';
 import type { DomainContext } from '../context';
 import { claimDedupeKeys, claimDedupeKeysSql, dedupeKeys } from './dedupe-keys';
 import { addIdentitiesSql, commonKeysSql, deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './identities';
@@ -215,8 +216,9 @@ export function changedFields(lead: Lead, fields: Omit<LeadUpdate, 'customFields
   return changes;
 }
 
+/** Deletes a lead; its active enrollments exit at once (`lead_deleted`), not at their next step. */
 export async function deleteLead(ctx: DomainContext, id: string): Promise<Lead> {
-  return unitOfWork(ctx, async (tx) => {
+  const { lead, enrollments } = await unitOfWork(ctx, async (tx) => {
     const leads = tx.repo(Lead);
     const lead = await leads.findById(id);
     if (!lead) throw notFound('Lead');
@@ -224,8 +226,10 @@ export async function deleteLead(ctx: DomainContext, id: string): Promise<Lead> 
     await deleteIdentities(tx, id);
     await removeFromIndex(tx, 'lead', encodeId('lead', id));
     await tx.emit('lead.deleted', lead);
-    return lead;
+    return { lead, enrollments: await activeEnrollmentsOf(tx, id) };
   });
+  await stopEnrollments(ctx.workflows.client, enrollments, 'lead_deleted');
+  return lead;
 }
 
 export async function listDuplicates(

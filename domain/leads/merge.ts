@@ -1,6 +1,7 @@
 import { Commission, EngagementEvent, FormSubmission, Lead, Message, Opportunity, StoredFile, Task } from '../../db/entities';
 import { notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
+import { activeEnrollmentsOf, stopEnrollments } from '../campaigns/signal-enrollments';
 import { suppressAddress } from '../communications/email-suppressions';
 import type { DomainContext } from '../context';
 import { deleteIdentities, syncIdentities } from './identities';
@@ -15,11 +16,12 @@ const LEAD_REFERENCES = [Task, Opportunity, EngagementEvent, FormSubmission, Mes
  * engagement events, form submissions, messages and commissions move to the survivor; empty
  * survivor fields are filled from the duplicate and custom fields merged (the survivor's values
  * win), an unsubscribe or bounce of either lead holds for the survivor; then the duplicate is deleted. Emits lead.updated for the survivor and lead.deleted for the
- * duplicate. The bulk re-pointing is hand-written SQL (no updated_at bump), scoped by tx.sql.
+ * duplicate. The bulk re-pointing is hand-written SQL (no updated_at bump), scoped by tx.sql. The
+ * duplicate's active enrollments exit at once (`lead_merged`).
  */
 export async function mergeLeads(ctx: DomainContext, survivorId: string, duplicateId: string): Promise<Lead> {
   if (survivorId === duplicateId) throw validationFailed([{ field: 'duplicateId', message: 'Cannot merge a lead into itself' }]);
-  return unitOfWork(ctx, async (tx) => {
+  const { saved, enrollments } = await unitOfWork(ctx, async (tx) => {
     const leads = tx.repo(Lead);
     const [survivor, duplicate] = await Promise.all([
       leads.select('l').andWhere('l.id = :id', { id: survivorId }).setLock('pessimistic_write').getOne(),
@@ -76,6 +78,9 @@ export async function mergeLeads(ctx: DomainContext, survivorId: string, duplica
     await syncIdentities(tx, saved); // the survivor may have taken the duplicate's phone
     await tx.emit('lead.updated', { id: survivorId, changes });
     await tx.emit('lead.deleted', duplicate);
-    return saved;
+    return { saved, enrollments: await activeEnrollmentsOf(tx, duplicateId) };
   });
+  // The duplicate's enrollments carry its ID and stay its own; the survivor keeps its own enrollments.
+  await stopEnrollments(ctx.workflows.client, enrollments, 'lead_merged');
+  return saved;
 }
