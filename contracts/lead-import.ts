@@ -13,6 +13,14 @@ export const LeadImportMapping = z
     phone: column.optional(),
     status: column.optional(),
     score: column.optional(),
+    assignedTo: column.optional().meta({
+      description:
+        "Its cells hold user IDs (usr...): the lead's assignee. Empty: the importing key's owner for a new lead, unchanged on update",
+    }),
+    referralCode: column.optional().meta({
+      description:
+        "Its cells hold partners' referral codes: a new lead is attributed to that partner. An update row leaves the lead's partner as it is, as PATCH does",
+    }),
     customFields: z
       .record(z.string().min(1).max(100), column)
       .refine((o) => Object.keys(o).length <= 100, 'At most 100 custom fields')

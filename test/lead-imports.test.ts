@@ -160,6 +160,73 @@ describe('POST /v1/leads/imports', () => {
     expect((await leadsOf(t)).filter((l: { email: string }) => l.email.toLowerCase() === 'existing@example.com')).toHaveLength(2);
   });
 
+  it('assigns imported leads and attributes them to partners by referral code, as POST /v1/leads does; an update changes the assignee, never the partner', async () => {
+    const t = await newTenant(stack.db);
+    const user = async () =>
+      (
+        await stack
+          .http()
+          .post('/v1/users')
+          .set(t.live)
+          .send({
+            email: `rep-${Math.random().toString(36).slice(2)}@example.com`,
+            password: 'correct horse',
+            firstName: 'Rep',
+            lastName: 'One',
+          })
+          .expect(201)
+      ).body.data.id as string;
+    const [rep, gone] = [await user(), await user()];
+    await stack.http().delete(`/v1/users/${gone}`).set(t.live).expect(200);
+    const partner = (
+      await stack
+        .http()
+        .post('/v1/partners')
+        .set(t.live)
+        .send({ email: 'partner@example.com', firstName: 'Pat', lastName: 'Partner' })
+        .expect(201)
+    ).body.data;
+    await stack.http().post(`/v1/partners/${partner.id}/approve`).set(t.live).expect(200);
+    const code = (await stack.http().get(`/v1/partners/${partner.id}/referral-codes`).set(t.live)).body.data[0].code as string;
+    const mapping = { email: 'Email', firstName: 'First', lastName: 'Last', assignedTo: 'Owner', referralCode: 'Ref' };
+    const csv = (rows: string[]) => ['Email,First,Last,Owner,Ref', ...rows].join('\n') + '\n';
+    const run = async (content: string, onExisting: string) => {
+      const fileId = await upload(t, content);
+      const res = await startImport(t, { fileId, format: 'csv', mapping, onExisting }).expect(202);
+      return finished(t, res.body.data.id as string);
+    };
+
+    const first = await run(
+      csv([
+        `referred@example.com,Re,Ferred,${rep},${code.toLowerCase()}`,
+        'plain@example.com,Pl,Ain,,',
+        'badcode@example.com,Bad,Code,,NOPE1234',
+        `inactive@example.com,In,Active,${gone},`,
+      ]),
+      'skip',
+    );
+    expect(first).toMatchObject({ created: 2, failed: 2 });
+    const failures = (await stack.http().get(`/v1/leads/imports/${first.id}/failures`).set(t.live)).body.data;
+    expect(failures.map((f: { line: number; reason: string }) => [f.line, f.reason.split(':')[0]])).toEqual([
+      [4, 'referralCode'],
+      [5, 'assignedTo'],
+    ]);
+    const lead = async (email: string) =>
+      (await stack.http().get('/v1/leads?limit=100').set(t.live)).body.data.find((l: { email: string }) => l.email === email);
+    const owner = (await lead('plain@example.com')).assignedTo;
+    expect(await lead('referred@example.com')).toMatchObject({ assignedTo: rep, partnerId: partner.id, source: 'import' });
+    expect(await lead('plain@example.com')).toMatchObject({ partnerId: null });
+    expect(owner).not.toBe(rep);
+
+    // An update row sets the assignee it names and keeps the partner: PATCH takes no referral code either.
+    expect(await run(csv([`plain@example.com,Pl,Ain,${rep},${code}`, 'referred@example.com,Re,Ferred,,']), 'update')).toMatchObject({
+      updated: 2,
+      failed: 0,
+    });
+    expect(await lead('plain@example.com')).toMatchObject({ assignedTo: rep, partnerId: null });
+    expect(await lead('referred@example.com')).toMatchObject({ assignedTo: rep, partnerId: partner.id });
+  });
+
   it('checks imported leads for duplicates in their chunk: each lists the leads sharing its phone, and no lead-dedupe workflow starts', async () => {
     const t = await newTenant(stack.db);
     const desk = { email: 'front-desk@example.com', firstName: 'Front', lastName: 'Desk', phone: '+1 415 555 0199' };

@@ -16,6 +16,8 @@ export interface ImportMapping {
   phone?: string;
   status?: string;
   score?: string;
+  assignedTo?: string;
+  referralCode?: string;
   customFields?: Record<string, string>;
 }
 

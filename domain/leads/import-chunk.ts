@@ -108,6 +108,7 @@ export async function importChunk(
         line: r.line,
         input: r.input,
         status: r.input.status === undefined ? null : (refs.statuses.get(r.input.status) as string),
+        partnerId: r.input.referralCode ? (refs.partners.get(r.input.referralCode.toUpperCase())?.id ?? null) : null,
       });
   });
 

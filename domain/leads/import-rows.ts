@@ -41,6 +41,8 @@ function leadBody(mapping: ImportMapping, get: (column: string) => unknown): Rec
     phone: pick(mapping.phone),
     status: pick(mapping.status),
     score: asScore(pick(mapping.score)),
+    assignedTo: pick(mapping.assignedTo),
+    referralCode: pick(mapping.referralCode),
     customFields: Object.keys(customFields).length ? customFields : undefined,
   };
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
@@ -87,6 +89,8 @@ export const mappedColumns = (mapping: ImportMapping): string[] => [
       mapping.phone,
       mapping.status,
       mapping.score,
+      mapping.assignedTo,
+      mapping.referralCode,
       ...Object.values(mapping.customFields ?? {}),
     ].filter((c): c is string => c !== undefined),
   ),

@@ -10,11 +10,12 @@ import { insertLeadEvents } from './batch';
 import { dedupeKeys } from './dedupe-keys';
 import { changedFields } from './leads';
 
-/** A validated row; `status` is the resolved code when the row named one. */
+/** A validated row; `status` is the resolved code when the row named one, `partnerId` the partner its referral code names. */
 export interface ValidRow {
   line: number;
   input: LeadCreate;
   status: string | null;
+  partnerId: string | null;
 }
 
 export type CreatedLead = Pick<Lead, 'id'>;
@@ -31,6 +32,8 @@ type NewLead = Pick<
   | 'source'
   | 'status'
   | 'score'
+  | 'assignedTo'
+  | 'partnerId'
   | 'customFields'
 >;
 
@@ -46,6 +49,8 @@ const STAGE_COLUMNS = [
   'phone_normalized',
   'status',
   'score',
+  'assigned_to',
+  'partner_id',
   'custom_fields',
 ];
 
@@ -101,6 +106,8 @@ export async function writeImportedLeads(
     source: 'import',
     status: row.status ?? (defaultStatus as string),
     score: row.input.score ?? 0,
+    assignedTo: row.input.assignedTo ?? ctx.actorUserId,
+    partnerId: row.partnerId,
     customFields: row.input.customFields ?? {},
   }));
   await stage(tx, leads, updates);
@@ -120,7 +127,7 @@ async function stage(tx: UnitOfWork, leads: NewLead[], updates: ValidRow[]) {
   await tx.sql(
     () => `CREATE TEMP TABLE lead_import_stage (ord integer, action varchar(6), id bigint, email varchar(320), email_normalized varchar(320),
       first_name varchar(100), last_name varchar(100), phone varchar(40), phone_normalized varchar(20), status varchar(40), score integer,
-      custom_fields jsonb) ON COMMIT DROP`,
+      assigned_to bigint, partner_id bigint, custom_fields jsonb) ON COMMIT DROP`,
   );
   await tx.sql(() => `CREATE TEMP TABLE lead_import_keys (id bigint, key varchar(330)) ON COMMIT DROP`);
   const rows: CopyValue[][] = [
@@ -136,6 +143,8 @@ async function stage(tx: UnitOfWork, leads: NewLead[], updates: ValidRow[]) {
       l.phoneNormalized,
       l.status,
       l.score,
+      l.assignedTo,
+      l.partnerId,
       JSON.stringify(l.customFields),
     ]),
     ...updates.map((u, ord): CopyValue[] => [
@@ -150,6 +159,8 @@ async function stage(tx: UnitOfWork, leads: NewLead[], updates: ValidRow[]) {
       normalizePhone(u.input.phone),
       u.status,
       u.input.score ?? null,
+      u.input.assignedTo ?? null,
+      null, // an update keeps the lead's partner, as PATCH (which takes no referral code) does
       JSON.stringify(u.input.customFields ?? {}),
     ]),
   ];
@@ -183,10 +194,10 @@ async function insertStaged(tx: UnitOfWork, ctx: DomainContext): Promise<Created
     const [tenant, env] = q.scopeValues();
     const actor = `${q.value(ctx.actorUserId)}::bigint`;
     return `INSERT INTO ${q.table(Lead)} (id, tenant_id, environment, email, email_normalized, first_name, last_name, phone, phone_normalized,
-        source, status, score, assigned_to, created_by, custom_fields, duplicates_checked_at, created_at, updated_at)
+        source, status, score, assigned_to, partner_id, created_by, custom_fields, duplicates_checked_at, created_at, updated_at)
       OVERRIDING SYSTEM VALUE
       SELECT s.id, ${tenant}, ${env}, s.email, s.email_normalized, s.first_name, s.last_name, s.phone, s.phone_normalized,
-        'import', s.status, s.score, ${actor}, ${actor}, s.custom_fields,
+        'import', s.status, s.score, s.assigned_to, s.partner_id, ${actor}, s.custom_fields,
         now(),
         b.at + s.ord * interval '1 microsecond', b.at + s.ord * interval '1 microsecond'
       FROM lead_import_stage s,
@@ -224,7 +235,8 @@ async function updateFromStaged(
   const changed = await tx.sql<{ id: string }>(
     (q) => `UPDATE ${q.table(Lead)} l SET email = u.email, first_name = u.first_name, last_name = u.last_name,
         phone = COALESCE(u.phone, l.phone), phone_normalized = COALESCE(u.phone_normalized, l.phone_normalized),
-        status = COALESCE(u.status, l.status), score = COALESCE(u.score, l.score), custom_fields = l.custom_fields || u.custom_fields,
+        status = COALESCE(u.status, l.status), score = COALESCE(u.score, l.score), assigned_to = COALESCE(u.assigned_to, l.assigned_to),
+        custom_fields = l.custom_fields || u.custom_fields,
         updated_at = now()
       FROM (SELECT DISTINCT ON (email_normalized) * FROM lead_import_stage WHERE action = 'update' ORDER BY email_normalized, ord DESC) u
       WHERE ${q.scope('l')} AND l.email_normalized = u.email_normalized
@@ -251,8 +263,12 @@ async function updateFromStaged(
     const previous = byId.get(l.id);
     if (!previous) return [];
     // The fields an update row can set; a phone it left empty kept the lead's.
-    const { email, firstName, lastName, status, score } = l;
-    const fields = changedFields(previous, { email, firstName, lastName, phone: l.phone ?? undefined, status, score }, l.customFields);
+    const { email, firstName, lastName, status, score, assignedTo } = l;
+    const fields = changedFields(
+      previous,
+      { email, firstName, lastName, phone: l.phone ?? undefined, status, score, assignedTo },
+      l.customFields,
+    );
     return Object.keys(fields).length ? [{ id: l.id, changes: fields }] : [];
   });
   return { applied: changed.length, changes };
