@@ -104,6 +104,18 @@ describe('API keys', () => {
     }
   });
 
+  it('takes the key as Authorization: Bearer too, as Stripe clients send theirs, with the same 401 for a bad one', async () => {
+    const key = (await createKey({ name: 'Bearer' })).body.data.fullKey as string;
+    const ok = await stack.http().get('/v1/leads').set('Authorization', `Bearer ${key}`);
+    expect(ok.status).toBe(200);
+    const revoked = (await createKey({ name: 'Gone too' })).body.data;
+    await stack.http().delete(`/v1/api-keys/${revoked.id}`).set(tenant.live);
+    for (const header of [`Bearer ${revoked.fullKey}`, `Bearer svc_live_sk_${'A'.repeat(43)}`, 'Bearer not-a-key-or-token', key]) {
+      const res = await stack.http().get('/v1/leads').set('Authorization', header);
+      expect([header, res.status, res.body.message]).toEqual([header, 401, 'Invalid or missing API key']);
+    }
+  });
+
   it('enforces scopes with 403 "Insufficient permissions", with write implying read', async () => {
     const reader = (await createKey({ name: 'Reader', scopes: ['leads:read'] })).body.data.fullKey;
     const writer = (await createKey({ name: 'Writer', scopes: ['leads:write'] })).body.data.fullKey;

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { DataSource } from 'typeorm';
 import { hasScope } from '../../lib/auth/scopes';
 import { AppError } from '../../lib/errors';
@@ -9,14 +9,21 @@ import { resolveBearer } from '../auth/resolve-bearer';
 
 const INVALID_KEY_MESSAGE = 'Invalid or missing API key';
 
+const BEARER_API_KEY = /^Bearer\s+(svc_\S+)\s*$/;
+
+/** The API key of a request: X-API-Key, or `Authorization: Bearer svc_...` as Stripe's clients send theirs. */
+function apiKeyOf(req: Request): string | undefined {
+  return req.get('x-api-key') ?? BEARER_API_KEY.exec(req.get('authorization') ?? '')?.[1];
+}
+
 /**
- * X-API-Key (integrations) or Bearer JWT + X-Tenant-Id (platform UI). Missing, malformed, unknown,
+ * An API key (integrations) or Bearer JWT + X-Tenant-Id (platform UI). Missing, malformed, unknown,
  * revoked and expired credentials all get the same 401. Every failure counts against the caller's
  * IP, and an IP that keeps failing gets 429 (key guessing).
  */
 export function authenticate(db: DataSource, limiter: RateLimiter, keyCache: ApiKeyCache): RequestHandler {
   return async (req, _res, next) => {
-    const apiKey = req.get('x-api-key');
+    const apiKey = apiKeyOf(req);
     const resolved = apiKey !== undefined ? await resolveApiKey(db, keyCache, apiKey) : await resolveBearer(db, req);
     if (!resolved) {
       const { blocked, retryAfterSeconds } = await limiter.authFailure(req.ip ?? 'unknown');

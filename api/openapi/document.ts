@@ -102,7 +102,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: DocumentInfo = {}
     paths,
     components: {
       securitySchemes: {
-        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Also accepted as `Authorization: Bearer svc_...`' },
         BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         TenantId: { type: 'apiKey', in: 'header', name: 'X-Tenant-Id' },
       },
