@@ -47,7 +47,7 @@ export function renderDocument(page: Page, formAction: string | null): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${e(page.seo.title)}</title><meta name="description" content="${e(page.seo.metaDescription)}">
 <style>body{margin:0;font-family:${fontFamily};background:${backgroundColor};color:#111}section{max-width:760px;margin:0 auto;padding:48px 24px}
-.hero{text-align:center}h1,h2{color:${primaryColor}}form{display:grid;gap:12px}input,textarea{display:block;width:100%;padding:8px}
+.hero{text-align:center}h1,h2{color:${primaryColor}}form{display:grid;gap:12px}input,textarea{display:block;width:100%;padding:8px;box-sizing:border-box}
 button{background:${primaryColor};color:#fff;border:0;padding:12px 20px;font-size:1rem;cursor:pointer}</style></head>
 <body>
 ${renderSections(page, formAction)}
