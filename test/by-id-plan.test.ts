@@ -25,7 +25,7 @@ it("the by-id statement's generic plan looks the row up by primary key on a larg
       `INSERT INTO leads (id, tenant_id, environment, email, email_normalized, first_name, last_name)
        OVERRIDING SYSTEM VALUE SELECT g, 1, 'live', 'l' || g || '@x.io', 'l' || g || '@x.io', 'L', 'L' FROM generate_series(1, 20000) g`,
     );
-    const sql = selectByIdSql(db.getMetadata(Lead), true, false);
+    const sql = selectByIdSql(db.getMetadata(Lead), true, 'none');
     const rows: { 'QUERY PLAN': string }[] = await m.query(`EXPLAIN (GENERIC_PLAN) ${sql}`);
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   });

@@ -1,3 +1,4 @@
+import { decodeId } from '../lib/ids';
 import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
 import { validSequence } from './support/workflow-fixtures';
 
@@ -109,6 +110,32 @@ describe('workflow definitions (/v1/workflows)', () => {
     ]);
     await stack.http().delete(`/v1/campaigns/${campaign.id}`).set(tenant.sandbox).expect(200);
     await stack.http().delete(`/v1/workflows/${workflow.id}`).set(tenant.sandbox).expect(200);
+  });
+
+  it('never lets a campaign name a workflow deleted at the same instant: the create waits for the delete, then is 422', async () => {
+    const workflow = (await post(validSequence()).expect(201)).body.data;
+    const internalId = decodeId('workflow', workflow.id);
+    // A delete in flight: it holds the definition row FOR UPDATE (as deleteSequenceDefinition does) until it commits.
+    const runner = stack.db.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      await runner.query('SELECT id FROM workflow_definitions WHERE id = $1 FOR UPDATE', [internalId]);
+      const create = stack
+        .http()
+        .post('/v1/campaigns')
+        .set(tenant.sandbox)
+        .send({ name: 'Racing', workflowId: workflow.id })
+        .then((r) => r);
+      await new Promise((r) => setTimeout(r, 300));
+      await runner.query('DELETE FROM workflow_definition_versions WHERE workflow_definition_id = $1', [internalId]);
+      await runner.query('DELETE FROM workflow_definitions WHERE id = $1', [internalId]);
+      await runner.commitTransaction();
+      const res = await create;
+      expect([res.status, res.body.errors]).toEqual([422, [{ field: 'workflowId', message: 'Workflow not found' }]]);
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
   });
 
   it('names duplicate node and edge IDs', async () => {

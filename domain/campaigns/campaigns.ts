@@ -3,23 +3,29 @@ import { Campaign, CampaignEnrollment, SequenceDefinition } from '../../db/entit
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import type { DomainContext } from '../context';
 import { activateCampaign, transitionCampaign } from './transitions';
-import { unitOfWork } from '../unit-of-work';
+import { unitOfWork, type UnitOfWork } from '../unit-of-work';
 
-async function assertWorkflowExists(ctx: DomainContext, workflowId: string) {
-  if (!(await ctx.data.repo(SequenceDefinition).findById(workflowId))) {
+/**
+ * Checks the workflow a campaign is about to name and holds it (FOR KEY SHARE) until the campaign's
+ * write commits: a concurrent delete of the workflow waits, then finds the campaign and refuses.
+ */
+async function holdWorkflow(tx: UnitOfWork, workflowId: string) {
+  if (!(await tx.repo(SequenceDefinition).findByIdForKeyShare(workflowId))) {
     throw validationFailed([{ field: 'workflowId', message: 'Workflow not found' }]);
   }
 }
 
 /** A campaign starts as a draft, or active when created with `status: active` (which activates it). */
 export async function createCampaign(ctx: DomainContext, input: CampaignCreate): Promise<Campaign> {
-  if (input.workflowId) await assertWorkflowExists(ctx, input.workflowId);
-  const campaign = await ctx.data.repo(Campaign).insert({
-    name: input.name,
-    description: input.description ?? '',
-    type: input.type ?? 'email',
-    status: 'draft',
-    workflowDefinitionId: input.workflowId ?? null,
+  const campaign = await unitOfWork(ctx, async (tx) => {
+    if (input.workflowId) await holdWorkflow(tx, input.workflowId);
+    return tx.repo(Campaign).insert({
+      name: input.name,
+      description: input.description ?? '',
+      type: input.type ?? 'email',
+      status: 'draft',
+      workflowDefinitionId: input.workflowId ?? null,
+    });
   });
   return input.status === 'active' ? activateCampaign(ctx, campaign.id) : campaign;
 }
@@ -40,16 +46,17 @@ export async function listCampaigns(ctx: DomainContext, f: { page: number; limit
 
 /** Fields change freely; the workflow only while draft (later it is pinned); `status` is a transition. */
 export async function updateCampaign(ctx: DomainContext, id: string, patch: CampaignUpdate): Promise<Campaign> {
-  const repo = ctx.data.repo(Campaign);
-  const campaign = await getCampaign(ctx, id);
   const { status, workflowId, ...fields } = patch;
-  if (workflowId !== undefined && workflowId !== campaign.workflowDefinitionId) {
-    if (campaign.status !== 'draft') throw new AppError('conflict', 'The workflow of a campaign is pinned once it is activated');
-    if (workflowId) await assertWorkflowExists(ctx, workflowId);
-    campaign.workflowDefinitionId = workflowId;
-  }
-  Object.assign(campaign, fields);
-  await repo.save(campaign);
+  const campaign = await unitOfWork(ctx, async (tx) => {
+    const campaign = await tx.repo(Campaign).findByIdForUpdate(id);
+    if (!campaign) throw notFound('Campaign');
+    if (workflowId !== undefined && workflowId !== campaign.workflowDefinitionId) {
+      if (campaign.status !== 'draft') throw new AppError('conflict', 'The workflow of a campaign is pinned once it is activated');
+      if (workflowId) await holdWorkflow(tx, workflowId);
+      campaign.workflowDefinitionId = workflowId;
+    }
+    return tx.repo(Campaign).save(Object.assign(campaign, fields));
+  });
   return status && status !== campaign.status ? transitionCampaign(ctx, id, status) : campaign;
 }
 
