@@ -1,5 +1,4 @@
-import type { LandingPage } from '../../db/entities';
-import { Form } from '../../db/entities';
+import { Form, type LandingPage } from '../../db/entities';
 import type { FormField } from '../../db/entities/form';
 import type { ScopedData } from '../../db/scoped-data';
 
