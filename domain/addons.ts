@@ -3,6 +3,7 @@ import { Addon, AddonInstallation } from '../db/entities';
 import type { AddonInstallStatus } from '../db/entities/addon';
 import { unscoped } from '../db/unscoped';
 import { AppError, notFound } from '../lib/errors';
+import { encodeId } from '../lib/ids';
 import type { AddonCatalogQuery, InstalledAddonsQuery } from '../contracts/addon';
 import type { DomainContext } from './context';
 import { pageOf } from './scoped-lookups';
@@ -46,7 +47,9 @@ export async function installAddon(ctx: DomainContext, addonId: string): Promise
     const installs = tx.repo(AddonInstallation);
     const existing = await installs.select('i').andWhere('i.addon_id = :addonId', { addonId }).setLock('pessimistic_write').getOne();
     if (!existing) return installs.insert({ addonId, status: 'installed', config: {}, installedAt: new Date() });
-    if (existing.status !== 'uninstalled') throw new AppError('conflict', `Cannot install an addon that is ${existing.status}`);
+    if (existing.status !== 'uninstalled') {
+      throw new AppError('conflict', `Cannot install an addon that is ${existing.status} (only one never installed here, or uninstalled)`);
+    }
     Object.assign(existing, { status: 'installed', config: {}, installedAt: new Date() });
     return installs.save(existing);
   });
@@ -59,7 +62,11 @@ async function changeInstallation(ctx: DomainContext, addonId: string, change: (
   const installation = await unitOfWork(ctx, async (tx) => {
     const installs = tx.repo(AddonInstallation);
     const found = await installs.select('i').andWhere('i.addon_id = :addonId', { addonId }).setLock('pessimistic_write').getOne();
-    if (!found) throw notFound('Addon installation');
+    if (!found)
+      throw new AppError(
+        'not_found',
+        `This addon is not installed here; install it first (POST /v1/addons/${encodeId('addon', addonId)}/install)`,
+      );
     change(found);
     return installs.save(found);
   });

@@ -33,11 +33,19 @@ describe('addons', () => {
   it('runs the lifecycle install -> active <-> suspended -> uninstalled, with 409 for illegal moves', async () => {
     const t = await newTenant(stack.db);
     const id = await firstAddon(t);
-    expect((await act(t, id, 'activate')).status).toBe(404);
+    const early = await act(t, id, 'activate');
+    expect([early.status, early.body.message]).toEqual([
+      404,
+      `This addon is not installed here; install it first (POST /v1/addons/${id}/install)`,
+    ]);
     const installed = await act(t, id, 'install');
     expect(installed.status).toBe(201);
     expect(installed.body.data).toMatchObject({ id, status: 'installed', config: {} });
-    expect((await act(t, id, 'install')).status).toBe(409);
+    const again = await act(t, id, 'install');
+    expect([again.status, again.body.message]).toEqual([
+      409,
+      'Cannot install an addon that is installed (only one never installed here, or uninstalled)',
+    ]);
     expect((await act(t, id, 'suspend')).status).toBe(409);
     expect((await act(t, id, 'activate')).body.data.status).toBe('active');
     expect((await act(t, id, 'suspend')).body.data.status).toBe('suspended');
