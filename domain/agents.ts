@@ -1,9 +1,8 @@
 import { AgentExecution } from '../db/entities';
 import type { ApprovalStatus } from '../db/entities/agent-execution';
 import type { AgentDashboard, AgentExecutionCreate, AgentExecutionListQuery } from '../contracts/agent';
-import { notFound } from '../lib/errors';
 import type { DomainContext } from './context';
-import { findForUpdate } from './scoped-lookups';
+import { findForUpdate, findOrFail, pageOf } from './scoped-lookups';
 import { nextState, type Transitions } from './transitions';
 import { unitOfWork } from './unit-of-work';
 
@@ -37,20 +36,15 @@ export function decideExecution(ctx: DomainContext, id: string, action: 'approve
   });
 }
 
-export async function getExecution(ctx: DomainContext, id: string): Promise<AgentExecution> {
-  const execution = await ctx.data.repo(AgentExecution).findById(id);
-  if (!execution) throw notFound('Agent execution');
-  return execution;
-}
+export const getExecution = (ctx: DomainContext, id: string) => findOrFail(ctx.data, AgentExecution, id, 'Agent execution');
 
 /** Newest first; the approval queue (approvalStatus=pending) oldest first, as it is worked through. */
-export async function listExecutions(ctx: DomainContext, q: AgentExecutionListQuery) {
+export function listExecutions(ctx: DomainContext, q: AgentExecutionListQuery) {
   const qb = ctx.data.repo(AgentExecution).select('e');
   if (q.agent) qb.andWhere('e.agent = :agent', { agent: q.agent });
   if (q.approvalStatus) qb.andWhere('e.approval_status = :status', { status: q.approvalStatus });
   const order = q.approvalStatus === 'pending' ? 'ASC' : 'DESC';
-  const [rows, total] = await qb.orderBy('e.created_at', order).addOrderBy('e.id', order).page(q.page, q.limit);
-  return { rows, total };
+  return pageOf(qb.orderBy('e.created_at', order).addOrderBy('e.id', order), q.page, q.limit);
 }
 
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);

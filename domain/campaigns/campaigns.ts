@@ -2,6 +2,7 @@ import type { CampaignCreate, CampaignUpdate } from '../../contracts/campaign';
 import { Campaign, CampaignEnrollment, SequenceDefinition } from '../../db/entities';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import type { DomainContext } from '../context';
+import { findForUpdate } from '../scoped-lookups';
 import { activateCampaign, transitionCampaign } from './transitions';
 import { unitOfWork, type UnitOfWork } from '../unit-of-work';
 
@@ -48,8 +49,7 @@ export async function listCampaigns(ctx: DomainContext, f: { page: number; limit
 export async function updateCampaign(ctx: DomainContext, id: string, patch: CampaignUpdate): Promise<Campaign> {
   const { status, workflowId, ...fields } = patch;
   const campaign = await unitOfWork(ctx, async (tx) => {
-    const campaign = await tx.repo(Campaign).findByIdForUpdate(id);
-    if (!campaign) throw notFound('Campaign');
+    const campaign = await findForUpdate(tx, Campaign, id, 'Campaign');
     if (workflowId !== undefined && workflowId !== campaign.workflowDefinitionId) {
       if (campaign.status !== 'draft') throw new AppError('conflict', 'The workflow of a campaign is pinned once it is activated');
       if (workflowId) await holdWorkflow(tx, workflowId);

@@ -49,6 +49,7 @@ export async function activeEnrollmentsOf(data: ScopedData, leadId: string): Pro
   return rows.map((r) => r.workflowId);
 }
 
-export function stopEnrollments(client: Client, workflowIds: string[], reason: 'lead_deleted' | 'lead_merged'): Promise<void> {
+/** Signals `stop` with the reason the enrollments record (stopSignal lists them). */
+export function stopEnrollments(client: Client, workflowIds: string[], reason: string): Promise<void> {
   return signalWorkflows(client, workflowIds, stopSignal, { reason });
 }

@@ -4,8 +4,7 @@ import type { SuppressionReason } from '../../db/entities/email-suppression';
 import type { TenantScope } from '../../db/scoped-repository';
 import { ScopedData } from '../../db/scoped-data';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
-import { stopSignal } from '../../workflows/campaign-signals';
-import { signalWorkflows } from '../campaigns/signal-enrollments';
+import { stopEnrollments } from '../campaigns/signal-enrollments';
 import type { WebhookDomainOptions } from '../context';
 import { normalizeEmail } from '../normalize';
 import { unitOfWork } from '../unit-of-work';
@@ -65,10 +64,9 @@ async function stopEnrollmentsOfAddress(
     (q) => `SELECT e.workflow_id FROM ${q.from(CampaignEnrollment, 'e')} JOIN ${q.from(Lead, 'l')} ON l.id = e.lead_id
       WHERE e.status = 'active' AND (l.email_normalized = ${q.value(address)} OR l.id = ${q.value(leadId)}::bigint)`,
   );
-  await signalWorkflows(
+  await stopEnrollments(
     deps.workflows.client,
     rows.map((r) => r.workflow_id),
-    stopSignal,
-    { reason },
+    reason,
   );
 }

@@ -5,6 +5,7 @@ import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { AppError, notFound } from '../../lib/errors';
 import type { DomainContext } from '../context';
 import { syncPageForm } from '../forms/page-form';
+import { findForUpdate } from '../scoped-lookups';
 import { unitOfWork } from '../unit-of-work';
 
 const slugTaken = (slug: string) =>
@@ -29,8 +30,7 @@ export function createLandingPage(ctx: DomainContext, input: LandingPageDefiniti
 /** A page's edit; the form its form section became follows the section (syncPageForm). */
 export function updateLandingPage(ctx: DomainContext, id: string, patch: LandingPageUpdate): Promise<LandingPage> {
   return unitOfWork(ctx, async (tx) => {
-    const page = await tx.repo(LandingPage).findByIdForUpdate(id);
-    if (!page) throw notFound('Landing page');
+    const page = await findForUpdate(tx, LandingPage, id, 'Landing page');
     const before = { ...page };
     return claimingSlug(tx, patch.slug, id, async () => {
       const saved = await tx.repo(LandingPage).save(Object.assign(page, patch));
@@ -59,8 +59,7 @@ export async function getLandingPage(ctx: DomainContext, id: string): Promise<La
 /** Deletes a page and archives the form its form section became (a copy of the page left open in a browser then posts to a 404). */
 export function deleteLandingPage(ctx: DomainContext, id: string): Promise<LandingPage> {
   return unitOfWork(ctx, async (tx) => {
-    const page = await tx.repo(LandingPage).findByIdForUpdate(id);
-    if (!page) throw notFound('Landing page');
+    const page = await findForUpdate(tx, LandingPage, id, 'Landing page');
     await tx.repo(LandingPage).deleteById(id);
     await syncPageForm(tx, page, null);
     return page;

@@ -56,7 +56,7 @@ export async function createLeadBatch(
     const emailNormalized = normalizeEmail(input.email);
     if (firstByEmail.has(emailNormalized)) continue; // answered below, once the first one has an ID
     firstByEmail.set(emailNormalized, index);
-    const partner = input.referralCode ? (refs.partners.get(input.referralCode.toUpperCase()) as Partner) : null;
+    const partner = referredBy(refs.partners, input.referralCode);
     toCreate.push({
       index,
       row: {
@@ -247,3 +247,7 @@ function assigneeErrors(userId: string | null | undefined, users: Map<string, Us
   const reason = userId ? unassignableReason(users.get(userId)) : null;
   return reason ? [{ field: 'assignedTo', message: reason }] : [];
 }
+
+/** The partner a resolved referral code names (codes are matched upper-cased, as resolveReferences keys them). */
+export const referredBy = (partners: Map<string, Partner>, code: string | undefined): Partner | null =>
+  code ? (partners.get(code.toUpperCase()) ?? null) : null;

@@ -9,7 +9,7 @@ import { ndjsonRecords } from '../../lib/records/ndjson-records';
 import type { DomainContext } from '../context';
 import { findOrFail } from '../scoped-lookups';
 import { unitOfWork } from '../unit-of-work';
-import { resolveReferences } from './batch';
+import { referredBy, resolveReferences } from './batch';
 import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
 import { describeErrors, rowOf, storableRow, type ImportRow } from './import-rows';
 import { writeImportedLeads, type CreatedLead, type ValidRow } from './write-imported-leads';
@@ -108,7 +108,7 @@ export async function importChunk(
         line: r.line,
         input: r.input,
         status: r.input.status === undefined ? null : (refs.statuses.get(r.input.status) as string),
-        partnerId: r.input.referralCode ? (refs.partners.get(r.input.referralCode.toUpperCase())?.id ?? null) : null,
+        partnerId: referredBy(refs.partners, r.input.referralCode)?.id ?? null,
       });
   });
 

@@ -34,16 +34,16 @@ export async function resolveLeadStatus(data: ScopedData, code: string | undefin
   return found;
 }
 
-/**
- * `EXISTS` of the scope's lead status `code` (and, with `mustBeDefault`, that it is the default),
- * for a statement that writes leads only when a status it did not look up first still holds.
- * `scope`: the statement's scope parameters, when it has them already (scopeValues).
- */
 /** Whether `code` is one of the scope's lead statuses (a definition may have been deleted since it was named). */
 export async function isLeadStatus(data: ScopedData, code: string): Promise<boolean> {
   return Boolean(await data.repo(StatusDefinition).findOne({ entityType: 'lead', code }));
 }
 
+/**
+ * `EXISTS` of the scope's lead status `code` (and, with `mustBeDefault`, that it is the default),
+ * for a statement that writes leads only when a status it did not look up first still holds.
+ * `scope`: the statement's scope parameters, when it has them already (scopeValues).
+ */
 export function leadStatusExistsSql(
   q: ScopedSqlBuilder,
   code: string,
