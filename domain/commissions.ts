@@ -73,25 +73,34 @@ const dealCommission = (tx: UnitOfWork, opportunityId: string) =>
  * lead came through an approved partner, records that partner's commission at its tier's rate and
  * emits commission.earned with the caller's unit of work. Returns null when nothing is owed. A deal
  * has one commission: calling this again while it is earned or paid changes nothing; after a
- * reversal it is earned again, at the deal's value and the partner's tier now.
+ * reversal it is earned again, at the deal's value and the partner's tier now, by the partner it
+ * was first earned for. A merge may since have moved the deal to a lead another partner referred,
+ * or the lead may have been deleted: neither takes the referral away from the partner who made it.
  */
 export async function earnCommissionForWonDeal(
   tx: UnitOfWork,
   deal: WonDeal,
 ): Promise<{ commission: Commission; event: OutboxEvent | null } | null> {
-  const lead = await tx.repo(Lead).findById(deal.leadId);
-  const partner = lead?.partnerId ? await tx.repo(Partner).findById(lead.partnerId) : null;
-  if (!lead || !partner || partner.status !== 'approved') return null;
-  const commissions = tx.repo(Commission);
   const existing = await dealCommission(tx, deal.opportunityId);
   if (existing && existing.status !== 'reversed') return { commission: existing, event: null };
+  const partnerId = existing ? existing.partnerId : (await tx.repo(Lead).findById(deal.leadId))?.partnerId;
+  const partner = partnerId ? await tx.repo(Partner).findById(partnerId) : null;
+  if (!partner || partner.status !== 'approved') return null;
   const rate = TIER_RATES[partner.tier];
   const amount = toCents(deal.value * rate);
   if (amount <= 0) return null;
-  const earned = { partnerId: partner.id, amount, currency: deal.currency ?? 'USD', status: 'earned' as const, rate, leadId: lead.id };
+  const earned = { amount, currency: deal.currency ?? 'USD', status: 'earned' as const, rate };
+  const commissions = tx.repo(Commission);
   const commission = existing
     ? await commissions.save(Object.assign(existing, earned))
-    : await commissions.insert({ ...earned, opportunityId: deal.opportunityId, note: null, paidAt: null });
+    : await commissions.insert({
+        ...earned,
+        partnerId: partner.id,
+        leadId: deal.leadId,
+        opportunityId: deal.opportunityId,
+        note: null,
+        paidAt: null,
+      });
   const event = await tx.emit('commission.earned', commission);
   return { commission, event };
 }

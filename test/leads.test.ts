@@ -1,4 +1,5 @@
 import { encodeId } from '../lib/ids';
+import { outboxOf } from './support/events';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
 let stack: TestStack;
@@ -175,5 +176,38 @@ describe('leads', () => {
     expect((await stack.http().get(`/v1/opportunities/${opp.id}`).set(t.live)).body.data.leadId).toBe(survivor.id);
     const self = await stack.http().post(`/v1/leads/${survivor.id}/merge`).set(t.live).send({ duplicateId: survivor.id });
     expect(self.status).toBe(422);
+  });
+
+  it("reports every field a merge changes, takes the duplicate's conversion with its status, never a deactivated assignee", async () => {
+    const t = await newTenant(stack.db);
+    const user = { email: `leaver-${Date.now()}@example.com`, password: 'long enough pw', firstName: 'L', lastName: 'V', roleId: 'admin' };
+    const leaver = (await stack.http().post('/v1/users').set(t.live).send(user).expect(201)).body.data;
+    const survivor = (await create(validLead({ score: 10 }), t.live)).body.data;
+    await stack.http().patch(`/v1/leads/${survivor.id}`).set(t.live).send({ assignedTo: null }).expect(200);
+    const dup = (await create(validLead({ score: 60, assignedTo: leaver.id }), t.live)).body.data;
+    await stack.http().post('/v1/opportunities/convert').set(t.live).send({ leadId: dup.id }).expect(201);
+    await stack.http().delete(`/v1/users/${leaver.id}`).set(t.live).expect(200);
+
+    const merged = await stack.http().post(`/v1/leads/${survivor.id}/merge`).set(t.live).send({ duplicateId: dup.id }).expect(200);
+    expect(merged.body.data).toMatchObject({ score: 60, status: 'qualified', assignedTo: null });
+    const [updated] = (await outboxOf(stack.db, t, 'live', ['lead.updated'])).filter(
+      (e) => e.data.leadId === survivor.id && (e.data.changes as Record<string, unknown>).mergedLeadId,
+    );
+    expect(Object.keys(updated.data.changes as object).sort()).toEqual(['convertedAt', 'mergedLeadId', 'score', 'status']);
+    const again = await stack.http().post('/v1/opportunities/convert').set(t.live).send({ leadId: survivor.id });
+    expect(again.status).toBe(409);
+  });
+
+  it('answers two opposite merges of one pair at once with one merge and one 404 or 422, never a 500', async () => {
+    const t = await newTenant(stack.db);
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = [(await create(validLead(), t.live)).body.data, (await create(validLead(), t.live)).body.data];
+      const merge = (into: string, from: string) => stack.http().post(`/v1/leads/${into}/merge`).set(t.live).send({ duplicateId: from });
+      const statuses = (await Promise.all([merge(a.id, b.id), merge(b.id, a.id)])).map((r) => r.status).sort();
+      expect([
+        [200, 404],
+        [200, 422],
+      ]).toContainEqual(statuses);
+    }
   });
 });

@@ -289,4 +289,35 @@ describe('opportunities', () => {
     await stack.http().patch(`/v1/opportunities/${second.opp.id}`).set(t.live).send({ stageId: ids.lost }).expect(200);
     expect((await stack.http().get(`/v1/commissions/${paid.id}`).set(t.live)).body.data).toMatchObject({ status: 'paid', amount: 1000 });
   });
+
+  it('restates a commission for the partner who earned it, after a merge moved the deal or its lead was deleted', async () => {
+    const t = await newTenant(stack.db);
+    const ids = await stages(t.live);
+    const commissionsOf = async (partnerId: string) =>
+      (await stack.http().get(`/v1/commissions?partnerId=${partnerId}`).set(t.live)).body.data;
+    const earner = await referredDeal(t.live, 1000);
+    await stack.http().patch(`/v1/opportunities/${earner.opp.id}`).set(t.live).send({ stageId: ids.won }).expect(200);
+    const [{ id }] = await commissionsOf(earner.partner.id);
+
+    // The survivor came through another partner; the merge moves the won deal to it.
+    const survivor = (await referredDeal(t.live, 1)).partner;
+    const code = (await stack.http().get(`/v1/partners/${survivor.id}/referral-codes`).set(t.live)).body.data[0].code;
+    const other = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.live)
+        .send(validLead({ referralCode: code }))
+        .expect(201)
+    ).body.data;
+    await stack.http().post(`/v1/leads/${other.id}/merge`).set(t.live).send({ duplicateId: earner.lead.id }).expect(200);
+    await stack.http().patch(`/v1/opportunities/${earner.opp.id}`).set(t.live).send({ value: 1200 }).expect(200);
+    expect(await commissionsOf(earner.partner.id)).toEqual([expect.objectContaining({ id, status: 'earned', amount: 120 })]);
+    expect(await commissionsOf(survivor.id)).toEqual([]);
+
+    // The deal's lead is deleted: a new value still restates the commission instead of ending it.
+    await stack.http().delete(`/v1/leads/${other.id}`).set(t.live).expect(200);
+    await stack.http().patch(`/v1/opportunities/${earner.opp.id}`).set(t.live).send({ value: 1500 }).expect(200);
+    expect(await commissionsOf(earner.partner.id)).toEqual([expect.objectContaining({ id, status: 'earned', amount: 150 })]);
+  });
 });
