@@ -118,21 +118,26 @@ export const indexPartner = (data: ScopedData, p: Partner) =>
     data: { email: p.email, firstName: p.firstName, lastName: p.lastName, company: p.company, tier: p.tier, status: p.status },
   });
 
-/** Words of the query as prefix terms ANDed together; only letters and digits reach to_tsquery. */
-function toPrefixQuery(q: string): string | null {
-  const terms = q.toLowerCase().match(/[\p{L}\p{N}]+/gu);
-  return terms ? terms.map((t) => `${t}:*`).join(' & ') : null;
-}
+/**
+ * The query's words as prefix terms ANDed together, split by the same parser that built the
+ * documents' vectors: it keeps an email, a host name or a dotted name as one word
+ * ("ada@example.com", "example.com", "li.wei"), where splitting the query on punctuation would
+ * look for words no document has. Each lexeme is quoted for to_tsquery (quotes doubled,
+ * backslashes escaped).
+ */
+const PREFIX_QUERY = String.raw`(SELECT to_tsquery('simple', coalesce(string_agg(
+    '''' || replace(replace(t.lexeme, E'\\', E'\\\\'), '''', '''''') || ''':*', ' & '), ''))
+  FROM unnest(to_tsvector('simple', :q)) t)`;
 
 /** Ranked by ts_rank; without a query every document matches with rank 0, newest first. */
 export async function searchDocuments(ctx: DomainContext, f: { q?: string; type?: SearchType; page: number; limit: number }) {
-  const tsq = f.q === undefined ? null : toPrefixQuery(f.q);
-  if (f.q !== undefined && !tsq) return { rows: [] as { doc: SearchDocument; rank: number }[], total: 0 };
+  // Words are made of letters and digits: a query of punctuation alone matches nothing.
+  if (f.q !== undefined && !/[\p{L}\p{N}]/u.test(f.q)) return { rows: [] as { doc: SearchDocument; rank: number }[], total: 0 };
   const qb = ctx.data.repo(SearchDocument).select('d');
-  if (tsq) qb.andWhere("d.tsv @@ to_tsquery('simple', :tsq)", { tsq });
+  if (f.q !== undefined) qb.andWhere(`d.tsv @@ ${PREFIX_QUERY}`, { q: f.q });
   if (f.type) qb.andWhere('d.doc_type = :type', { type: f.type });
   const total = await qb.boundedCount(f.page, f.limit);
-  qb.addSelect(tsq ? "ts_rank(d.tsv, to_tsquery('simple', :tsq))" : '0', 'rank')
+  qb.addSelect(f.q !== undefined ? `ts_rank(d.tsv, ${PREFIX_QUERY})` : '0', 'rank')
     .orderBy('rank', 'DESC')
     .addOrderBy('d.indexed_at', 'DESC')
     .addOrderBy('d.id', 'DESC')

@@ -124,6 +124,37 @@ describe('search', () => {
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['data', 'type']);
   });
 
+  it('finds a lead by its whole email, its domain or a dotted name, as the documents were parsed', async () => {
+    const t = await newTenant(stack.db);
+    const lead = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.sandbox)
+        .send(validLead({ email: 'li.wei@example.cn' }))
+        .expect(201)
+    ).body.data;
+    for (const q of ['li.wei@example.cn', 'LI.WEI@example.cn', 'li.wei@exa', 'example.cn', 'li.wei', 'example']) {
+      expect([q, ids(await search(t, `q=${encodeURIComponent(q)}`))]).toEqual([q, [lead.id]]);
+    }
+    // Quotes and backslashes are words' neighbours, not query syntax.
+    for (const q of ["li.wei' | x", 'li\\wei', "o'brien:*"]) expect((await search(t, `q=${encodeURIComponent(q)}`)).status).toBe(200);
+  });
+
+  it('forgets a deleted deal', async () => {
+    const t = await newTenant(stack.db);
+    const opp = (await stack.http().post('/v1/opportunities').set(t.sandbox).send({ name: 'Zanzibar', value: 1 }).expect(201)).body.data.id;
+    await stack
+      .http()
+      .post('/v1/search/index')
+      .set(t.sandbox)
+      .send({ type: 'opportunity', id: opp, data: { name: 'Zanzibar' } })
+      .expect(200);
+    expect(ids(await search(t, 'q=zanzibar'))).toEqual([opp]);
+    await stack.http().delete(`/v1/opportunities/${opp}`).set(t.sandbox).expect(200);
+    expect(ids(await search(t, 'q=zanzibar'))).toEqual([]);
+  });
+
   it('is scoped to tenant and environment and paginates', async () => {
     const t = await newTenant(stack.db);
     for (let i = 0; i < 3; i++)
