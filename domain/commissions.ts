@@ -3,7 +3,8 @@ import type { CommissionStatus } from '../db/entities/commission';
 import type { PartnerTier } from '../db/entities/partner';
 import type { CommissionCreate, CommissionListQuery } from '../contracts/commission';
 import type { DomainContext } from './context';
-import { assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookups';
+import { validationFailed } from '../lib/errors';
+import { findForUpdate, findOrFail, pageOf } from './scoped-lookups';
 import { nextState, type Transitions } from './transitions';
 import { unitOfWork, type UnitOfWork } from './unit-of-work';
 
@@ -16,7 +17,14 @@ const toCents = (v: number) => Math.round(v * 100) / 100;
 
 export function createCommission(ctx: DomainContext, input: CommissionCreate): Promise<Commission> {
   return unitOfWork(ctx, async (tx) => {
-    await assertExists(tx, Partner, input.partnerId, 'partnerId', 'Partner');
+    const partner = await tx.repo(Partner).findById(input.partnerId);
+    if (!partner) throw validationFailed([{ field: 'partnerId', message: 'Partner not found' }]);
+    // As a won deal earns only an approved partner anything, so does a commission recorded by hand.
+    if (partner.status !== 'approved') {
+      throw validationFailed([
+        { field: 'partnerId', message: `Partner is ${partner.status}; only an approved partner earns commissions (approve it first)` },
+      ]);
+    }
     const commission = await tx.repo(Commission).insert({
       partnerId: input.partnerId,
       amount: input.amount,

@@ -57,7 +57,14 @@ describe('commissions', () => {
       note: 'Q1 bonus',
     });
     expect(c.id).toMatch(/^com/);
-    const paid = await stack.http().post(`/v1/commissions/${c.id}/pay`).set(t.sandbox);
+    // The action takes no body: an amount sent with it is refused, not dropped while all is paid.
+    const partial = await stack.http().post(`/v1/commissions/${c.id}/pay`).set(t.sandbox).send({ amount: 5 });
+    expect([partial.status, partial.body.errors]).toEqual([
+      422,
+      [{ field: 'amount', message: 'Unknown field; this endpoint takes no request body' }],
+    ]);
+    expect((await stack.http().get(`/v1/commissions/${c.id}`).set(t.sandbox)).body.data.status).toBe('earned');
+    const paid = await stack.http().post(`/v1/commissions/${c.id}/pay`).set(t.sandbox).send({});
     expect([paid.status, paid.body.data.status]).toEqual([200, 'paid']);
     const again = await stack.http().post(`/v1/commissions/${c.id}/pay`).set(t.sandbox);
     expect([again.status, again.body.message]).toEqual([409, 'Cannot pay a commission that is paid (only one that is earned)']);
@@ -86,6 +93,12 @@ describe('commissions', () => {
     );
     expect((await record(t, { partnerId: encodeId('partner', 999999999), amount: 10, currency: 'USD' })).body.errors).toEqual([
       { field: 'partnerId', message: 'Partner not found' },
+    ]);
+    const pending = (
+      await stack.http().post('/v1/partners').set(t.sandbox).send({ email: 'pending@example.com', firstName: 'P', lastName: 'Q' })
+    ).body.data;
+    expect((await record(t, { partnerId: pending.id, amount: 10, currency: 'USD' })).body.errors).toEqual([
+      { field: 'partnerId', message: 'Partner is pending; only an approved partner earns commissions (approve it first)' },
     ]);
   });
 

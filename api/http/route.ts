@@ -200,9 +200,29 @@ export function bodyRequired(route: AnyRoute): boolean {
   return route.method === 'patch' || route.method === 'put' || !schema.safeParse({}).success || Boolean(schema.meta()?.minProperties);
 }
 
+/**
+ * An authenticated action without a body schema (`POST /v1/commissions/:id/pay`) refuses fields it
+ * would otherwise drop: a caller sending `{"amount": 5}` to pay must not be answered 200 for paying
+ * the whole commission. An empty object passes, as generic clients send one.
+ */
+function refuseBody(raw: unknown): void {
+  if (raw === undefined || raw === null) return;
+  const keys = typeof raw === 'object' && !Array.isArray(raw) ? Object.keys(raw) : null;
+  if (keys?.length === 0) return;
+  const message = 'Unknown field; this endpoint takes no request body';
+  throw new AppError(
+    'validation_failed',
+    'Validation failed',
+    keys ? keys.map((field) => ({ field, message })) : [{ field: 'body', message }],
+  );
+}
+
 function parseBody(route: AnyRoute, raw: unknown) {
   const schema = route.body as AnySchema | undefined;
-  if (!schema) return undefined;
+  if (!schema) {
+    if (route.auth === 'tenant' && !route.multipart) refuseBody(raw);
+    return undefined;
+  }
   if (raw === undefined && bodyRequired(route)) {
     throw new AppError('bad_request', 'A JSON request body is required', [{ field: 'body', message: 'Required' }]);
   }
