@@ -71,7 +71,7 @@ export function typedIdPair(typeKey: string, idKey: string, types: readonly IdTy
  * "not only whitespace" part as a pattern (a character that is neither whitespace nor the BOM,
  * which JavaScript's trim also removes), so a whitespace-only value is invalid there as well.
  */
-export const nonBlank = (max: number) => z.string().trim().min(1).max(max).meta({ pattern: '[^\\s\\uFEFF]' });
+export const nonBlank = (max: number) => z.string().trim().min(1, 'Must not be blank').max(max).meta({ pattern: '[^\\s\\uFEFF]' });
 
 /**
  * Items of an array whose `keys` must differ from item to item (JSON Schema's uniqueItems compares
@@ -152,7 +152,7 @@ export const PaginationSchema = z
 export const emailField = z
   .string()
   .trim()
-  .max(320)
+  .max(254, 'At most 254 characters, the longest address mail servers accept (RFC 5321)')
   .pipe(z.email('Must be a valid email address'))
   // The pipe documents its input side (a string); the document also states the address rule itself.
   .meta({ format: 'email', pattern: z.regexes.email.source });

@@ -16,7 +16,13 @@ export const SendEmail = z
   .object({
     to: emailField,
     subject: nonBlank(300),
-    body: z.string().max(100_000).optional(),
+    // Not trimmed: the author's leading whitespace may be preformatted text.
+    body: z
+      .string()
+      .max(100_000)
+      .refine((b) => b.trim() !== '', 'Must not be blank')
+      .optional()
+      .meta({ pattern: '[^\\s\\uFEFF]' }),
     format: emailFormat.optional().meta({ description: "The body's format (with body only; a template has its own)" }),
     templateId: encodedId('emailTemplate').optional(),
     templateData: templateData.optional(),

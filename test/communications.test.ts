@@ -162,4 +162,57 @@ describe('communications', () => {
     expect((await scoped(stack.db.manager, Lead, scope).findById(decodeId('lead', lead.id) as string))?.bouncedAt).toBeInstanceOf(Date);
     await api().post('/v1/communications/inbound/bounce').set(tenant.live).send({ email: 'nobody@example.com' }).expect(422);
   });
+
+  it('refuses a blank body, an address past 254 characters, and a rendering that would outgrow its field', async () => {
+    const send = (body: object) =>
+      api()
+        .post('/v1/communications/send/email')
+        .set(tenant.live)
+        .send({ to: 'limits@example.com', subject: 'S', ...body });
+    expect((await send({ body: ' \n ' })).body.errors).toEqual([{ field: 'body', message: 'Must not be blank' }]);
+    const long = await send({ to: `${'a'.repeat(64)}@${'b'.repeat(250)}.com`, body: 'Hi' });
+    expect([long.status, long.body.errors[0].field]).toEqual([422, 'to']);
+    // 15 KB of request that would render into 10 MB of stored, sent and listed email.
+    const amplified = await send({ body: '{{a}}'.repeat(2000), templateData: { a: 'x'.repeat(5000) } });
+    expect([amplified.status, amplified.body.errors]).toEqual([
+      422,
+      [
+        {
+          field: 'body',
+          message: 'The rendered text would exceed 1,000,000 characters once its placeholders are filled; shorten it or the values it uses',
+        },
+      ],
+    ]);
+    const subject = await send({ subject: 'Re: {{a}}', body: 'Hi', templateData: { a: 'x'.repeat(300) } });
+    expect([subject.status, subject.body.errors[0].field]).toEqual([422, 'subject']);
+  });
+
+  it("matches an inbound notice's address case-insensitively, and refuses one about an SMS or from the future", async () => {
+    const lead = (
+      await api()
+        .post('/v1/leads')
+        .set(tenant.live)
+        .send(validLead({ email: `Frank.${Date.now()}@Example.com` }))
+        .expect(201)
+    ).body.data;
+    const sent = await api().post('/v1/communications/send/email').set(tenant.live).send({ to: lead.email, subject: 'Hi', body: 'Hello' });
+    const delivered = await api()
+      .post('/v1/communications/inbound/delivered')
+      .set(tenant.live)
+      .send({ email: lead.email.toLowerCase() })
+      .expect(201);
+    expect(delivered.body.data).toMatchObject({ messageId: sent.body.data.id, leadId: lead.id });
+
+    const sms = await api().post('/v1/communications/send/sms').set(tenant.live).send({ to: '+447700900124', body: 'Code 1' }).expect(200);
+    const onSms = await api().post('/v1/communications/inbound/bounce').set(tenant.live).send({ messageId: sms.body.data.id });
+    expect([onSms.status, onSms.body.errors]).toEqual([
+      422,
+      [{ field: 'messageId', message: 'Names an SMS; reply, bounce and delivery notices are for emails' }],
+    ]);
+    const future = await api()
+      .post('/v1/communications/inbound/reply')
+      .set(tenant.live)
+      .send({ messageId: sent.body.data.id, timestamp: '2099-01-01T00:00:00Z' });
+    expect([future.status, future.body.errors[0].field]).toEqual([422, 'timestamp']);
+  });
 });

@@ -13,16 +13,29 @@ function lookup(vars: Record<string, unknown>, path: string): unknown {
   return value;
 }
 
+/** A rendering that would exceed its `maxLength`; thrown as soon as it does, before the text is built. */
+export class RenderedTooLong extends Error {
+  constructor(readonly maxLength: number) {
+    super(`The rendered text would exceed ${maxLength.toLocaleString('en-US')} characters`);
+  }
+}
+
 /**
  * Handlebars-style `{{name}}` / `{{lead.firstName}}` substitution and nothing else: no helpers,
  * no raw `{{{ }}}` output, no prototype lookups. With `html`, every value is HTML-escaped, so a
- * lead's name can never inject markup into an email. Unknown variables render as ''.
+ * lead's name can never inject markup into an email. Unknown variables render as ''. `maxLength`
+ * bounds the output: a short template repeating a long value could otherwise grow a small request
+ * into megabytes stored, sent and listed.
  */
-export function renderTemplate(template: string, vars: Record<string, unknown>, opts: { html: boolean }): string {
-  return template.replace(PLACEHOLDER, (_m, path: string) => {
+export function renderTemplate(template: string, vars: Record<string, unknown>, opts: { html: boolean; maxLength?: number }): string {
+  let length = template.length;
+  return template.replace(PLACEHOLDER, (match, path: string) => {
     const value = lookup(vars, path);
     const text = value === null || value === undefined || typeof value === 'object' ? '' : String(value);
-    return opts.html ? escapeHtml(text) : text;
+    const out = opts.html ? escapeHtml(text) : text;
+    length += out.length - match.length;
+    if (opts.maxLength !== undefined && length > opts.maxLength) throw new RenderedTooLong(opts.maxLength);
+    return out;
   });
 }
 
@@ -34,6 +47,10 @@ export interface RenderedEmailBody {
 }
 
 /** Renders an email body in the format its author gave it: values are escaped into HTML, never parsed as it. */
-export function renderEmailBody(source: string, vars: Record<string, unknown>, format: EmailFormat): RenderedEmailBody {
-  return { body: renderTemplate(source, vars, { html: format === 'html' }), format, trackedLinks: authoredLinks(source, format) };
+export function renderEmailBody(source: string, vars: Record<string, unknown>, format: EmailFormat, maxLength?: number): RenderedEmailBody {
+  return {
+    body: renderTemplate(source, vars, { html: format === 'html', maxLength }),
+    format,
+    trackedLinks: authoredLinks(source, format),
+  };
 }

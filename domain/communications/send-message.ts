@@ -12,7 +12,7 @@ import { engagementOfMessages, NO_ENGAGEMENT, type MessageEngagement } from '../
 import { normalizeEmail } from '../normalize';
 import { leadVariables } from './lead-variables';
 import { inferEmailFormat } from './email-format';
-import { renderEmailBody, renderTemplate } from './render-template';
+import { RenderedTooLong, renderEmailBody, renderTemplate } from './render-template';
 import { assertExists } from '../scoped-lookups';
 import { requireSender } from './senders';
 import { storeMessageOnce } from './store-message';
@@ -24,6 +24,19 @@ export interface MessageWithEngagement {
 
 /** How long the API waits for the delivery workflow before answering with the message still queued. */
 const SEND_WAIT_MS = 5_000;
+
+/** What a rendered message may grow to: the subject column's width, a generous email, one SMS (Twilio's 1,600). */
+const RENDERED_MAX = { subject: 300, emailBody: 1_000_000, smsBody: 1_600 } as const;
+
+/** Renders one field, answering 422 on it when its placeholders' values would make it too long. */
+function renderField<T>(field: string, render: () => T): T {
+  try {
+    return render();
+  } catch (err) {
+    if (!(err instanceof RenderedTooLong)) throw err;
+    throw validationFailed([{ field, message: `${err.message} once its placeholders are filled; shorten it or the values it uses` }]);
+  }
+}
 
 async function leadOf(ctx: DomainContext, leadId: string | undefined): Promise<Lead | null> {
   if (!leadId) return null;
@@ -102,8 +115,8 @@ export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = S
   const message = await storeMessageOnce(ctx.data, {
     channel: 'email',
     to: input.to,
-    subject: renderTemplate(input.subject, vars, { html: false }),
-    ...renderEmailBody(source, vars, format),
+    subject: renderField('subject', () => renderTemplate(input.subject, vars, { html: false, maxLength: RENDERED_MAX.subject })),
+    ...renderField(input.templateId ? 'templateData' : 'body', () => renderEmailBody(source, vars, format, RENDERED_MAX.emailBody)),
     leadId: lead?.id ?? null,
     opportunityId: input.opportunityId ?? null,
     senderId: sender?.id ?? null,
@@ -118,7 +131,9 @@ export async function sendSms(ctx: DomainContext, input: SendSms, waitMs = SEND_
   const message = await storeMessageOnce(ctx.data, {
     channel: 'sms',
     to: input.to,
-    body: renderTemplate(input.body, lead ? leadVariables(lead) : {}, { html: false }),
+    body: renderField('body', () =>
+      renderTemplate(input.body, lead ? leadVariables(lead) : {}, { html: false, maxLength: RENDERED_MAX.smsBody }),
+    ),
     leadId: lead?.id ?? null,
     idempotencyKey: `api/${randomUUID()}`,
   });
