@@ -84,6 +84,32 @@ describe('email suppression by address', () => {
     expect(smtp.received.filter((m) => m.to.some((to) => to.toLowerCase() === address))).toHaveLength(1);
   });
 
+  it('fails a queued marketing email unsent when its address unsubscribes before the next attempt', async () => {
+    const address = `queued-${Date.now()}@example.com`;
+    const lead = await newLead({ email: address });
+    let open = false; // the server refuses the address for now, as one having an outage would
+    smtp.beforeAccept = async (mail) => {
+      if (!open && mail.to.includes(address)) throw Object.assign(new Error('Try again later'), { responseCode: 451 });
+    };
+    try {
+      const sent = await api()
+        .post('/v1/communications/send/email')
+        .set(tenant.live)
+        .send({ to: address, subject: 'Promo', body: 'Buy now', leadId: lead.id })
+        .expect(200);
+      const [refused] = await waitUntil(async () => smtp.to(address).length > 0 && smtp.to(address), 'the refused attempt');
+      await api().post(trackingPaths(refused, 'u')[0]).type('form').send('List-Unsubscribe=One-Click').expect(200);
+      open = true;
+      const message = await waitUntil(async () => {
+        const m = (await api().get(`/v1/communications/messages/${sent.body.data.id}`).set(tenant.live)).body.data;
+        return m.status !== 'queued' && m;
+      }, 'the next attempt');
+      expect(message).toMatchObject({ status: 'failed', error: 'Not sent: the address unsubscribed after the email was queued' });
+    } finally {
+      smtp.beforeAccept = () => {};
+    }
+  });
+
   it('after a bounce, other leads with the address leave their sequence unsent, and a merge keeps the stricter state', async () => {
     const address = `bounce-${Date.now()}@example.com`;
     const bounced = await newLead({ email: address, phone: '+44 20 7946 0101' });

@@ -2,7 +2,9 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { DataSource } from 'typeorm';
 import { IsNull } from 'typeorm';
 import { Message } from '../../db/entities';
+import { ScopedData } from '../../db/scoped-data';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
+import { suppressionOf } from '../../domain/communications/email-suppressions';
 import { unitOfWork } from '../../domain/unit-of-work';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { composeEmail } from '../../domain/communications/compose-email';
@@ -35,7 +37,8 @@ async function markSent(db: DataSource, workflows: WorkflowStarter, scope: Tenan
 
 /**
  * Sends one stored message at most once, however often Temporal runs this:
- * 1. a message that is no longer queued is done: return its status;
+ * 1. a message that is no longer queued is done: return its status; a marketing email whose
+ *    address was suppressed since it was queued fails unsent;
  * 2. sandbox, or no provider configured: the capture transport marks it sent (sandbox: true);
  * 3. otherwise the provider-attempt marker is written BEFORE the provider call and the message is
  *    marked sent right after. A provider error clears the marker (the retry sends again); finding
@@ -57,6 +60,14 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
     if (message.providerAttemptedAt) {
       await sent({});
       return { status: 'sent' };
+    }
+    // The address may have unsubscribed or bounced while the email waited (a provider outage, a retry).
+    const suppressed =
+      message.channel === 'email' && message.marketing ? await suppressionOf(new ScopedData(db.manager, scope), message.to) : null;
+    if (suppressed) {
+      const error = `Not sent: the address ${suppressed === 'bounced' ? 'bounced' : 'unsubscribed'} after the email was queued`;
+      await repo.updateWhere({ id: message.id, status: 'queued' }, { status: 'failed', error });
+      return { status: 'failed' };
     }
     const provider = message.channel === 'email' ? sendEmail : sendSms;
     if (environment === 'sandbox' || !provider) {
