@@ -99,6 +99,8 @@ describe('sender identities and DKIM', () => {
     expect(header(mail, 'Message-ID')).toMatch(new RegExp(`^<msg[A-Za-z0-9]+@${DOMAIN.replace(/\./g, '\\.')}>$`));
     const [result] = await dkimResult(mail, key);
     expect(result).toMatchObject({ signingDomain: DOMAIN, selector: 'mail2026', status: { result: 'pass' } });
+    // RFC 8058: the signature covers both one-click unsubscribe headers.
+    expect(header(mail, 'DKIM-Signature')!.replace(/\s+/g, '')).toMatch(/h=[^;]*list-unsubscribe:list-unsubscribe-post/i);
     // The verifier is real: the same mail with its subject changed no longer passes.
     const tampered = Buffer.from(mail.raw.toString('utf8').replace(/^Subject: Hello/m, 'Subject: Hellp'));
     expect((await dkimResult(tampered, key))[0].status.result).not.toBe('pass');

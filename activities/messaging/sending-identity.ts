@@ -10,7 +10,18 @@ export interface DkimSigning {
   domainName: string;
   keySelector: string;
   privateKey: string;
+  headerFieldNames: string;
 }
+
+/**
+ * nodemailer's default signed headers (RFC 4871 5.5) plus List-Unsubscribe-Post: RFC 8058 section 4
+ * asks for a signature over both one-click headers, and Gmail and Yahoo check it.
+ */
+const SIGNED_HEADERS = [
+  'From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:Content-Transfer-Encoding:Content-ID',
+  'Content-Description:Resent-Date:Resent-From:Resent-Sender:Resent-To:Resent-Cc:Resent-Message-ID:In-Reply-To:References',
+  'List-Id:List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive:OTP-Token',
+].join(':');
 
 /** Who a message comes from, where replies go, and the DKIM key that signs it (if its domain has one). */
 export interface SendingIdentity {
@@ -50,5 +61,5 @@ export async function sendingIdentity(
       'DkimKeyUnreadable',
     );
   }
-  return { ...identity, dkim: { domainName: key.domain, keySelector: key.selector, privateKey } };
+  return { ...identity, dkim: { domainName: key.domain, keySelector: key.selector, privateKey, headerFieldNames: SIGNED_HEADERS } };
 }
