@@ -1,7 +1,8 @@
 import { StoredFile } from '../db/entities';
 import { AppError } from '../lib/errors';
 import type { FileSettings } from '../lib/files/create-storage';
-import { objectKey } from '../lib/files/file-storage';
+import { contentMatchesType, contentMismatch, SIGNATURE_BYTES } from '../lib/files/allowed-types';
+import { objectKey, type FileStorage } from '../lib/files/file-storage';
 import type { DirectUploadCreate } from '../contracts/file';
 import type { DomainContext } from './context';
 import { getReadyFile, resolveOwner } from './files';
@@ -25,8 +26,21 @@ export async function startDirectUpload(ctx: DomainContext, settings: FileSettin
   return { file, upload };
 }
 
+/** The stored object's first bytes, enough for `contentMatchesType` (the rest is not read). */
+async function firstBytes(storage: FileStorage, key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of await storage.open(key)) {
+    chunks.push(chunk as Buffer);
+    length += (chunk as Buffer).length;
+    if (length >= SIGNATURE_BYTES) break; // ends the stream (and an S3 download) early
+  }
+  return Buffer.concat(chunks).subarray(0, SIGNATURE_BYTES);
+}
+
 /**
- * Marks a direct upload ready once its object is stored with the declared size and type. An
+ * Marks a direct upload ready once its object is stored with the declared size and type, its
+ * first bytes what that type starts with (as a multipart upload is checked). An
  * object that does not match is removed, so a pending file never keeps unchecked bytes; the
  * client may PUT again while the URL lasts.
  */
@@ -42,7 +56,9 @@ export function completeDirectUpload(ctx: DomainContext, settings: FileSettings,
         ? `${stored.size} bytes were uploaded; ${file.size} were declared`
         : stored.contentType && stored.contentType !== file.contentType
           ? `${stored.contentType} was uploaded; ${file.contentType} was declared`
-          : null;
+          : !contentMatchesType(file.contentType, await firstBytes(settings.storage, key))
+            ? contentMismatch(file.contentType)
+            : null;
     if (mismatch) {
       await settings.storage.remove(key);
       throw new AppError('conflict', `Upload does not match the file: ${mismatch}`);

@@ -161,6 +161,15 @@ describe('files on S3-compatible storage', () => {
     ]);
     expect(await moto.exists(keyOf(t, id))).toBe(false);
     expect((await stack.http().get(`/v1/files/${id}`).set(t.sandbox)).body.data.status).toBe('pending');
+
+    // The right length, but an HTML page declared as a PDF: its first bytes are read from the bucket.
+    await putTo(upload, '<html>x</p>');
+    const disguised = await stack.http().post(`/v1/files/${id}/complete`).set(t.sandbox);
+    expect([disguised.status, disguised.body.message]).toEqual([
+      409,
+      'Upload does not match the file: Content is not a application/pdf file; send it with its real type, or as application/octet-stream',
+    ]);
+    expect(await moto.exists(keyOf(t, id))).toBe(false);
   });
 
   it('validates upload requests with the multipart allow-list and the direct-upload size limit (422)', async () => {

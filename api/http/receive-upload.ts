@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import multer from 'multer';
 import { config } from '../../lib/config';
 import { AppError } from '../../lib/errors';
-import { ALLOWED_UPLOAD_TYPES, contentMatchesType, SIGNATURE_BYTES } from '../../lib/files/allowed-types';
+import { ALLOWED_UPLOAD_TYPES, contentMatchesType, contentMismatch, SIGNATURE_BYTES } from '../../lib/files/allowed-types';
 import { uploadTempDir } from '../../lib/files/local-disk';
 import { safeFileName } from '../../lib/files/safe-name';
 import type { ReceivedUpload } from '../../domain/files';
@@ -47,7 +47,7 @@ export async function receiveUpload(req: Request, res: Response): Promise<Receiv
     throw new AppError('validation_failed', 'Validation failed', [
       {
         field: 'file',
-        message: `Content is not a ${req.file.mimetype} file; send it with its real type, or as application/octet-stream`,
+        message: contentMismatch(req.file.mimetype),
       },
     ]);
   }

@@ -56,3 +56,7 @@ export function contentMatchesType(contentType: string, head: Buffer): boolean {
   if (signatures === null) return true;
   return signatures.some((sig) => sig.every(({ offset, bytes }) => head.subarray(offset, offset + bytes.length).equals(bytes)));
 }
+
+/** What a mismatch answers, the same for both ways of uploading. */
+export const contentMismatch = (contentType: string) =>
+  `Content is not a ${contentType} file; send it with its real type, or as application/octet-stream`;
