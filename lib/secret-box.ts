@@ -5,7 +5,8 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * AES-256-GCM for secrets kept in the database (DKIM private keys). The key is derived from a
+ * AES-256-GCM for secrets kept in the database (DKIM private keys) and claims a URL must not show
+ * (the local driver's file URLs). The key is derived from a
  * config secret with HKDF-SHA256 under a `purpose`, so one config secret never keys two uses.
  * `context` (e.g. the owning tenant, environment and domain) is authenticated, not stored: a
  * ciphertext copied to another row does not open there. Output: `v1.<iv>.<tag>.<ciphertext>`, base64url.

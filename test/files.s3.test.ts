@@ -103,7 +103,7 @@ describe('files on S3-compatible storage', () => {
 
     const content = await stack.http().get(`/v1/files/${file.id}/content`).set(t.sandbox).buffer(true);
     expect([content.status, content.text]).toEqual([200, 'hello, bucket']);
-    expect(content.headers['content-disposition']).toBe("attachment; filename*=UTF-8''hello.txt");
+    expect(content.headers['content-disposition']).toBe(`attachment; filename="hello.txt"; filename*=UTF-8''hello.txt`);
 
     expect((await stack.http().delete(`/v1/files/${file.id}`).set(t.sandbox)).status).toBe(200);
     expect(await moto.exists(keyOf(t, file.id))).toBe(false);
@@ -141,7 +141,7 @@ describe('files on S3-compatible storage', () => {
     const fetched = await fetch(download.url);
     expect(await fetched.text()).toBe('%PDF-1.7 ok');
     expect(fetched.headers.get('content-type')).toBe('application/pdf');
-    expect(fetched.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''Q3%20_deck_.pdf");
+    expect(fetched.headers.get('content-disposition')).toBe(`attachment; filename="Q3 _deck_.pdf"; filename*=UTF-8''Q3%20_deck_.pdf`);
     const content = await stack.http().get(`/v1/files/${file.id}/content`).set(t.sandbox).buffer(true);
     expect(String(content.body)).toBe('%PDF-1.7 ok');
   });

@@ -46,12 +46,25 @@ describe('files', () => {
     const content = await stack.http().get(`/v1/files/${file.id}/content`).set(t.sandbox).buffer(true);
     expect(content.status).toBe(200);
     expect(content.headers['content-type']).toMatch(/^text\/plain/);
-    expect(content.headers['content-disposition']).toBe("attachment; filename*=UTF-8''brief.txt");
+    expect(content.headers['content-disposition']).toBe(`attachment; filename="brief.txt"; filename*=UTF-8''brief.txt`);
     expect(content.text).toBe('hello, world');
 
     expect((await stack.http().delete(`/v1/files/${file.id}`).set(t.sandbox)).status).toBe(200);
     expect(existsSync(bytesOf(t, file.id))).toBe(false);
     expect((await stack.http().get(`/v1/files/${file.id}/content`).set(t.sandbox)).status).toBe(404);
+    // The audit log files the upload and the delete under one resource type.
+    await stack
+      .http()
+      .post('/v1/files/uploads')
+      .set(t.sandbox)
+      .send({ fileName: 'a.pdf', contentType: 'application/pdf', size: 5 })
+      .expect(201);
+    const audit = await stack.http().get('/v1/audit-logs?resourceType=files').set(t.sandbox).expect(200);
+    expect(audit.body.data.map((e: { action: string }) => e.action).sort()).toEqual([
+      'DELETE /v1/files/:id',
+      'POST /v1/files/upload',
+      'POST /v1/files/uploads',
+    ]);
   });
 
   it('refuses files over the size limit (413), refused types (415) and non-multipart bodies (415)', async () => {
@@ -129,6 +142,14 @@ describe('files', () => {
     expect(upload).toMatchObject({ method: 'PUT', headers: { 'Content-Type': 'application/pdf' } });
     const uploadPath = new URL(upload.url).pathname;
     expect(uploadPath.startsWith('/v1/files/direct/')).toBe(true);
+    // The token is sealed: it does not show the object key, whose numbers are the database's.
+    const readable = uploadPath
+      .split('/')
+      .pop()!
+      .split('.')
+      .map((part) => Buffer.from(part, 'base64url').toString('latin1'))
+      .join(' ');
+    expect(readable).not.toMatch(/\/sandbox\/|"k"/);
 
     // No API key: the URL is the permission, and it allows only the signed type and length.
     const put = (body: string, type = 'application/pdf', path = uploadPath) => stack.http().put(path).set('Content-Type', type).send(body);
@@ -138,6 +159,14 @@ describe('files', () => {
     expect((await put('%PDF')).status).toBe(403);
     expect((await put('%PDF-1.7 ok', 'application/pdf', `${uploadPath.slice(0, -2)}xx`)).status).toBe(403);
     expect((await stack.http().post(`/v1/files/${file.id}/complete`).set(t.sandbox)).status).toBe(409);
+    // An HTML page declared as a PDF: stored by the URL, refused (and removed) at completion, as a multipart upload is.
+    expect((await put('<html>x</p>')).status).toBe(200);
+    const disguised = await stack.http().post(`/v1/files/${file.id}/complete`).set(t.sandbox);
+    expect([disguised.status, disguised.body.message]).toEqual([
+      409,
+      'Upload does not match the file: Content is not a application/pdf file; send it with its real type, or as application/octet-stream',
+    ]);
+    expect(existsSync(bytesOf(t, file.id))).toBe(false);
     expect((await put('%PDF-1.7 ok')).status).toBe(200);
     const completed = await stack.http().post(`/v1/files/${file.id}/complete`).set(t.sandbox);
     expect([completed.status, completed.body.data]).toEqual([200, { ...file, status: 'ready' }]);
@@ -147,7 +176,7 @@ describe('files', () => {
     expect(download).toMatchObject({ method: 'GET', headers: {} });
     const fetched = await stack.http().get(new URL(download.url).pathname).buffer(true);
     expect([fetched.status, String(fetched.body)]).toEqual([200, '%PDF-1.7 ok']);
-    expect(fetched.headers['content-disposition']).toBe("attachment; filename*=UTF-8''deck.pdf");
+    expect(fetched.headers['content-disposition']).toBe(`attachment; filename="deck.pdf"; filename*=UTF-8''deck.pdf`);
     expect((await stack.http().put(new URL(download.url).pathname).set('Content-Type', 'application/pdf').send('x')).status).toBe(403);
 
     expect((await stack.http().delete(`/v1/files/${file.id}`).set(t.sandbox)).status).toBe(200);

@@ -92,7 +92,7 @@ function auditHooks(writer: AuditLogWriter): HandlerHooks & { pendingFor(req: Re
       const entry = new PendingAudit({
         auth: req.ctx.auth,
         action: `${route.method.toUpperCase()} ${route.path}`,
-        resourceType: resourceTypeOf(route.path),
+        resourceType: route.auditResource ?? resourceTypeOf(route.path),
         resourceId: typeof id === 'string' ? id.slice(0, 40) : null,
         statusCode: defaultStatus(route),
         requestId: req.ctx.requestId,

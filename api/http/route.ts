@@ -72,6 +72,11 @@ export interface RouteSpec<
    * /v1/leads: `customFields.<key>`); any other parameter the schema does not name is a 400.
    */
   queryPrefixes?: readonly string[];
+  /**
+   * The audit log's resourceType when the path's own (up to its first parameter) names an action
+   * rather than the resource: `POST /v1/files/upload` writes `files`, not `files/upload`.
+   */
+  auditResource?: string;
   /** multipart/form-data routes: the form's fields, for the docs (the handler parses the stream). */
   multipart?: AnySchema;
   /** Routes that answer bytes instead of the envelope send the handler's `data` themselves. */

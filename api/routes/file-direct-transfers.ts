@@ -12,6 +12,7 @@ export function directTransferRoutes(files: FileSettings) {
       ...base,
       method: 'post',
       path: '/v1/files/uploads',
+      auditResource: 'files',
       summary: 'Start a direct upload: records a pending file and returns a presigned PUT URL for its bytes',
       body: DirectUploadCreate,
       response: DirectUploadSchema,

@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
+import { streamBody } from '../http/stream-body';
 import type { FileSettings } from '../../lib/files/create-storage';
 import { AppError, notFound } from '../../lib/errors';
 import { ApiSignedUrls } from '../../lib/files/api-signed-urls';
@@ -56,7 +57,7 @@ export function fileUrlRoutes(files: FileSettings): Router {
     res.setHeader('Content-Length', String(stored.size));
     res.setHeader('Content-Disposition', attachmentDisposition(claims.n ?? 'file'));
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    await pipeline(stream, res);
+    await streamBody(stream, res);
   });
   return router;
 }

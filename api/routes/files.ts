@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { deleteFile, getFile, listFiles, openContent, storeUpload } from '../../domain/files';
 import { validationFailed } from '../../lib/errors';
@@ -7,6 +6,7 @@ import { attachmentDisposition } from '../../lib/files/content-disposition';
 import { removeBytes } from '../../lib/files/local-disk';
 import type { AppDeps } from '../http/domain-context';
 import { receiveUpload } from '../http/receive-upload';
+import { streamBody } from '../http/stream-body';
 import { defineListRoute, defineRoute } from '../http/route';
 import { toFieldErrors } from '../../lib/zod-errors';
 import { serializeFile } from '../serializers/file';
@@ -25,6 +25,7 @@ export function fileRoutes(deps: AppDeps) {
       ...base,
       method: 'post',
       path: '/v1/files/upload',
+      auditResource: 'files',
       summary: 'Upload one file (multipart/form-data: file, entityType, entityId); 413 over the size limit, 415 for refused types',
       multipart: FileUploadForm,
       response: StoredFileSchema,
@@ -81,7 +82,7 @@ export function fileRoutes(deps: AppDeps) {
         res.setHeader('Content-Length', String(file.size));
         res.setHeader('Content-Disposition', attachmentDisposition(file.filename));
         res.setHeader('X-Content-Type-Options', 'nosniff');
-        await pipeline(stream, res);
+        await streamBody(stream, res);
       },
     }),
     defineRoute({

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { createLeadImport, getLeadImport, importFailuresInOrder, listImportFailures, listLeadImports } from '../../domain/leads/imports';
 import { LeadImport, LeadImportCreate, LeadImportFailure, LeadImportIdParams, LeadImportListQuery } from '../../contracts/lead-import';
@@ -8,6 +7,7 @@ import { encodeId } from '../../lib/ids';
 import type { LeadImport as LeadImportEntity } from '../../db/entities';
 import type { AppDeps } from '../http/domain-context';
 import { defineListRoute, defineRoute } from '../http/route';
+import { streamBody } from '../http/stream-body';
 import { serializeImportFailure, serializeLeadImport } from '../serializers/lead-import';
 
 /** RFC 4180: quoted only where a comma, quote, line break or edge space needs it. */
@@ -105,7 +105,7 @@ export function leadImportRoutes(deps: AppDeps) {
         res.setHeader('Content-Type', 'text/csv; charset=utf-8');
         res.setHeader('Content-Disposition', attachmentDisposition(`${id}-failures.csv`));
         res.setHeader('X-Content-Type-Options', 'nosniff');
-        await pipeline(rows, res);
+        await streamBody(rows, res);
       },
     }),
   ];

@@ -48,6 +48,7 @@ export function leadRoutes() {
     defineRoute({
       method: 'post',
       path: '/v1/leads/batch',
+      auditResource: 'leads',
       summary: 'Create up to 100 leads at once: 200 with a result per item, in request order (an invalid item fails alone)',
       tag: 'Leads',
       auth: 'tenant',

@@ -25,6 +25,7 @@ export function opportunityRoutes() {
       ...base,
       method: 'post',
       path: '/v1/opportunities/convert',
+      auditResource: 'opportunities',
       summary: 'Convert a lead into an opportunity (a second conversion of the lead is 409 with the existing opportunityId)',
       scope: 'opportunities:write',
       body: ConvertLead,
