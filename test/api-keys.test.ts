@@ -123,8 +123,20 @@ describe('API keys', () => {
     const denied = await stack.http().post('/v1/leads').set('X-API-Key', reader).send({ email: 'a@b.co', firstName: 'A', lastName: 'B' });
     expect(denied.status).toBe(403);
     expect(denied.body.message).toBe('Insufficient permissions');
+    expect(denied.body.errors).toEqual([
+      { field: 'scope', message: 'This endpoint needs the leads:write scope; the caller holds leads:read' },
+    ]);
     expect((await stack.http().get('/v1/leads').set('X-API-Key', writer)).status).toBe(200);
-    expect((await stack.http().get('/v1/users').set('X-API-Key', writer)).status).toBe(403);
+    const users = await stack.http().get('/v1/users').set('X-API-Key', writer);
+    expect([users.status, users.body.errors]).toEqual([
+      403,
+      [
+        {
+          field: 'scope',
+          message: 'This endpoint needs the users:read scope (users:write or *:read grant it too); the caller holds leads:write',
+        },
+      ],
+    ]);
   });
 
   it('does not let a restricted key mint a broader key', async () => {

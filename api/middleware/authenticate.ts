@@ -50,9 +50,21 @@ export function authenticate(db: DataSource, limiter: RateLimiter, keyCache: Api
   };
 }
 
+/**
+ * The spec's 403 message, with the scope the endpoint needs and the ones the caller holds beside
+ * it (as Stripe names the missing permission): a key's owner can see at once what to grant.
+ */
 export function requireScope(scope: string | undefined): RequestHandler {
   return (req, _res, next) => {
-    if (!hasScope(req.ctx.auth?.scopes ?? [], scope)) return next(new AppError('forbidden', 'Insufficient permissions'));
-    next();
+    const held = req.ctx.auth?.scopes ?? [];
+    if (hasScope(held, scope)) return next();
+    const [resource, action] = String(scope).split(':');
+    const alternatives = action === 'read' ? ` (${resource}:write or *:read grant it too)` : '';
+    const holds = held.length ? held.join(', ') : 'no scopes';
+    next(
+      new AppError('forbidden', 'Insufficient permissions', [
+        { field: 'scope', message: `This endpoint needs the ${scope} scope${alternatives}; the caller holds ${holds}` },
+      ]),
+    );
   };
 }
