@@ -14,7 +14,7 @@ export const LeadCreate = z
     email: emailField,
     firstName: personName,
     lastName: personName,
-    phone: phoneField.optional(),
+    phone: phoneField.nullable().optional().meta({ description: 'null: no phone (a PATCH with null clears it)' }),
     source: z.enum(LEAD_SOURCES).optional(),
     status: z
       .string()

@@ -139,6 +139,19 @@ describe('leads', () => {
     expect((await stack.http().get(`/v1/leads/${lead.id}`).set(tenant.sandbox)).status).toBe(404);
   });
 
+  it('clears a phone with null, which takes the lead out of its phone cluster', async () => {
+    const t = await newTenant(stack.db);
+    const a = (await create(validLead({ phone: '+44 20 7946 0999' }), t.live)).body.data;
+    const b = (await create(validLead({ phone: '+44 20 7946 0999' }), t.live)).body.data;
+    const duplicatesOf = async (id: string) =>
+      (await stack.http().get(`/v1/leads/${id}/duplicates`).set(t.live)).body.data.map((d: { lead: { id: string } }) => d.lead.id);
+    expect(await duplicatesOf(a.id)).toEqual([b.id]);
+    const cleared = await stack.http().patch(`/v1/leads/${b.id}`).set(t.live).send({ phone: null }).expect(200);
+    expect(cleared.body.data.phone).toBeNull();
+    expect(await duplicatesOf(a.id)).toEqual([]);
+    expect((await create(validLead({ phone: null }), t.live)).body.data.phone).toBeNull();
+  });
+
   it("takes statuses from the tenant's lead status definitions", async () => {
     const t = await newTenant(stack.db);
     expect((await create(validLead({ status: 'nurturing' }), t.live)).status).toBe(422);
