@@ -8,7 +8,8 @@ import { issueReferralCode, resolveReferralCode } from './referral-codes';
 import { findForUpdate, findOrFail, pageOf } from './scoped-lookups';
 import { indexPartner } from './search-index';
 import { nextState, type Transitions } from './transitions';
-import { unitOfWork } from './unit-of-work';
+import { unitOfWork, type UnitOfWork } from './unit-of-work';
+import { normalizeEmail } from './normalize';
 
 /** pending -> approved | rejected; approved <-> suspended. Only approve emits partner.approved. */
 export const PARTNER_ACTIONS = {
@@ -22,8 +23,25 @@ export type PartnerAction = keyof typeof PARTNER_ACTIONS;
 /** Downline walks stop here; referral trees deeper than this are not a real-world case. */
 const MAX_DOWNLINE_DEPTH = 20;
 
+/**
+ * One partner per email address in a tenant's environment, compared as suppressions compare
+ * addresses (case-insensitively): partners log in to their portal by email, and a second record
+ * under one address would split its referrals and commissions between two accounts. Checked under
+ * a lock on the address, so two registrations of one address cannot both pass.
+ */
+async function assertPartnerEmailFree(tx: UnitOfWork, email: string, exceptId?: string): Promise<void> {
+  const address = normalizeEmail(email);
+  await tx.lockScope(`partners:email:${address}`);
+  const qb = tx.repo(Partner).select('p').andWhere('lower(p.email) = :address', { address });
+  if (exceptId) qb.andWhere('p.id <> :exceptId', { exceptId });
+  if (await qb.getOne()) {
+    throw new AppError('conflict', 'A partner with this email already exists', [{ field: 'email', message: 'Already in use' }]);
+  }
+}
+
 export function createPartner(ctx: DomainContext, input: PartnerCreate): Promise<Partner> {
   return unitOfWork(ctx, async (tx) => {
+    await assertPartnerEmailFree(tx, input.email);
     const upline = input.referralCode ? await resolveReferralCode(tx, input.referralCode, 'referralCode') : null;
     const partner = await tx.repo(Partner).insert({
       email: input.email,
@@ -66,6 +84,7 @@ export function listPartners(ctx: DomainContext, f: PartnerListQuery) {
 export function updatePartner(ctx: DomainContext, id: string, patch: PartnerUpdate): Promise<Partner> {
   return unitOfWork(ctx, async (tx) => {
     const partner = await findForUpdate(tx, Partner, id, 'Partner');
+    if (patch.email && normalizeEmail(patch.email) !== normalizeEmail(partner.email)) await assertPartnerEmailFree(tx, patch.email, id);
     Object.assign(partner, patch);
     const saved = await tx.repo(Partner).save(partner);
     await indexPartner(tx, saved);

@@ -43,6 +43,29 @@ describe('partners', () => {
     ]);
   });
 
+  it('keeps one partner per address, in any case, on registration and on update', async () => {
+    const t = await newTenant(stack.db);
+    const first = (await register(t, { email: 'cb@engines.example' })).body.data;
+    const taken = { status: 409, field: 'email', message: 'A partner with this email already exists' };
+    const answer = (res: { status: number; body: { message: string; errors: { field: string }[] } }) => ({
+      status: res.status,
+      field: res.body.errors?.[0]?.field,
+      message: res.body.message,
+    });
+    // Two registrations of one address at once: one gets it.
+    const [a, b] = await Promise.all([register(t, { email: 'CB@Engines.example' }), register(t, { email: 'ada@engines.example' })]);
+    expect(answer(a)).toEqual(taken);
+    expect(b.status).toBe(201);
+    const concurrent = await Promise.all([register(t, { email: 'x@engines.example' }), register(t, { email: 'X@engines.example' })]);
+    expect(concurrent.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(answer(await stack.http().patch(`/v1/partners/${b.body.data.id}`).set(t.sandbox).send({ email: 'cb@engines.example' }))).toEqual(
+      taken,
+    );
+    // Its own address, in another case, is no conflict; another tenant's partners are not counted.
+    await stack.http().patch(`/v1/partners/${first.id}`).set(t.sandbox).send({ email: 'Cb@engines.example' }).expect(200);
+    expect((await register(await newTenant(stack.db), { email: 'cb@engines.example' })).status).toBe(201);
+  });
+
   it('validates the body with 422 field errors', async () => {
     const t = await newTenant(stack.db);
     const res = await stack

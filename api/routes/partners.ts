@@ -38,8 +38,9 @@ export function partnerRoutes() {
       ...base,
       method: 'post',
       path: '/v1/partners',
-      summary: 'Register a partner (status pending; emits partner.registered)',
+      summary: 'Register a partner (status pending; emits partner.registered); 409 when a partner has the email',
       body: PartnerCreate,
+      errors: [409],
       response: Partner,
       handler: async ({ body, ctx }) => ({
         data: serializePartner(await createPartner(ctx, body)),
@@ -73,9 +74,10 @@ export function partnerRoutes() {
       ...base,
       method: 'patch',
       path: '/v1/partners/:id',
-      summary: 'Update a partner (status moves through the action routes)',
+      summary: 'Update a partner (status moves through the action routes); 409 when another partner has the email',
       params: PartnerIdParams,
       body: PartnerUpdate,
+      errors: [409],
       response: Partner,
       handler: async ({ params, body, ctx }) => ({
         data: serializePartner(await updatePartner(ctx, params.id, body)),

@@ -60,6 +60,7 @@ const HOOKED_OPERATIONS = [
   'POST /v1/integrations/webhooks/{id}/recover',
   'POST /v1/leads/imports',
   'POST /v1/leads/{id}/merge',
+  'POST /v1/partners',
   'POST /v1/public/forms/{id}/submissions',
   'POST /v1/workflows',
 ];

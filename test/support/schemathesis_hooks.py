@@ -189,7 +189,13 @@ def the_forms_own_fields(case) -> None:
         case.body[field["name"]] = value
 
 
+def a_new_partner_address(case) -> None:
+    """One partner per address: a generated address the run already registered is rightly a 409."""
+    case.body["email"] = f"partner-{next(SEQUENCE)}@example.com"
+
+
 BEFORE_CALL = {
+    "POST /v1/partners": a_new_partner_address,
     "POST /v1/public/forms/{id}/submissions": the_forms_own_fields,
     "POST /v1/leads/{id}/merge": a_lead_to_merge,
     "POST /v1/communications/send/email": a_subscribed_address,
