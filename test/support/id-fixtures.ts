@@ -24,6 +24,7 @@ export type IdFixture = { create: (headers: Headers) => Promise<string>; tenantW
  * from here; a new resource needs a fixture here.
  */
 export function idFixtures(http: () => request.Agent): Partial<Record<IdType, IdFixture>> {
+  let partners = 0;
   const post = async (path: string, headers: Headers, body: object) => {
     const res = await http().post(path).set(headers).send(body);
     if (res.status !== 201) throw new Error(`fixture ${path} failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -58,7 +59,8 @@ export function idFixtures(http: () => request.Agent): Partial<Record<IdType, Id
     workflow: { create: (h) => post('/v1/workflows', h, sequenceTemplate({ prompt: 'fixture welcome series' })) },
     landingPage: { create: (h) => post('/v1/landing-pages', h, landingPageTemplate({ prompt: `fixture page ${Math.random()}` })) },
     task: { create: (h) => post('/v1/tasks', h, { title: 'Fixture' }) },
-    partner: { create: (h) => post('/v1/partners', h, { email: 'fixture@example.com', firstName: 'I', lastName: 'S' }) },
+    // One partner per address: each fixture partner gets its own.
+    partner: { create: (h) => post('/v1/partners', h, { email: `fixture-${++partners}@example.com`, firstName: 'I', lastName: 'S' }) },
     file: {
       create: async (h) => {
         const res = await http().post('/v1/files/upload').set(h).attach('file', Buffer.from(FILE_FIXTURE_CONTENT), 'fixture.txt');
@@ -79,7 +81,13 @@ export function idFixtures(http: () => request.Agent): Partial<Record<IdType, Id
       },
     },
     commission: {
-      create: async (h) => post('/v1/commissions', h, { partnerId: await fixtures.partner!.create(h), amount: 10, currency: 'USD' }),
+      // Only an approved partner earns commissions.
+      create: async (h) => {
+        const partnerId = await fixtures.partner!.create(h);
+        const approved = await http().post(`/v1/partners/${partnerId}/approve`).set(h);
+        if (approved.status !== 200) throw new Error(`fixture partner approval failed: ${approved.status}`);
+        return post('/v1/commissions', h, { partnerId, amount: 10, currency: 'USD' });
+      },
     },
     webhook: { create: (h) => post('/v1/integrations/webhooks', h, { url: 'http://127.0.0.1:9/hook', events: ['*'] }) },
     emailTemplate: {
