@@ -42,6 +42,9 @@ export interface AppOptions {
   trackingHits?: TrackingHitsOptions;
 }
 
+/** A verification request waits this long for DNS (both tries) before answering 503. */
+const DKIM_DNS_TIMEOUT_MS = 5_000;
+
 /** The API's composition root: settings the entry point left out are read from config here, once. */
 export function createApp(services: AppServices, opts: AppOptions = {}): Express {
   const counterStore =
@@ -70,6 +73,7 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
     aiResponseTimeoutMs: services.aiResponseTimeoutMs ?? config.AI_RESPONSE_TIMEOUT_MS,
     tenantMaxInFlight: services.tenantMaxInFlight ?? config.TENANT_MAX_IN_FLIGHT,
     tenantSharedMaxInFlight: services.tenantSharedMaxInFlight ?? config.TENANT_SHARED_MAX_IN_FLIGHT,
+    dkimDns: services.dkimDns ?? { servers: config.DKIM_DNS_SERVERS, timeoutMs: DKIM_DNS_TIMEOUT_MS },
     limiter,
     keyCache: new ApiKeyCache(),
     trackingHits: new TrackingHits(services.db, services.workflows, {

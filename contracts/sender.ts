@@ -13,7 +13,9 @@ const displayName = z
 export const SenderCreate = z
   .object({
     fromName: displayName.meta({ description: 'Shown as the sender, e.g. "Ada at Acme"' }),
-    fromAddress: emailField.meta({ description: 'The From address; its domain is signed with the DKIM key registered for it, if any' }),
+    fromAddress: emailField.meta({
+      description: 'The From address; live mail goes out from it once its domain has a verified DKIM key, signed with that key',
+    }),
     replyTo: emailField.nullable().optional().meta({ description: 'Where replies go (Reply-To); absent or null: to fromAddress' }),
   })
   .strict()
@@ -28,7 +30,10 @@ export const SenderRecord = z
     fromName: z.string(),
     fromAddress: z.string(),
     replyTo: z.string().nullable(),
-    dkimSigned: z.boolean().meta({ description: "Whether a DKIM key is registered for fromAddress's domain (mail from it is signed)" }),
+    dkimSigned: z.boolean().meta({
+      description:
+        "Whether fromAddress's domain has a verified DKIM key: mail from it is signed, and live mail from this sender is sent only then (sandbox mail is captured either way)",
+    }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -70,6 +75,10 @@ export const DkimKeyRecord = z
     selector: z.string(),
     dnsRecordName: z.string().meta({ description: 'Where to publish the TXT record: <selector>._domainkey.<domain>' }),
     dnsRecordValue: z.string().meta({ description: 'The TXT record: v=DKIM1; k=rsa; p=<public key>' }),
+    verifiedAt: z.string().nullable().meta({
+      description:
+        'When the record was found published (POST /v1/communications/dkim-keys/{id}/verify); until then mail is not signed with the key and live mail from senders at the domain is refused',
+    }),
     createdAt: z.string(),
   })
   .meta({ id: 'DkimKey' });

@@ -125,6 +125,16 @@ const EnvSchema = z.object({
   TRACKING_SECRET: z.string().min(16).default(DEV_SECRETS.TRACKING_SECRET),
   /** Encrypts the DKIM private keys tenants register (AES-256-GCM under a key derived from it). */
   DKIM_KEY_SECRET: z.string().min(16).default(DEV_SECRETS.DKIM_KEY_SECRET),
+  /** host:port of the DNS servers a sending domain's DKIM record is looked up at, comma-separated (unset: the system's). */
+  DKIM_DNS_SERVERS: z.preprocess(
+    (v) =>
+      v === '' || v === undefined
+        ? undefined
+        : String(v)
+            .split(',')
+            .map((s) => s.trim()),
+    z.array(z.string().min(1)).min(1).optional(),
+  ),
   /**
    * Password hashes and verifications (argon2, on libuv's thread pool of 4) running at once per
    * process: a login flood then waits its turn instead of taking every thread other requests need.

@@ -1,10 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
+import { DnsServer } from './support/dns-server';
 import { oneEmail } from './support/sequences';
 import { header, SmtpSink, type ReceivedMail } from './support/smtp-sink';
 import { startMailStack } from './support/mail-stack';
-import { validLead, type TestStack, type TestTenant } from './support/stack';
+import { newTenant, validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
 
 /**
@@ -16,12 +17,21 @@ let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
 let stop: () => Promise<void>;
+/** The DNS the API verifies sending domains against: a tenant "publishes" a record by adding it here. */
+let dns: DnsServer;
 const DOMAIN = `acme-${Date.now()}.test`;
 
 beforeAll(async () => {
-  ({ stack, tenant, smtp, stop } = await startMailStack({ name: 'senders' }));
+  dns = await new DnsServer({}).start();
+  ({ stack, tenant, smtp, stop } = await startMailStack({
+    name: 'senders',
+    appDeps: { dkimDns: { servers: [dns.address], timeoutMs: 2000 } },
+  }));
 });
-afterAll(() => stop());
+afterAll(async () => {
+  await stop();
+  await dns.stop();
+});
 
 const api = () => stack.http();
 const newLead = async () =>
@@ -54,6 +64,7 @@ describe('sender identities and DKIM', () => {
       selector: 'mail2026',
       dnsRecordName: `mail2026._domainkey.${DOMAIN}`,
       dnsRecordValue: expect.stringMatching(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/=]{300,}$/),
+      verifiedAt: null,
       createdAt: expect.any(String),
     });
     // Never returned, and not stored readable.
@@ -64,6 +75,23 @@ describe('sender identities and DKIM', () => {
     expect(stored.private_key_sealed).not.toContain('PRIVATE KEY');
     expect(stored.private_key_sealed).not.toContain(pem.split('\n')[1]);
     await api().post('/v1/communications/dkim-keys').set(tenant.live).send({ domain: DOMAIN, selector: 's2', privateKey: pem }).expect(409);
+
+    // Verified once the record is published where the API said, as a long TXT record (several strings).
+    const verify = () => api().post(`/v1/communications/dkim-keys/${key.id}/verify`).set(tenant.live);
+    const unpublished = await verify();
+    expect([unpublished.status, unpublished.body.errors]).toEqual([
+      422,
+      [
+        {
+          field: 'dnsRecordValue',
+          message: `mail2026._domainkey.${DOMAIN} has no DKIM record: publish the TXT record "${key.dnsRecordValue}" there, then verify again (DNS changes can take minutes to be seen)`,
+        },
+      ],
+    ]);
+    dns.hosts[key.dnsRecordName] = { TXT: ['v=spf1 -all', key.dnsRecordValue.replace('; p=', ';  p=')] };
+    const verified = await verify().expect(200);
+    expect(verified.body.data.verifiedAt).toEqual(expect.any(String));
+    expect((await verify().expect(200)).body.data.verifiedAt).toBe(verified.body.data.verifiedAt);
 
     const sender = await api()
       .post('/v1/communications/senders')
@@ -136,6 +164,78 @@ describe('sender identities and DKIM', () => {
       .send({ to: other, subject: 'Again', body: 'Hi', senderId: sender.body.data.id });
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toEqual([{ field: 'senderId', message: expect.stringContaining('Sender not found') }]);
+  });
+
+  it("refuses live mail from a domain the tenant has not verified: another tenant's domain is not its to send from", async () => {
+    const other = await newTenant(stack.db);
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    // Its own key at the selector the owner published: DNS holds the owner's key, not this one.
+    const key = (
+      await api()
+        .post('/v1/communications/dkim-keys')
+        .set(other.live)
+        .send({ domain: DOMAIN, selector: 'mail2026', privateKey: pem })
+        .expect(201)
+    ).body.data;
+    const verify = await api().post(`/v1/communications/dkim-keys/${key.id}/verify`).set(other.live);
+    expect([verify.status, verify.body.errors[0].message]).toEqual([422, expect.stringContaining('holds another public key')]);
+
+    const sender = (
+      await api()
+        .post('/v1/communications/senders')
+        .set(other.live)
+        .send({ fromName: 'Acme Billing', fromAddress: `billing@${DOMAIN}` })
+        .expect(201)
+    ).body.data;
+    expect(sender.dkimSigned).toBe(false);
+    const to = `victim-${Date.now()}@example.com`;
+    const send = (headers: Record<string, string>, senderId: string) =>
+      api().post('/v1/communications/send/email').set(headers).send({ to, subject: 'Your invoice', body: 'Pay here', senderId });
+    const refused = await send(other.live, sender.id);
+    expect([refused.status, refused.body.errors]).toEqual([
+      422,
+      [
+        {
+          field: 'senderId',
+          message: `${DOMAIN} is not verified: register a DKIM key for it (POST /v1/communications/dkim-keys), publish its DNS record, then POST /v1/communications/dkim-keys/{id}/verify`,
+        },
+      ],
+    ]);
+    // Sandbox mail is only captured: a sender there needs no domain yet.
+    const sandboxSender = (
+      await api()
+        .post('/v1/communications/senders')
+        .set(other.sandbox)
+        .send({ fromName: 'Acme Billing', fromAddress: `billing@${DOMAIN}` })
+        .expect(201)
+    ).body.data;
+    expect((await send(other.sandbox, sandboxSender.id).expect(200)).body.data.status).toBe('sent');
+
+    // A campaign's email from that sender is stored, then failed at delivery, never sent.
+    const workflow = await api()
+      .post('/v1/workflows')
+      .set(other.live)
+      .send(oneEmail({ subjectLine: 'Invoice', body: 'Pay here', senderId: sender.id }, 'Spoof'))
+      .expect(201);
+    const campaign = (
+      await api()
+        .post('/v1/campaigns')
+        .set(other.live)
+        .send({ name: 'Spoof', workflowId: workflow.body.data.id, status: 'active' })
+        .expect(201)
+    ).body.data.id as string;
+    const lead = (await api().post('/v1/leads').set(other.live).send(validLead()).expect(201)).body.data;
+    await api()
+      .post(`/v1/campaigns/${campaign}/enrollments`)
+      .set(other.live)
+      .send({ leadIds: [lead.id] })
+      .expect(200);
+    await stack.client.workflow.getHandle<typeof campaignSequenceWorkflow>(`campaign/${campaign}/lead/${lead.id}`).result();
+    const [message] = (await api().get(`/v1/communications/messages?campaignId=${campaign}`).set(other.live).expect(200)).body.data;
+    expect(message).toMatchObject({ status: 'failed', error: expect.stringContaining(`${DOMAIN} is not verified`) });
+    expect(smtp.to(lead.email)).toHaveLength(0);
+    expect(smtp.to(to)).toHaveLength(0);
   });
 
   it('refuses a private key that is not an RSA key of 1024 bits or more, naming the field', async () => {

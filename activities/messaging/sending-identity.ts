@@ -3,7 +3,8 @@ import type { DataSource } from 'typeorm';
 import { DkimKey, EmailSender, type Message } from '../../db/entities';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { dkimKeyBox, dkimKeyContext } from '../../domain/communications/dkim-keys';
-import { addressDomain } from '../../domain/communications/senders';
+import { addressDomain, unverifiedDomain } from '../../domain/communications/senders';
+import { IsNull, Not } from 'typeorm';
 import { senderDomain } from './email-transport';
 
 export interface DkimSigning {
@@ -34,7 +35,9 @@ export interface SendingIdentity {
 
 /**
  * The message's sender identity, or EMAIL_FROM when it names none (or the one it named was deleted
- * since it was queued); signed when the tenant registered a DKIM key for the From domain.
+ * since it was queued); signed when the tenant verified a DKIM key for the From domain. A sender
+ * whose domain is not verified (its key deleted since the message was queued, or never verified:
+ * a campaign's) fails the message: no tenant sends as a domain it has not shown it controls.
  */
 export async function sendingIdentity(
   db: DataSource,
@@ -50,7 +53,9 @@ export async function sendingIdentity(
         domain: addressDomain(sender.fromAddress),
       }
     : { from: settings.emailFrom, domain: senderDomain(settings.emailFrom).toLowerCase() };
-  const key = await scoped(db.manager, DkimKey, scope).findOne({ domain: identity.domain });
+  // Only a verified key signs; a sender's domain must have one (EMAIL_FROM is the operator's own).
+  const key = await scoped(db.manager, DkimKey, scope).findOne({ domain: identity.domain, verifiedAt: Not(IsNull()) });
+  if (!key && sender) throw ApplicationFailure.nonRetryable(unverifiedDomain(identity.domain), 'SenderDomainUnverified');
   if (!key) return identity;
   let privateKey: string;
   try {

@@ -8,6 +8,7 @@ import type { ApiKeyCache } from '../auth/key-cache';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import type { AuthContext } from './context';
 import type { PendingAudit } from '../../domain/pending-audit';
+import type { DnsSettings } from '../../lib/dns';
 
 export interface AppDeps {
   db: DataSource;
@@ -28,10 +29,12 @@ export interface AppDeps {
   tracking: TrackingSettings;
   /** Where file bytes live. */
   files: FileSettings;
+  /** Where sending domains' DKIM records are looked up (POST /v1/communications/dkim-keys/:id/verify). */
+  dkimDns: DnsSettings;
 }
 
 /** Settings createApp reads from config when the entry point (or a test) leaves them out. */
-type ConfigDefaulted = 'aiResponseTimeoutMs' | 'tenantMaxInFlight' | 'tenantSharedMaxInFlight' | 'tracking' | 'files';
+type ConfigDefaulted = 'aiResponseTimeoutMs' | 'tenantMaxInFlight' | 'tenantSharedMaxInFlight' | 'tracking' | 'files' | 'dkimDns';
 
 /** What createApp builds itself. */
 type BuiltByApp = 'limiter' | 'keyCache' | 'trackingHits';

@@ -66,6 +66,6 @@ export function apiRoutes(deps: AppDeps): AnyRoute[] {
     ...emailTemplateRoutes(),
     ...suppressionRoutes(),
     ...operationRoutes(),
-    ...senderRoutes(),
+    ...senderRoutes(deps),
   ];
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { deleteDkimKey, getDkimKey, listDkimKeys, registerDkimKey } from '../../domain/communications/dkim-keys';
+import { deleteDkimKey, getDkimKey, listDkimKeys, registerDkimKey, verifyDkimKey } from '../../domain/communications/dkim-keys';
 import { createSender, deleteSender, getSender, listSenders, updateSender } from '../../domain/communications/senders';
 import { config } from '../../lib/config';
+import type { AppDeps } from '../http/domain-context';
 import { defineListRoute, defineRoute } from '../http/route';
 import { PaginationQuery } from '../../contracts/common';
 import {
@@ -21,9 +22,9 @@ const dkimKeys = '/v1/communications/dkim-keys';
 
 /**
  * Sender identities (from name, from address, reply-to) that campaign email nodes and one-off sends
- * pick by `senderId`, and the DKIM keys that sign mail from each sending domain.
+ * pick by `senderId`, and the DKIM keys that verify each sending domain and sign mail from it.
  */
-export function senderRoutes() {
+export function senderRoutes(deps: Pick<AppDeps, 'dkimDns'>) {
   const common = { tag, auth: 'tenant' as const };
   const read = { ...common, scope: 'communications:read' as const };
   const write = { ...common, scope: 'communications:write' as const };
@@ -93,7 +94,7 @@ export function senderRoutes() {
       method: 'post',
       path: dkimKeys,
       summary:
-        'Register the DKIM private key of a sending domain: mail from that domain is signed with it. The key is stored encrypted and never returned; the answer holds the DNS record to publish',
+        'Register the DKIM private key of a sending domain. The key is stored encrypted and never returned; the answer holds the DNS record to publish, then verify it (POST .../verify): only then is mail signed with it and live mail from senders at the domain sent',
       body: DkimKeyCreate,
       response: DkimKeyRecord,
       handler: async ({ body, ctx }) => ({
@@ -122,6 +123,21 @@ export function senderRoutes() {
       handler: async ({ params, ctx }) => ({
         data: serializeDkimKey(await getDkimKey(ctx, params.id)),
         message: 'DKIM key retrieved',
+      }),
+    }),
+    defineRoute({
+      ...write,
+      method: 'post',
+      path: `${dkimKeys}/:id/verify`,
+      summary:
+        'Look the key up in DNS at its selector: found published, the domain is verified (verifiedAt). 422 naming the record to publish when it is missing or holds another key; 503 when DNS does not answer',
+      params: DkimKeyIdParams,
+      response: DkimKeyRecord,
+      status: 200,
+      errors: [503],
+      handler: async ({ params, ctx }) => ({
+        data: serializeDkimKey(await verifyDkimKey(ctx, params.id, deps.dkimDns)),
+        message: 'DKIM key verified',
       }),
     }),
     defineRoute({

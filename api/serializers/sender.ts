@@ -1,4 +1,5 @@
 import type { DkimKey } from '../../db/entities';
+import { dkimRecordName, dkimRecordValue } from '../../domain/communications/dkim-keys';
 import type { SenderWithSigning } from '../../domain/communications/senders';
 import { encodeId } from '../../lib/ids';
 import type { DkimKeyRecord, SenderRecord } from '../../contracts/sender';
@@ -18,7 +19,8 @@ export const serializeDkimKey = (k: DkimKey): DkimKeyRecord => ({
   id: encodeId('dkimKey', k.id),
   domain: k.domain,
   selector: k.selector,
-  dnsRecordName: `${k.selector}._domainkey.${k.domain}`,
-  dnsRecordValue: `v=DKIM1; k=${k.keyType}; p=${k.publicKey}`,
+  dnsRecordName: dkimRecordName(k),
+  dnsRecordValue: dkimRecordValue(k),
+  verifiedAt: k.verifiedAt?.toISOString() ?? null,
   createdAt: k.createdAt.toISOString(),
 });

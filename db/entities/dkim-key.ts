@@ -26,4 +26,8 @@ export class DkimKey extends TenantOwned {
   /** `rsa` or `ed25519`: the `k=` of the DNS TXT record. */
   @Column({ name: 'key_type', type: 'varchar', length: 10 })
   keyType: string;
+
+  /** When the key was found published at its selector: the domain is then the tenant's to send from. */
+  @Column({ name: 'verified_at', type: 'timestamptz', nullable: true })
+  verifiedAt: Date | null;
 }

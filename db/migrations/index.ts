@@ -29,6 +29,7 @@ import { SearchVectorAsGeneratedColumn1795880000000 } from './1795880000000-Sear
 import { DropUnreadLeadPhoneAndEventScopeIndexes1795900000000 } from './1795900000000-DropUnreadLeadPhoneAndEventScopeIndexes';
 import { AddTaskOpportunityIndex1795960000000 } from './1795960000000-AddTaskOpportunityIndex';
 import { AddAgentExecutionRejection1795970000000 } from './1795970000000-AddAgentExecutionRejection';
+import { AddDkimKeyVerification1795980000000 } from './1795980000000-AddDkimKeyVerification';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -62,4 +63,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   DropUnreadLeadPhoneAndEventScopeIndexes1795900000000,
   AddTaskOpportunityIndex1795960000000,
   AddAgentExecutionRejection1795970000000,
+  AddDkimKeyVerification1795980000000,
 ];

@@ -5,6 +5,9 @@ import type { TenantScope } from '../../db/scoped-repository';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { SecretBox } from '../../lib/secret-box';
 import type { DomainContext } from '../context';
+import { In, IsNull, Not } from 'typeorm';
+import { lookupTxt, type DnsSettings } from '../../lib/dns';
+import type { ScopedData } from '../../db/scoped-data';
 
 /** Keys below this are refused by receivers (RFC 8301); 2048 is what providers ask for. */
 const MIN_RSA_BITS = 1024;
@@ -50,7 +53,60 @@ export async function registerDkimKey(ctx: DomainContext, input: DkimKeyCreate, 
     keyType: 'rsa',
     publicKey: createPublicKey(key).export({ type: 'spki', format: 'der' }).toString('base64'),
     privateKeySealed: dkimKeyBox(secret).seal(pem, dkimKeyContext(ctx.scope, input.domain)),
+    verifiedAt: null,
   });
+}
+
+/** Where a key's public part is published, and the TXT record it is published as. */
+export const dkimRecordName = (k: DkimKey) => `${k.selector}._domainkey.${k.domain}`;
+export const dkimRecordValue = (k: DkimKey) => `v=DKIM1; k=${k.keyType}; p=${k.publicKey}`;
+
+/** The `p=` of a DKIM TXT record (RFC 6376 3.6.1: tag=value pairs; whitespace inside the value is folding). */
+function publishedKey(record: string): string | null {
+  for (const tag of record.split(';')) {
+    const eq = tag.indexOf('=');
+    if (eq > 0 && tag.slice(0, eq).trim() === 'p') return tag.slice(eq + 1).replace(/\s+/g, '');
+  }
+  return null;
+}
+
+/**
+ * Proves the tenant controls the key's domain: its public key must be published at
+ * `<selector>._domainkey.<domain>`, which only the domain's owner can do. Live mail from a sender at
+ * a domain goes out only once a key for it is verified, so no tenant sends as another's domain
+ * (or signs for it). A key found again keeps its first verification time.
+ */
+export async function verifyDkimKey(ctx: DomainContext, id: string, dns: DnsSettings): Promise<DkimKey> {
+  const key = await getDkimKey(ctx, id);
+  const name = dkimRecordName(key);
+  let records: string[];
+  try {
+    records = await lookupTxt(name, dns);
+  } catch (err) {
+    throw new AppError('service_unavailable', `The DNS lookup of ${name} failed (${(err as Error).message}); retry shortly`);
+  }
+  const keys = records.map(publishedKey).filter((p): p is string => p !== null);
+  if (!keys.includes(key.publicKey)) {
+    const found = keys.length ? 'holds another public key' : 'has no DKIM record';
+    throw validationFailed([
+      {
+        field: 'dnsRecordValue',
+        message: `${name} ${found}: publish the TXT record "${dkimRecordValue(key)}" there, then verify again (DNS changes can take minutes to be seen)`,
+      },
+    ]);
+  }
+  if (!key.verifiedAt) {
+    key.verifiedAt = new Date();
+    await ctx.data.repo(DkimKey).updateWhere({ id: key.id }, { verifiedAt: key.verifiedAt });
+  }
+  return key;
+}
+
+/** The domains among `domains` that have a verified key in the scope: live mail may come from them, signed. */
+export async function verifiedDomains(data: ScopedData, domains: string[]): Promise<Set<string>> {
+  if (!domains.length) return new Set();
+  const keys = await data.repo(DkimKey).find({ where: { domain: In(domains), verifiedAt: Not(IsNull()) } });
+  return new Set(keys.map((k) => k.domain));
 }
 
 export async function listDkimKeys(ctx: DomainContext, f: { page: number; limit: number }) {

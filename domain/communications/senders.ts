@@ -1,5 +1,5 @@
-import { In } from 'typeorm';
-import { DkimKey, EmailSender } from '../../db/entities';
+import { EmailSender } from '../../db/entities';
+import { verifiedDomains } from './dkim-keys';
 import type { SenderCreate, SenderUpdate } from '../../contracts/sender';
 import { notFound, validationFailed } from '../../lib/errors';
 import type { DomainContext } from '../context';
@@ -15,9 +15,7 @@ const repo = (ctx: DomainContext) => ctx.data.repo(EmailSender);
 export const addressDomain = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
 async function withSigning(ctx: DomainContext, senders: EmailSender[]): Promise<SenderWithSigning[]> {
-  const domains = [...new Set(senders.map((s) => addressDomain(s.fromAddress)))];
-  const keys = domains.length ? await ctx.data.repo(DkimKey).find({ where: { domain: In(domains) } }) : [];
-  const signed = new Set(keys.map((k) => k.domain));
+  const signed = await verifiedDomains(ctx.data, [...new Set(senders.map((s) => addressDomain(s.fromAddress)))]);
   return senders.map((sender) => ({ sender, dkimSigned: signed.has(addressDomain(sender.fromAddress)) }));
 }
 
@@ -52,10 +50,21 @@ export async function deleteSender(ctx: DomainContext, id: string): Promise<Send
   return found;
 }
 
-/** For sends that name a sender: a 422 on `field` when it is not one of the caller's. */
+/**
+ * For sends that name a sender: a 422 on `field` when it is not one of the caller's, or, for live
+ * mail, when its domain is not verified yet (sandbox mail is only captured, so it needs no domain).
+ */
 export async function requireSender(ctx: DomainContext, id: string | undefined, field: string): Promise<EmailSender | null> {
   if (!id) return null;
   const sender = await repo(ctx).findById(id);
   if (!sender) throw validationFailed([{ field, message: 'Sender not found: create one with POST /v1/communications/senders' }]);
+  const domain = addressDomain(sender.fromAddress);
+  if (ctx.scope.environment === 'live' && !(await verifiedDomains(ctx.data, [domain])).has(domain)) {
+    throw validationFailed([{ field, message: unverifiedDomain(domain) }]);
+  }
   return sender;
 }
+
+/** Why live mail from a domain is refused, and what to do. */
+export const unverifiedDomain = (domain: string) =>
+  `${domain} is not verified: register a DKIM key for it (POST /v1/communications/dkim-keys), publish its DNS record, then POST /v1/communications/dkim-keys/{id}/verify`;

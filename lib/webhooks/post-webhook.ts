@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import { assertLiteralHostAllowed, guardedLookup, parseTargetUrl, type DnsSettings } from './target-guard';
+import type { DnsSettings } from '../dns';
+import { assertLiteralHostAllowed, guardedLookup, parseTargetUrl } from './target-guard';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 /** Only the start of a receiver's answer is read: enough for the log, bounded for memory. */

@@ -2,15 +2,8 @@ import { Resolver } from 'node:dns/promises';
 import type { LookupAddress, LookupOneOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { config } from '../config';
+import type { DnsSettings } from '../dns';
 import { isPrivateAddress } from './private-address';
-
-/** Where webhook host names are resolved; tests point `servers` at a DNS server of their own. */
-export interface DnsSettings {
-  /** `host:port` of DNS servers; default the system's (resolv.conf). */
-  servers?: string[];
-  /** Bound on one host name's lookup, all tries included. */
-  timeoutMs: number;
-}
 
 const defaultDns = (): DnsSettings => ({ timeoutMs: config.WEBHOOK_DNS_TIMEOUT_MS });
 

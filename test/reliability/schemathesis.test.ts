@@ -11,6 +11,7 @@ import {
   type OpenApiDocument,
   type SchemathesisRun,
 } from '../support/schemathesis';
+import { DnsServer } from '../support/dns-server';
 import { newTenant, quietTemporalLogs, startStack, type TestStack, type TestTenant } from '../support/stack';
 
 /**
@@ -66,6 +67,7 @@ const HOOKED_OPERATIONS = [
 ];
 
 let stack: TestStack;
+let dns: DnsServer;
 let server: Server;
 let baseUrl: string;
 let owner: TestTenant;
@@ -82,7 +84,11 @@ beforeAll(async () => {
   // ones that fail: at the default cap of 20 the deliveries took over the machine. The two fixtures'
   // endpoints and one generated endpoint are enough to cover the routes (the positive-data run
   // deletes each endpoint it creates).
-  stack = await startStack({ appDeps: { webhooks: { allowPrivateTargets: true, maxEndpoints: 3 } } });
+  // Sending domains are verified against this DNS server, where the seeded DKIM key is published below.
+  dns = await new DnsServer({}).start();
+  stack = await startStack({
+    appDeps: { webhooks: { allowPrivateTargets: true, maxEndpoints: 3 }, dkimDns: { servers: [dns.address], timeoutMs: 2000 } },
+  });
   server = stack.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -94,6 +100,13 @@ beforeAll(async () => {
     'sandbox',
   );
   await narrowFixtureSubscriptions(owner.sandbox);
+  const dkimKey = (
+    await stack
+      .http()
+      .get(`/v1/communications/dkim-keys/${owned.get('dkimKey')}`)
+      .set(owner.sandbox)
+  ).body.data;
+  dns.hosts[dkimKey.dnsRecordName] = { TXT: [dkimKey.dnsRecordValue] };
   const doc = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as OpenApiDocument;
   // The public form endpoint takes a form or a landing page ID, so its parameter names no one type;
   // hosted pages are looked up under the owner's tenant, with generated slugs.
@@ -144,6 +157,7 @@ async function narrowFixtureSubscriptions(headers: Record<string, string>) {
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   await stack.stop();
+  await dns.stop();
 });
 
 // Kept after the run (test-artifacts/ is git-ignored): the HAR and output explain a failure.

@@ -4,21 +4,36 @@ import { createSocket, type Socket } from 'node:dgram';
 export interface DnsRecords {
   A?: string[];
   AAAA?: string[];
+  /** Each record's text; longer than 255 bytes, it goes out in 255-byte strings, as DNS requires. */
+  TXT?: string[];
   silent?: boolean;
 }
 
 const TYPE_A = 1;
+const TYPE_TXT = 16;
 const TYPE_AAAA = 28;
 
+/** TXT rdata: length-prefixed strings of at most 255 bytes. */
+function txtBytes(text: string): Buffer {
+  const bytes = Buffer.from(text, 'utf8');
+  const parts: Buffer[] = [];
+  for (let i = 0; i < bytes.length || i === 0; i += 255) {
+    const chunk = bytes.subarray(i, i + 255);
+    parts.push(Buffer.from([chunk.length]), chunk);
+  }
+  return Buffer.concat(parts);
+}
+
 /**
- * A real DNS server on 127.0.0.1 (UDP) answering A and AAAA queries from a table, so tests can
- * resolve made-up names to chosen addresses through the same resolver production uses.
+ * A real DNS server on 127.0.0.1 (UDP) answering A, AAAA and TXT queries from a table (which a test
+ * may change while it runs, as a tenant publishes a record), so tests resolve made-up names through
+ * the same resolver production uses.
  */
 export class DnsServer {
   private socket?: Socket;
   readonly queries: string[] = [];
 
-  constructor(private readonly hosts: Record<string, DnsRecords>) {}
+  constructor(readonly hosts: Record<string, DnsRecords>) {}
 
   async start(): Promise<this> {
     const socket = createSocket('udp4');
@@ -52,14 +67,20 @@ export class DnsServer {
     this.queries.push(name);
     const host = this.hosts[name];
     if (host?.silent) return null;
-    const addresses = type === TYPE_A ? (host?.A ?? []) : type === TYPE_AAAA ? (host?.AAAA ?? []) : [];
+    const rdatas =
+      type === TYPE_A
+        ? (host?.A ?? []).map((a) => Buffer.from(a.split('.').map(Number)))
+        : type === TYPE_AAAA
+          ? (host?.AAAA ?? []).map(ipv6Bytes)
+          : type === TYPE_TXT
+            ? (host?.TXT ?? []).map(txtBytes)
+            : [];
     const header = Buffer.alloc(12);
     query.copy(header, 0, 0, 2);
     header.writeUInt16BE(host ? 0x8180 : 0x8183, 2); // a response, recursion available; NXDOMAIN for unknown names
     header.writeUInt16BE(1, 4);
-    header.writeUInt16BE(addresses.length, 6);
-    const answers = addresses.map((address) => {
-      const rdata = type === TYPE_A ? Buffer.from(address.split('.').map(Number)) : ipv6Bytes(address);
+    header.writeUInt16BE(rdatas.length, 6);
+    const answers = rdatas.map((rdata) => {
       const record = Buffer.alloc(12);
       record.writeUInt16BE(0xc00c, 0); // the question's name
       record.writeUInt16BE(type, 2);
