@@ -124,7 +124,6 @@ const ID_TYPE_OF_ENTITY: Record<string, IdType> = {
   CampaignEnrollment: 'enrollment',
   EmailSender: 'sender',
   EmailSuppression: 'suppression',
-  EngagementEvent: 'event',
   SequenceDefinition: 'workflow',
   StatusDefinition: 'status',
   StoredFile: 'file',

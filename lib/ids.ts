@@ -21,7 +21,10 @@ export const ID_TYPES = {
   campaign: 'cmp',
   workflow: 'wfl',
   message: 'msg',
+  /** A webhook event (the outbox). */
   event: 'evt',
+  /** An open, click, reply... (spec 6.3): its own tag, so it never shares an ID with a webhook event. */
+  engagementEvent: 'eng',
   course: 'crs',
   addon: 'add',
   webhook: 'whk',

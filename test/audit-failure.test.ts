@@ -116,8 +116,8 @@ describe('the audit entry commits with its change', () => {
     const post = (path: string, requestId: string, body: object) =>
       stack.http().post(path).set(t.sandbox).set('X-Request-Id', `${requestId}-${process.pid}`).send(body).expect(201);
     const task = await post('/v1/tasks', 'task', { title: 'Call back' });
-    // Entities whose class name is not their ID type's name: a WebhookEndpoint is a `webhook`, and an
-    // EngagementEvent (written by one statement with its entry) an `event`.
+    // An entity whose class name is not its ID type's name (a WebhookEndpoint is a `webhook`), and
+    // an EngagementEvent, written by one statement with its entry.
     const hook = await post('/v1/integrations/webhooks', 'hook', { url: 'https://hooks.example.com/in', events: ['lead.created'] });
     const lead = await post('/v1/leads', 'lead', validLead());
     const event = await post('/v1/analytics/events', 'event', { eventType: 'email_open', leadId: lead.body.data.id });

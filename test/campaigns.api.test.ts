@@ -199,7 +199,7 @@ describe('campaigns API', () => {
     await waitFor(async () => smtp.to(lead.email)[0], 'the intro email');
     const event = await api().post('/v1/analytics/events').set(tenant.live).send({ eventType: 'email_open', leadId: lead.id }).expect(201);
     expect(event.body.data).toMatchObject({ type: 'email_open', leadId: lead.id, machine: false });
-    expect(event.body.data.id).toMatch(/^evt/);
+    expect(event.body.data.id).toMatch(/^eng/); // never a webhook event's ID (evt...)
     // Written in the event's transaction: one entry, naming the event (the response corrects it).
     const audit = await api().get(`/v1/audit-logs?resourceId=${event.body.data.id}`).set(tenant.live).expect(200);
     expect(audit.body.data).toMatchObject([

@@ -5,7 +5,7 @@ import type { EngagementEventRecord } from '../../contracts/engagement-event';
 
 export function serializeEngagementEvent(e: EngagementEvent): z.output<typeof EngagementEventRecord> {
   return {
-    id: encodeId('event', e.id),
+    id: encodeId('engagementEvent', e.id),
     tenantId: encodeId('tenant', e.tenantId),
     type: e.type,
     leadId: e.leadId ? encodeId('lead', e.leadId) : null,

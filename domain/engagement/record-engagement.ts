@@ -100,7 +100,7 @@ async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: 
   }));
   const webhooks = rows.flatMap((row) => integrationEvent(row) ?? []);
   const lookup = targetLookup(targeted);
-  const resourceId = ids ? encodeId('event', ids[0]) : null;
+  const resourceId = ids ? encodeId('engagementEvent', ids[0]) : null;
   return writeWithAudit(audit, resourceId, async (auditRow) => {
     const result = await data.sql((q) => {
       const parts = [`ev AS (${q.insertMany(EngagementEvent, rows)} RETURNING *)`];
