@@ -1,9 +1,10 @@
-import { Lead, Opportunity, Partner, StoredFile, Task } from '../db/entities';
+import { In } from 'typeorm';
+import { Lead, LeadImport, Opportunity, Partner, StoredFile, Task } from '../db/entities';
 import { FILE_ENTITY_TYPES, type FileEntityType } from '../db/entities/stored-file';
 import { AppError } from '../lib/errors';
 import { objectKey, type FileStorage } from '../lib/files/file-storage';
 import { removeBytes, sha256Of } from '../lib/files/local-disk';
-import { decodeId, idTypeOf } from '../lib/ids';
+import { decodeId, encodeId, idTypeOf } from '../lib/ids';
 import { logger } from '../lib/logger';
 import type { FileListQuery, FileUploadFields } from '../contracts/file';
 import type { DomainContext } from './context';
@@ -96,6 +97,14 @@ export function listFiles(ctx: DomainContext, f: FileListQuery) {
 export async function deleteFile(ctx: DomainContext, storage: FileStorage, id: string): Promise<StoredFile> {
   const file = await unitOfWork(ctx, async (tx) => {
     const found = await findForUpdate(tx, StoredFile, id, 'File');
+    // An import reads its file chunk by chunk: deleting it midway left the import half done.
+    const importing = await tx.repo(LeadImport).findOne({ fileId: id, status: In(['queued', 'running']) });
+    if (importing) {
+      throw new AppError(
+        'conflict',
+        `The file is being imported (${encodeId('leadImport', importing.id)}, ${importing.status}); delete it once the import has finished`,
+      );
+    }
     await tx.repo(StoredFile).deleteById(id);
     return found;
   });

@@ -496,6 +496,12 @@ describe('lead imports without a running workflow', () => {
       for (let i = 0; i < 3; i++) await startImport(t, body, app.http).expect(202);
       const res = await startImport(t, body, app.http).expect(409);
       expect(res.body.message).toMatch(/At most 3 imports can run at once/);
+      // Their file stays while they read it.
+      const deleted = await app.http().delete(`/v1/files/${fileId}`).set(t.live);
+      expect([deleted.status, deleted.body.message]).toEqual([
+        409,
+        expect.stringMatching(/^The file is being imported \(imp[A-Za-z0-9]+, queued\); delete it once the import has finished$/),
+      ]);
       // The sandbox is another environment: its own three.
       const sandboxFile = (
         await app.http().post('/v1/files/upload').set(t.sandbox).attach('file', Buffer.from('Email\n'), {

@@ -89,8 +89,9 @@ export function fileRoutes(deps: AppDeps) {
       ...base,
       method: 'delete',
       path: '/v1/files/:id',
-      summary: 'Delete a file and its bytes',
+      summary: 'Delete a file and its bytes; 409 while a lead import is reading it',
       params: FileIdParams,
+      errors: [409],
       response: StoredFileSchema,
       handler: async ({ params, ctx }) => ({
         data: serializeFile(await deleteFile(ctx, files.storage, params.id)),
