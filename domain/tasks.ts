@@ -1,4 +1,6 @@
 import { Lead, Opportunity, Task } from '../db/entities';
+import { validationFailed } from '../lib/errors';
+import { encodeId } from '../lib/ids';
 import type { TaskStatus } from '../db/entities/task';
 import type { TaskCreate, TaskListQuery, TaskUpdate } from '../contracts/task';
 import type { DomainContext } from './context';
@@ -14,10 +16,28 @@ export const TASK_ACTIONS = {
 } as const satisfies Transitions<TaskStatus, string>;
 export type TaskAction = keyof typeof TASK_ACTIONS;
 
-/** Links must point at records the caller can see. */
+/**
+ * Links must point at records the caller can see, and a task's deal must be its lead's deal. A link
+ * equal to the stored one is not a change (a client sending the record back), so it passes even if
+ * it names a record deleted since, as an assignee who left does.
+ */
 async function assertLinks(tx: ScopedData, input: TaskUpdate, current?: Task): Promise<void> {
-  await assertExists(tx, Lead, input.leadId, 'leadId', 'Lead');
-  await assertExists(tx, Opportunity, input.opportunityId, 'opportunityId', 'Opportunity');
+  const changed = (key: 'leadId' | 'opportunityId') => input[key] !== undefined && input[key] !== current?.[key];
+  if (changed('leadId')) await assertExists(tx, Lead, input.leadId, 'leadId', 'Lead');
+  const leadId = input.leadId !== undefined ? input.leadId : (current?.leadId ?? null);
+  const opportunityId = input.opportunityId !== undefined ? input.opportunityId : (current?.opportunityId ?? null);
+  if (opportunityId && (changed('opportunityId') || changed('leadId'))) {
+    const deal = await tx.repo(Opportunity).findById(opportunityId);
+    if (!deal && changed('opportunityId')) throw validationFailed([{ field: 'opportunityId', message: 'Opportunity not found' }]);
+    if (deal?.leadId && leadId && deal.leadId !== leadId) {
+      throw validationFailed([
+        {
+          field: 'opportunityId',
+          message: `Is the deal of another lead (${encodeId('lead', deal.leadId)}); link the task to that lead, or leave leadId out`,
+        },
+      ]);
+    }
+  }
   await assertAssignable(tx, input.assignedTo, 'assignedTo', current?.assignedTo);
 }
 

@@ -64,6 +64,33 @@ describe('tasks', () => {
     expect(unlinked.body.data.opportunityId).toBeNull();
   });
 
+  it("refuses a deal of another lead than the task's, and takes back links to records deleted since", async () => {
+    const t = await newTenant(stack.db);
+    const [ada, bob] = [
+      (await stack.http().post('/v1/leads').set(t.sandbox).send(validLead())).body.data,
+      (await stack.http().post('/v1/leads').set(t.sandbox).send(validLead())).body.data,
+    ];
+    const bobsDeal = (await stack.http().post('/v1/opportunities').set(t.sandbox).send({ name: 'Bob', value: 1, leadId: bob.id })).body
+      .data;
+    const mixed = await create({ title: 'x', leadId: ada.id, opportunityId: bobsDeal.id }, t);
+    expect([mixed.status, mixed.body.errors]).toEqual([
+      422,
+      [{ field: 'opportunityId', message: `Is the deal of another lead (${bob.id}); link the task to that lead, or leave leadId out` }],
+    ]);
+    const task = (await create({ title: 'Call Bob', leadId: bob.id, opportunityId: bobsDeal.id }, t)).body.data;
+    const moved = await stack.http().patch(`/v1/tasks/${task.id}`).set(t.sandbox).send({ leadId: ada.id });
+    expect([moved.status, moved.body.errors[0].field]).toEqual([422, 'opportunityId']);
+    // The record sent back as it was read, after its lead was deleted: no change to its links, no 422.
+    await stack.http().delete(`/v1/leads/${bob.id}`).set(t.sandbox).expect(200);
+    const { id, title, leadId, opportunityId } = task;
+    await stack
+      .http()
+      .patch(`/v1/tasks/${id}`)
+      .set(t.sandbox)
+      .send({ title: `${title}!`, leadId, opportunityId })
+      .expect(200);
+  });
+
   it('completes once: a second complete, or completing a cancelled task, is 409', async () => {
     const t = await newTenant(stack.db);
     const task = (await create({ title: 'Send proposal' }, t)).body.data;
