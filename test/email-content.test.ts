@@ -1,6 +1,6 @@
 import { composeEmail, type TrackingSettings } from '../domain/communications/compose-email';
 import { inferEmailFormat } from '../domain/communications/email-format';
-import { clickTargets, htmlPart, SmtpSink, textPart, type ReceivedMail } from './support/smtp-sink';
+import { clickTargets, header, htmlPart, SmtpSink, textPart, type ReceivedMail } from './support/smtp-sink';
 import { startMailStack } from './support/mail-stack';
 import { validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
@@ -143,6 +143,30 @@ describe('email content', () => {
       [`HTML for ${EVIL_NAME}`, 'html'],
       [`Text for ${EVIL_NAME}`, 'text'],
     ]);
+  });
+
+  it('puts the pixel and the unsubscribe link inside a whole document, and gives marketing mail without a lead its unsubscribe', async () => {
+    const lead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data as { email: string; id: string };
+    const page = '<!doctype html><html><head><title>x</title></head><body><p>Hi {{firstName}}</p></BODY></html>';
+    await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: lead.email, subject: 'Doc', body: page, leadId: lead.id });
+    const [mail] = await waitUntil(async () => smtp.to(lead.email).length > 0 && smtp.to(lead.email), 'the email');
+    const html = htmlPart(mail);
+    expect(html.indexOf('/v1/t/o/')).toBeLessThan(html.indexOf('</BODY>'));
+    expect(html.indexOf('/v1/t/u/')).toBeLessThan(html.indexOf('</BODY>'));
+    expect(html.trimEnd().endsWith('</html>')).toBe(true);
+
+    const address = `no-lead-${Date.now()}@example.com`;
+    await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: address, subject: 'News', body: 'Hello', category: 'marketing' })
+      .expect(200);
+    const [marketing] = await waitUntil(async () => smtp.to(address).length > 0 && smtp.to(address), 'the marketing email');
+    expect(header(marketing, 'List-Unsubscribe')).toMatch(/^<https:\/\/content\.test\/v1\/t\/u\//);
+    expect(textPart(marketing)).toContain('Unsubscribe: https://content.test/v1/t/u/');
   });
 
   it('sends an HTML email with a text part of separated paragraphs, list items and the link URLs', async () => {

@@ -100,7 +100,8 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
             environment,
             messageId: encodeId('message', message.id),
             track: message.leadId !== null,
-            unsubscribe: message.marketing && message.leadId !== null,
+            // Marketing carries the link whoever it went to: an address without a lead is suppressed all the same.
+            unsubscribe: message.marketing,
           },
           settings.tracking,
         );

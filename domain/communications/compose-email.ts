@@ -85,13 +85,26 @@ export function composeEmail(input: ComposeInput, tracking: TrackingSettings): C
       : textToHtml(input.body, isAuthored, href);
   let text = input.format === 'html' ? htmlToText(input.body) : input.body;
   const headers: Record<string, string> = {};
-  if (input.track) html += `\n<img src="${link('o')}" width="1" height="1" alt="" style="display:none">`;
+  let tail = '';
+  if (input.track) tail += `\n<img src="${link('o')}" width="1" height="1" alt="" style="display:none">`;
   if (input.unsubscribe) {
     const url = link('u');
-    html += `\n<p style="font-size:12px;color:#666"><a href="${url}">Unsubscribe</a></p>`;
+    tail += `\n<p style="font-size:12px;color:#666"><a href="${url}">Unsubscribe</a></p>`;
     text += `\n\nUnsubscribe: ${url}`;
     headers['List-Unsubscribe'] = `<${url}>`;
     headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
   }
-  return { subject: input.subject, html, text, headers };
+  return { subject: input.subject, html: insideBody(html, tail), text, headers };
+}
+
+/**
+ * Appends to the body of a whole HTML document (before its last `</body>`, or `</html>`), not after
+ * it: some clients drop what follows `</html>`, and with it the pixel and the unsubscribe link.
+ */
+function insideBody(html: string, fragment: string): string {
+  if (!fragment) return html;
+  const lower = html.toLowerCase();
+  let at = lower.lastIndexOf('</body');
+  if (at === -1) at = lower.lastIndexOf('</html');
+  return at === -1 ? html + fragment : `${html.slice(0, at)}${fragment}\n${html.slice(at)}`;
 }
