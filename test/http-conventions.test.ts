@@ -110,6 +110,26 @@ describe('HTTP conventions', () => {
     const res = await stack.http().get('/v1/leads?limit=1000&sort=password:asc').set(tenant.sandbox);
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['limit', 'sort']);
+    // Said as the caller wrote it: not a number, or a parameter given twice (not "received NaN").
+    const words = await stack.http().get('/v1/leads?page=abc').set(tenant.sandbox);
+    expect(words.body.errors).toEqual([{ field: 'page', message: 'Must be a number' }]);
+    const twice = await stack.http().get('/v1/leads?page=1&page=2').set(tenant.sandbox);
+    expect([twice.status, twice.body.errors]).toEqual([400, [{ field: 'page', message: 'Given more than once; give it once' }]]);
+  });
+
+  it('points a PATCH of status to the named actions', async () => {
+    const task = (await stack.http().post('/v1/tasks').set(tenant.sandbox).send({ title: 'Call back' }).expect(201)).body.data;
+    const res = await stack.http().patch(`/v1/tasks/${task.id}`).set(tenant.sandbox).send({ status: 'completed' });
+    expect([res.status, res.body.errors]).toEqual([
+      422,
+      [
+        {
+          field: 'status',
+          message:
+            'Unknown field; the status changes through the named actions (POST /v1/<resource>/{id}/<action>, listed in the API docs)',
+        },
+      ],
+    ]);
   });
 
   it('refuses a query parameter the endpoint does not take, naming the ones it does', async () => {

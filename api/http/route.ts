@@ -185,6 +185,17 @@ function unknownQueryParameters(route: AnyRoute, raw: Record<string, unknown>): 
 function parseQuery(route: AnyRoute, raw: Record<string, unknown>) {
   const unknown = route.auth === 'tenant' ? unknownQueryParameters(route, raw) : [];
   if (unknown.length) throw new AppError('bad_request', 'Invalid query parameters', unknown);
+  // No parameter takes a list: a repeated one (?status=a&status=b) is named as such, not as a bad value.
+  const repeated = Object.keys(raw).filter(
+    (key) => Array.isArray(raw[key]) && queryParameterNames(route.query as AnySchema | undefined).includes(key),
+  );
+  if (repeated.length) {
+    throw new AppError(
+      'bad_request',
+      'Invalid query parameters',
+      repeated.map((field) => ({ field, message: 'Given more than once; give it once' })),
+    );
+  }
   const schema = route.query as AnySchema | undefined;
   if (!schema) return undefined;
   const unstorable = findUnstorableText(raw);
