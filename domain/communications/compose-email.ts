@@ -77,7 +77,7 @@ export function composeEmail(input: ComposeInput, tracking: TrackingSettings): C
   const authored = new Set(input.trackedLinks);
   const isAuthored = (url: string) => authored.has(url);
   const href = (url: string) => (input.track ? link('c', url) : url);
-  let html =
+  const html =
     input.format === 'html'
       ? input.body.replace(HREF, (whole, url: string) =>
           input.track && isAuthored(unescapeAttr(url)) ? `href="${escapeHtml(href(unescapeAttr(url)))}"` : whole,
