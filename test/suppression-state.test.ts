@@ -178,6 +178,45 @@ describe('suppression is state the API shows', () => {
     ]);
   });
 
+  it("an unsubscribe through an old address suppresses the lead's current one, and re-subscribing that undoes it", async () => {
+    const lead = await newLead();
+    const old = lead.email;
+    await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: old, subject: 'News', body: 'Hi', leadId: lead.id })
+      .expect(200);
+    const [mail] = await waitUntil(async () => smtp.to(old).length > 0 && smtp.to(old), 'the marketing email');
+    const moved = `moved-${old}`;
+    await api().patch(`/v1/leads/${lead.id}`).set(tenant.live).send({ email: moved }).expect(200);
+    await api().post(trackingPaths(mail, 'u')[0]).type('form').send('List-Unsubscribe=One-Click').expect(200);
+    const [current] = (await api().get('/v1/suppressions').query({ email: moved }).set(tenant.live).expect(200)).body.data;
+    expect(current).toMatchObject({ reason: 'unsubscribed' });
+    // The 422's advice works: re-subscribing the lead's address clears the lead.
+    await api().delete(`/v1/suppressions/${current.id}`).set(tenant.live).expect(200);
+    expect((await getLead(lead.id)).unsubscribedAt).toBeNull();
+    await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: moved, subject: 'Back', body: 'Hi', leadId: lead.id })
+      .expect(200);
+  });
+
+  it("a bounce at another address leaves the lead's own address in its campaigns", async () => {
+    const lead = await newLead();
+    const elsewhere = `elsewhere-${lead.email}`;
+    const sent = await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: elsewhere, subject: 'News', body: 'Hi', leadId: lead.id })
+      .expect(200);
+    await api().post('/v1/communications/inbound/bounce').set(tenant.live).send({ messageId: sent.body.data.id }).expect(201);
+    expect((await getLead(lead.id)).bouncedAt).not.toBeNull();
+    // Enrolled, it reaches its wait after the first email instead of exiting as bounced.
+    await enrolledAndWaiting(lead.id);
+    expect(smtp.to(lead.email)).toHaveLength(1);
+  });
+
   it('a marketing send to a lead that may be emailed carries the unsubscribe link and List-Unsubscribe', async () => {
     const lead = await newLead();
     await api()

@@ -10,8 +10,8 @@ export type Eligibility =
   | { eligible: false; reason: 'lead_deleted' | 'converted' | 'unsubscribed' | 'bounced' | 'campaign_paused' | 'campaign_completed' };
 
 /**
- * Checked before every send and action: a lead that converted, unsubscribed or bounced, or whose
- * address is suppressed (email_suppressions), leaves the sequence. The campaign's status is read too, so a pause or completion whose signal was lost
+ * Checked before every send and action: a lead that converted or unsubscribed, or whose address
+ * is suppressed (email_suppressions: unsubscribed or bounced), leaves the sequence. The campaign's status is read too, so a pause or completion whose signal was lost
  * still holds or ends the enrollment.
  */
 export function checkLeadEligibility(db: DataSource) {
@@ -23,7 +23,8 @@ export function checkLeadEligibility(db: DataSource) {
     if (!lead) return { eligible: false, reason: 'lead_deleted' };
     if (lead.convertedAt) return { eligible: false, reason: 'converted' };
     if (lead.unsubscribedAt) return { eligible: false, reason: 'unsubscribed' };
-    if (lead.bouncedAt) return { eligible: false, reason: 'bounced' };
+    // A bounce belongs to the address that bounced (the suppression list), not to the lead: its
+    // bouncedAt may come from an address it no longer has, which a re-subscribe cannot clear.
     // The address may have opted out (or bounced) on another lead record: it decides too.
     const suppressed = await suppressionOf(new ScopedData(db.manager, ref), lead.email);
     if (suppressed) return { eligible: false, reason: suppressed };

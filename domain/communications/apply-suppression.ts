@@ -37,12 +37,19 @@ export async function applySuppression(deps: SuppressionDeps, scope: TenantScope
   const address = normalizeEmail(cause.address);
   const marked = await unitOfWork({ ...deps, scope }, async (tx) => {
     await suppressAddress(tx, address, cause.reason);
-    const rows = await tx.sql<{ id: string }>(
+    const rows = await tx.sql<{ id: string; email_normalized: string }>(
       (q) => `UPDATE ${q.table(Lead)} SET ${column} = ${q.value(cause.at)}, updated_at = now()
         WHERE ${q.scope()} AND (email_normalized = ${q.value(address)} OR id = ${q.value(cause.leadId)}::bigint) AND ${column} IS NULL
-        RETURNING id::text`,
+        RETURNING id::text, email_normalized`,
     );
     for (const { id } of rows) await tx.emit('lead.updated', { id, changes: { [field]: cause.at.toISOString() } });
+    // The person opted out, whatever address their lead has now: that address is suppressed too, so
+    // the list holds what refuses them, and re-subscribing it (DELETE /v1/suppressions/:id) undoes it.
+    if (cause.reason === 'unsubscribed') {
+      for (const other of new Set(rows.map((r) => r.email_normalized).filter((a) => a !== address))) {
+        await suppressAddress(tx, other, 'unsubscribed');
+      }
+    }
     return rows.map((r) => r.id);
   });
   await stopEnrollmentsOfAddress(deps, new ScopedData(deps.db.manager, scope), address, cause.leadId, cause.reason);
