@@ -193,9 +193,15 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
     const ids: string[] = [];
     for (let i = 0; i < 25; i++) ids.push(await create());
     await stack.workflows.drain();
-    const first = await stack.http().get(`/v1/leads/${ids[0]}/duplicates`).set(tenant.live).expect(200);
+    const first = await stack.http().get(`/v1/leads/${ids[0]}/duplicates?limit=100`).set(tenant.live).expect(200);
     expect(first.body.data).toHaveLength(24);
     expect(first.body.meta.commonKeys).toEqual([]);
+    // Paged like every list: 20 to a page by default.
+    const paged = await stack.http().get(`/v1/leads/${ids[0]}/duplicates?page=2`).set(tenant.live).expect(200);
+    expect([paged.body.data.length, paged.body.pagination]).toEqual([
+      4,
+      { page: 2, limit: 20, total: 24, totalPages: 2, hasNext: false, hasPrev: true },
+    ]);
 
     ids.push(await create(), await create()); // the 26th lead makes the phone common
     await stack.workflows.drain();

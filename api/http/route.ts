@@ -88,6 +88,13 @@ export interface RouteSpec<
 interface ListResult<Row> {
   rows: Row[];
   total: number;
+  /** Facts about the whole list for the envelope's `meta` (the route's `meta` schema). */
+  meta?: Record<string, unknown>;
+}
+
+/** One page of a list the domain reads whole (bounded lists: a cluster, a referral tree, a partner's codes). */
+export function pageOfList<Row>(rows: Row[], query: { page: number; limit: number }): ListResult<Row> {
+  return { rows: rows.slice((query.page - 1) * query.limit, query.page * query.limit), total: rows.length };
 }
 
 /** A paged query: every list schema carries these. */
@@ -131,9 +138,9 @@ export function defineListRoute<
     ...route,
     list: true,
     handler: async (input) => {
-      const { rows, total } = await handler(input as HandlerInput<Infer<P>, z.output<Q>, undefined>);
+      const { rows, total, meta } = await handler(input as HandlerInput<Infer<P>, z.output<Q>, undefined>);
       const { page, limit } = input.query as { page: number; limit: number };
-      return { data: rows.map(serialize) as z.output<R>, pagination: paginate(page, limit, total), message };
+      return { data: rows.map(serialize) as z.output<R>, pagination: paginate(page, limit, total), meta, message };
     },
   };
 }

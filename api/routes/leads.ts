@@ -5,7 +5,8 @@ import { createLeadBatch, type BatchItemResult } from '../../domain/leads/batch'
 import type { FieldError } from '../../lib/errors';
 import { findUnstorableText } from '../../lib/unstorable-text';
 import { toFieldErrors } from '../../lib/zod-errors';
-import { defineListRoute, defineRoute } from '../http/route';
+import { defineListRoute, defineRoute, pageOfList } from '../http/route';
+import { PaginationQuery } from '../../contracts/common';
 import { serializeLead } from '../serializers/lead';
 import {
   customFieldFilters,
@@ -20,6 +21,8 @@ import {
   LeadMerge,
   LeadUpdate,
 } from '../../contracts/lead';
+
+type Duplicate = Awaited<ReturnType<typeof listDuplicates>>['duplicates'][number];
 
 /** One item of a batch, validated as the body of POST /v1/leads would be (text PostgreSQL cannot store included). */
 function batchItem(item: unknown): { input: LeadCreate } | { errors: FieldError[] } {
@@ -127,7 +130,7 @@ export function leadRoutes() {
         message: 'Lead deleted',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       method: 'get',
       path: '/v1/leads/:id/duplicates',
       summary: 'List leads detected as duplicates of this lead (same normalised email or phone)',
@@ -135,15 +138,14 @@ export function leadRoutes() {
       auth: 'tenant',
       scope: 'leads:read',
       params: LeadIdParams,
+      query: PaginationQuery,
       response: z.array(LeadDuplicate),
       meta: LeadDuplicatesMeta,
-      handler: async ({ params, ctx }) => {
+      message: 'Duplicates retrieved',
+      serialize: (d: Duplicate) => ({ lead: serializeLead(d.lead), reasons: d.reasons }),
+      handler: async ({ params, query, ctx }) => {
         const { duplicates, commonKeys } = await listDuplicates(ctx, params.id);
-        return {
-          data: duplicates.map((d) => ({ lead: serializeLead(d.lead), reasons: d.reasons })),
-          meta: { commonKeys },
-          message: 'Duplicates retrieved',
-        };
+        return { ...pageOfList(duplicates, query), meta: { commonKeys } };
       },
     }),
     defineRoute({

@@ -11,7 +11,7 @@ import {
   updatePartner,
   type PartnerAction,
 } from '../../domain/partners';
-import { defineListRoute, defineRoute } from '../http/route';
+import { defineListRoute, defineRoute, pageOfList } from '../http/route';
 import { serializePartner, serializeReferralCode } from '../serializers/partner';
 import {
   DownlinePartner,
@@ -22,6 +22,9 @@ import {
   PartnerUpdate,
   ReferralCode,
 } from '../../contracts/partner';
+import { PaginationQuery } from '../../contracts/common';
+
+type Downline = Awaited<ReturnType<typeof listDownline>>[number];
 
 const ACTION_SUMMARIES: Record<PartnerAction, string> = {
   approve: 'Approve a pending partner (emits partner.approved; issues a first referral code)',
@@ -111,32 +114,29 @@ export function partnerRoutes() {
         message: 'Referral code created',
       }),
     }),
-    defineRoute({
+    defineListRoute({
       ...read,
       method: 'get',
       path: '/v1/partners/:id/referral-codes',
       summary: "List a partner's referral codes",
       params: PartnerIdParams,
+      query: PaginationQuery,
       response: z.array(ReferralCode),
-      handler: async ({ params, ctx }) => ({
-        data: (await listReferralCodes(ctx, params.id)).map(serializeReferralCode),
-        message: 'Referral codes retrieved',
-      }),
+      message: 'Referral codes retrieved',
+      serialize: serializeReferralCode,
+      handler: async ({ params, query, ctx }) => pageOfList(await listReferralCodes(ctx, params.id), query),
     }),
-    defineRoute({
+    defineListRoute({
       ...read,
       method: 'get',
       path: '/v1/partners/:id/downline',
       summary: 'Every partner below this one in the referral tree, with depth (1 = referred directly)',
       params: PartnerIdParams,
+      query: PaginationQuery,
       response: z.array(DownlinePartner),
-      handler: async ({ params, ctx }) => ({
-        data: (await listDownline(ctx, params.id)).map(({ partner, depth }) => ({
-          ...serializePartner(partner),
-          depth,
-        })),
-        message: 'Downline retrieved',
-      }),
+      message: 'Downline retrieved',
+      serialize: ({ partner, depth }: Downline) => ({ ...serializePartner(partner), depth }),
+      handler: async ({ params, query, ctx }) => pageOfList(await listDownline(ctx, params.id), query),
     }),
   ];
 }
