@@ -26,6 +26,11 @@ function pace(i) {
   return `${number(Math.round(i.rate))} rows/s${i.etaSeconds === null ? '' : `, about ${number(i.etaSeconds)} s left`}`;
 }
 
+/** The badge, and for a failed import why it stopped (what the API's `error` says). */
+function status(i) {
+  return h('div', null, badge(i.status, STATUS_KIND[i.status]), i.error ? h('p', { class: 'import-error' }, i.error) : null);
+}
+
 /** Lead imports (POST /v1/leads/imports), newest first, refreshed while one is queued or running. */
 export function importsPage(main, ctx) {
   const { api } = ctx;
@@ -49,8 +54,9 @@ export function importsPage(main, ctx) {
       table(
         'Lead imports',
         [
+          { label: 'Import', cell: (i) => h('code', null, i.id) },
           { label: 'Started', cell: (i) => when(i.createdAt) },
-          { label: 'Status', cell: (i) => badge(i.status, STATUS_KIND[i.status]) },
+          { label: 'Status', cell: status },
           { label: 'Progress', cell: progressBar },
           { label: 'Rows', cell: counts },
           { label: 'Pace', cell: pace },
@@ -72,7 +78,15 @@ export function importsPage(main, ctx) {
   replace(
     main,
     h('h1', null, 'Lead imports'),
-    h('p', { class: 'lede' }, 'Files imported into leads, with the rows read so far. Failed rows: GET /v1/leads/imports/{id}/failures.'),
+    h(
+      'p',
+      { class: 'lede' },
+      'Files imported into leads, with the rows read so far. The rows that failed, with the reason for each: ',
+      h('code', null, 'GET /v1/leads/imports/{import}/failures'),
+      ', or as a file to correct and import again: ',
+      h('code', null, '…/failures/download'),
+      '.',
+    ),
     list,
   );
   void load();

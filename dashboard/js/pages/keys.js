@@ -97,6 +97,7 @@ export function keysPage(main, { api, env }) {
       try {
         const { data } = await api('POST', '/v1/api-keys', body);
         form.reset();
+        scopes.input.value = '*'; // reset() empties it: the value was set as a property, not as the default
         showCreated(data);
         await load();
       } catch (err) {

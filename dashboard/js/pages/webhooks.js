@@ -3,6 +3,9 @@ import { badge, busy, confirmDialog, emptyState, errorBox, field, h, pager, repl
 import { deliveryLog } from './webhook-deliveries.js';
 import { secretSection } from './webhook-secret.js';
 
+/** Groups whose name is not a word to capitalise. */
+const GROUP_LABELS = { sms: 'SMS' };
+
 const BASE = '/v1/integrations/webhooks';
 const envName = (env) => (env === 'sandbox' ? 'sandbox' : 'live');
 const path = (id) => `${BASE}/${encodeURIComponent(id)}`;
@@ -87,7 +90,7 @@ async function endpointForm(ctx, webhook, onSaved) {
     h(
       'fieldset',
       { class: 'event-group' },
-      h('legend', null, group),
+      h('legend', null, GROUP_LABELS[group] ?? group),
       events.map((e) => {
         const id = uid('evt');
         const box = h('input', { type: 'checkbox', id, name: 'events', value: e.event, checked: selected.has(e.event) });
