@@ -21,3 +21,18 @@ export const SuppressionListQuery = PaginationQuery.extend({
 export type SuppressionListQuery = z.output<typeof SuppressionListQuery>;
 
 export const SuppressionIdParams = z.object({ id: encodedId('suppression') });
+
+export const SuppressionCreate = z
+  .object({
+    email: emailField,
+    reason: z
+      .enum(SUPPRESSION_REASONS)
+      .default('unsubscribed')
+      .meta({
+        description:
+          'unsubscribed (default): an opt-out received elsewhere (by phone, by reply, from another provider); bounced: an address known to be dead',
+      }),
+  })
+  .strict()
+  .meta({ id: 'SuppressionCreate' });
+export type SuppressionCreate = z.output<typeof SuppressionCreate>;

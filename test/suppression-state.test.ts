@@ -217,6 +217,22 @@ describe('suppression is state the API shows', () => {
     expect(smtp.to(lead.email)).toHaveLength(1);
   });
 
+  it('suppresses an address learnt of elsewhere as an unsubscribe link would; a bounce then outranks a later opt-out', async () => {
+    const lead = await newLead();
+    const campaign = await enrolledAndWaiting(lead.id);
+    const added = await api().post('/v1/suppressions').set(tenant.live).send({ email: lead.email.toUpperCase() }).expect(201);
+    expect(added.body.data).toMatchObject({ email: lead.email, reason: 'unsubscribed' });
+    expect((await getLead(lead.id)).unsubscribedAt).not.toBeNull();
+    expect(await result(campaign, lead.id)).toMatchObject({ status: 'exited', exitReason: 'unsubscribed' });
+
+    const dead = `dead-${lead.email}`;
+    await api().post('/v1/suppressions').set(tenant.live).send({ email: dead, reason: 'bounced' }).expect(201);
+    const again = await api().post('/v1/suppressions').set(tenant.live).send({ email: dead }).expect(201);
+    expect(again.body.data.reason).toBe('bounced');
+    const bad = await api().post('/v1/suppressions').set(tenant.live).send({ email: 'nope', reason: 'spam' });
+    expect([bad.status, bad.body.errors.map((e: { field: string }) => e.field).sort()]).toEqual([422, ['email', 'reason']]);
+  });
+
   it('a marketing send to a lead that may be emailed carries the unsubscribe link and List-Unsubscribe', async () => {
     const lead = await newLead();
     await api()

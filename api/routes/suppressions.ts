@@ -1,14 +1,29 @@
 import { z } from 'zod';
-import { listSuppressions, resubscribe } from '../../domain/communications/suppression-list';
+import { addSuppression, listSuppressions, resubscribe } from '../../domain/communications/suppression-list';
 import { defineListRoute, defineRoute } from '../http/route';
 import { serializeSuppression } from '../serializers/suppression';
-import { Suppression, SuppressionIdParams, SuppressionListQuery } from '../../contracts/suppression';
+import { Suppression, SuppressionCreate, SuppressionIdParams, SuppressionListQuery } from '../../contracts/suppression';
 
 const tag = 'Communications';
 
-/** The suppression list: addresses that unsubscribed or bounced, and re-subscribing one. */
+/** The suppression list: addresses that unsubscribed or bounced, adding one, and re-subscribing one. */
 export function suppressionRoutes() {
   return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/suppressions',
+      summary:
+        'Suppress an address learnt of elsewhere (an opt-out by phone, another provider’s list): its leads are marked and their campaigns end, as by an unsubscribe link',
+      tag,
+      auth: 'tenant',
+      scope: 'communications:write',
+      body: SuppressionCreate,
+      response: Suppression,
+      handler: async ({ body, ctx }) => ({
+        data: serializeSuppression(await addSuppression(ctx, body)),
+        message: 'Address suppressed',
+      }),
+    }),
     defineListRoute({
       method: 'get',
       path: '/v1/suppressions',

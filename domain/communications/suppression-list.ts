@@ -1,4 +1,5 @@
-import type { SuppressionListQuery } from '../../contracts/suppression';
+import type { SuppressionCreate, SuppressionListQuery } from '../../contracts/suppression';
+import { applySuppression } from './apply-suppression';
 import { EmailSuppression, Lead } from '../../db/entities';
 import { notFound } from '../../lib/errors';
 import type { DomainContext } from '../context';
@@ -11,6 +12,20 @@ export async function listSuppressions(ctx: DomainContext, q: SuppressionListQue
   if (q.email) qb.andWhere('s.address = :address', { address: normalizeEmail(q.email) });
   const [rows, total] = await qb.orderBy('s.id', 'DESC').page(q.page, q.limit);
   return { rows, total };
+}
+
+/**
+ * Suppresses an address the tenant learnt of elsewhere: an opt-out by phone or by reply, a list
+ * from another email provider. As an unsubscribe link would: every lead with the address is marked
+ * (`lead.updated`) and their running enrollments end. A bounce outranks an unsubscribe, so adding
+ * `unsubscribed` for a bounced address leaves it bounced; the answer is the list's row as it is.
+ */
+export async function addSuppression(ctx: DomainContext, input: SuppressionCreate): Promise<EmailSuppression> {
+  const address = normalizeEmail(input.email);
+  await applySuppression(ctx, ctx.scope, { address, reason: input.reason, at: new Date(), leadId: null });
+  const row = await ctx.data.repo(EmailSuppression).findOne({ address });
+  if (!row) throw new Error(`suppression of ${address} vanished after it was written`);
+  return row;
 }
 
 /**
