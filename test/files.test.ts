@@ -70,7 +70,10 @@ describe('files', () => {
   it('refuses files over the size limit (413), refused types (415) and non-multipart bodies (415)', async () => {
     const t = await newTenant(stack.db);
     const big = await upload(t, Buffer.alloc(config.FILE_UPLOAD_MAX_BYTES + 1, 'a'));
-    expect([big.status, big.body.success]).toEqual([413, false]);
+    expect([big.status, big.body.message]).toEqual([
+      413,
+      `File exceeds the ${config.FILE_UPLOAD_MAX_BYTES.toLocaleString('en-US')}-byte limit of this endpoint; upload larger files with POST /v1/files/uploads (a presigned URL)`,
+    ]);
     const html = await upload(t, '<script>alert(1)</script>', { filename: 'x.html', contentType: 'text/html' });
     expect([html.status, html.body.message]).toEqual([415, 'Files of type text/html are not accepted']);
     const json = await stack.http().post('/v1/files/upload').set(t.sandbox).send({ file: 'x' });
@@ -96,6 +99,8 @@ describe('files', () => {
     expect(notMyDeal.body.errors).toEqual([{ field: 'entityId', message: 'Opportunity not found' }]);
     const extra = await upload(t, 'x', { fields: { colour: 'blue' } });
     expect(extra.body.errors).toEqual([{ field: 'colour', message: 'Unknown field' }]);
+    const misnamed = await stack.http().post('/v1/files/upload').set(t.sandbox).attach('document', Buffer.from('x'), 'a.txt');
+    expect(misnamed.body.errors).toEqual([{ field: 'file', message: 'Unexpected file part "document"; name the file part "file"' }]);
   });
 
   it('lists files by owning record with pagination; other tenants and environments see nothing', async () => {

@@ -32,8 +32,15 @@ function toAppError(err: unknown): unknown {
     return new AppError('bad_request', 'Malformed multipart body', [{ field: 'body', message: err.message }]);
   if (!(err instanceof multer.MulterError)) return err;
   if (err.code === 'LIMIT_FILE_SIZE')
-    return new AppError('payload_too_large', `File exceeds the ${config.FILE_UPLOAD_MAX_BYTES}-byte limit`);
-  const field = err.code === 'LIMIT_UNEXPECTED_FILE' || err.code === 'LIMIT_FILE_COUNT' ? 'file' : (err.field ?? 'form');
+    return new AppError(
+      'payload_too_large',
+      `File exceeds the ${config.FILE_UPLOAD_MAX_BYTES.toLocaleString('en-US')}-byte limit of this endpoint; upload larger files with POST /v1/files/uploads (a presigned URL)`,
+    );
+  if (err.code === 'LIMIT_UNEXPECTED_FILE') {
+    const message = err.field === 'file' ? 'Send one file per upload' : `Unexpected file part "${err.field}"; name the file part "file"`;
+    return new AppError('validation_failed', 'Validation failed', [{ field: 'file', message }]);
+  }
+  const field = err.code === 'LIMIT_FILE_COUNT' ? 'file' : (err.field ?? 'form');
   return new AppError('validation_failed', 'Validation failed', [{ field, message: err.message }]);
 }
 
