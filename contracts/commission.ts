@@ -1,11 +1,6 @@
 import { z } from 'zod';
 import { COMMISSION_STATUSES } from '../db/entities/commission';
-import { PaginationQuery, encodedId } from './common';
-
-const CurrencyCode = z
-  .string()
-  .regex(/^[A-Z]{3}$/, 'Must be a three-letter ISO 4217 currency code')
-  .meta({ description: 'ISO 4217 code, e.g. USD' });
+import { PaginationQuery, currencyCode, encodedId } from './common';
 
 /**
  * At most two decimal places, read to a double's 15 significant digits: 0.57 arrives as
@@ -18,7 +13,7 @@ export const CommissionCreate = z
   .object({
     partnerId: encodedId('partner'),
     amount: z.number().positive().lt(1e12).refine(hasCents, 'At most two decimal places').meta({ multipleOf: 0.01 }),
-    currency: CurrencyCode,
+    currency: currencyCode,
     note: z.string().trim().max(500).nullable().optional(),
   })
   .strict()

@@ -149,6 +149,21 @@ export const PaginationSchema = z
   .meta({ id: 'Pagination' });
 
 /** Contact fields shared by leads, partners, users and logins. */
+/** The ISO 4217 codes the runtime knows (ICU's list, 162 in Node 20): "XYZ" is not money. */
+const ISO_4217 = Intl.supportedValuesOf('currency');
+const ISO_4217_SET = new Set(ISO_4217);
+
+/**
+ * A currency: an ISO 4217 code, upper-cased (`usd` is taken as USD, as Stripe takes it). The
+ * document lists the codes, so generated clients and the fuzzer offer only real ones.
+ */
+export const currencyCode = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, 'Must be a 3-letter ISO 4217 currency code, e.g. USD')
+  .transform((c) => c.toUpperCase())
+  .refine((c) => ISO_4217_SET.has(c), 'Not an ISO 4217 currency code (e.g. USD, EUR, GBP)')
+  .meta({ enum: ISO_4217, description: 'ISO 4217 code, e.g. USD (lower case is taken as upper case)' });
+
 export const emailField = z
   .string()
   .trim()

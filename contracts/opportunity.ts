@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import { encodedId, isoDate, isoDateTime, nonBlank, PaginationQuery, sortQuery } from './common';
+import { currencyCode, encodedId, isoDate, isoDateTime, nonBlank, PaginationQuery, sortQuery } from './common';
 
-const currency = z
-  .string()
-  .regex(/^[A-Za-z]{3}$/, 'Must be a 3-letter ISO 4217 currency code')
-  .transform((c) => c.toUpperCase());
 // numeric(14,2) holds up to 999,999,999,999.99; anything that rounds above it (1e12, or
 // 999999999999.9999 at two decimals) overflowed the column with a 500.
 const value = z.number().min(0).max(999_999_999_999.99);
@@ -14,7 +10,7 @@ export const ConvertLead = z
   .object({
     leadId: encodedId('lead'),
     value: value.optional(),
-    currency: currency.optional(),
+    currency: currencyCode.optional(),
     stageId: encodedId('status').optional(),
     name: nonBlank(200).optional(),
   })
@@ -27,7 +23,7 @@ export const OpportunityCreate = z
     name: nonBlank(200),
     leadId: encodedId('lead').optional(),
     value: value.default(0),
-    currency: currency.default('USD'),
+    currency: currencyCode.default('USD'),
     stageId: encodedId('status').optional(),
     probability: z.number().int().min(0).max(100).optional(),
     ownerId: encodedId('user').optional(),
@@ -41,7 +37,7 @@ export const OpportunityUpdate = z
   .object({
     name: nonBlank(200),
     value,
-    currency,
+    currency: currencyCode,
     stageId: encodedId('status'),
     probability: z.number().int().min(0).max(100).nullable().meta({ description: 'null: follow the stage again' }),
     ownerId: encodedId('user'),

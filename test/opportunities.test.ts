@@ -150,6 +150,16 @@ describe('opportunities', () => {
       .send({ name: '', value: -1, currency: 'euro', leadId: encodeId('lead', 99999999) });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['currency', 'name', 'value']);
+    // Three letters are not enough: the code must be one of ISO 4217's; lower case is taken as upper.
+    const made = await stack.http().post('/v1/opportunities').set(tenant.live).send({ name: 'Fake money', value: 1, currency: 'XYZ' });
+    expect(made.body.errors).toEqual([{ field: 'currency', message: 'Not an ISO 4217 currency code (e.g. USD, EUR, GBP)' }]);
+    const lower = await stack
+      .http()
+      .post('/v1/opportunities')
+      .set(tenant.live)
+      .send({ name: 'Euros', value: 1, currency: 'eur' })
+      .expect(201);
+    expect(lower.body.data.currency).toBe('EUR');
     const t = await newTenant(stack.db);
     for (const value of [100, 200, 300])
       await stack
