@@ -90,6 +90,15 @@ export const MessageRecord = z
     clickedAt: z.string().nullable().meta({ description: 'First click by a person' }),
     openCount: z.number().int().meta({ description: 'Opens by people' }),
     clickCount: z.number().int().meta({ description: 'Clicks by people' }),
+    deliveredAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'When the provider reported it delivered (POST /v1/communications/inbound/delivered)' }),
+    bouncedAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'When the provider reported it bounced (POST /v1/communications/inbound/bounce)' }),
+    repliedAt: z.string().nullable().meta({ description: 'First reply the provider reported (POST /v1/communications/inbound/reply)' }),
     createdAt: z.string(),
   })
   .meta({ id: 'Message' });

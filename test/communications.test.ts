@@ -158,6 +158,9 @@ describe('communications', () => {
       .send({ email: lead.email, reason: '550 mailbox unavailable' })
       .expect(201);
     expect(bounce.body.data.type).toBe('email_bounce');
+    // The message shows what its provider reported.
+    const shown = (await api().get(`/v1/communications/messages/${sent.body.data.id}`).set(tenant.live)).body.data;
+    expect(shown).toMatchObject({ repliedAt: expect.any(String), bouncedAt: expect.any(String), deliveredAt: null });
     const scope = { tenantId: decodeId('tenant', tenant.id) as string, environment: 'live' as const };
     expect((await scoped(stack.db.manager, Lead, scope).findById(decodeId('lead', lead.id) as string))?.bouncedAt).toBeInstanceOf(Date);
     await api().post('/v1/communications/inbound/bounce').set(tenant.live).send({ email: 'nobody@example.com' }).expect(422);

@@ -24,6 +24,9 @@ export function serializeMessage({ message: m, engagement: e }: MessageWithEngag
     clickedAt: e.clickedAt?.toISOString() ?? null,
     openCount: e.openCount,
     clickCount: e.clickCount,
+    deliveredAt: e.deliveredAt?.toISOString() ?? null,
+    bouncedAt: e.bouncedAt?.toISOString() ?? null,
+    repliedAt: e.repliedAt?.toISOString() ?? null,
     createdAt: m.createdAt.toISOString(),
   };
 }
