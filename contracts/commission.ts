@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COMMISSION_STATUSES } from '../db/entities/commission';
-import { PaginationQuery, currencyCode, encodedId } from './common';
+import { PaginationQuery, currencyCode, encodedId, references } from './common';
 
 /**
  * At most two decimal places, read to a double's 15 significant digits: 0.57 arrives as
@@ -11,7 +11,7 @@ const hasCents = (v: number) => /^-?\d+(\.\d{1,2})?$/.test(String(Number(v.toPre
 
 export const CommissionCreate = z
   .object({
-    partnerId: encodedId('partner'),
+    partnerId: encodedId('partner').meta({ description: 'An approved partner (422 otherwise)', ...references('approvedPartner') }),
     amount: z.number().positive().lt(1e12).refine(hasCents, 'At most two decimal places').meta({ multipleOf: 0.01 }),
     currency: currencyCode,
     note: z.string().trim().max(500).nullable().optional(),

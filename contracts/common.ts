@@ -82,11 +82,11 @@ export const uniqueBy = (...keys: string[]) => ({ 'x-unique-by': keys });
 
 /**
  * A value that must name something the tenant has: a lead status code, an approved partner's
- * referral code, a contact's address. JSON Schema cannot list which values exist, so the document
+ * referral code or ID, a contact's address. JSON Schema cannot list which values exist, so the document
  * names the kind in `x-references` beside a description of the 422; tools that fill such fields
  * (the reliability suite's fuzzer) take the value from a record, as they do for `x-id-type`.
  */
-type ReferenceKind = 'leadStatus' | 'referralCode' | 'contactEmail';
+type ReferenceKind = 'leadStatus' | 'referralCode' | 'contactEmail' | 'approvedPartner';
 export const references = (kind: ReferenceKind) => ({ 'x-references': kind });
 
 /**

@@ -144,7 +144,9 @@ export const InboundEvent = z
       ...references('contactEmail'),
     }),
     reason: z.string().max(1000).optional(),
-    timestamp: isoDateTime.optional(),
+    timestamp: isoDateTime
+      .optional()
+      .meta({ description: "When the provider saw it (default now); a time ahead of the server's clock is taken as now" }),
   })
   .strict()
   .refine((b) => b.messageId || b.email, { message: 'Give messageId or email', path: ['messageId'] })

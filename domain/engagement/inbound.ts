@@ -4,9 +4,6 @@ import { validationFailed } from '../../lib/errors';
 import type { DomainContext } from '../context';
 import { recordEngagement } from './record-engagement';
 
-/** A provider's clock may run a little ahead of ours; a notice from further ahead is a mistake. */
-const FUTURE_SKEW_MS = 5 * 60_000;
-
 /**
  * Inbound reply, bounce and delivery notifications from the mail provider. The message is named by
  * ID (an email this service sent), or the latest sent email to that address is taken, the address
@@ -19,10 +16,11 @@ export async function recordInbound(
   type: 'email_reply' | 'email_bounce' | 'email_delivered',
   input: InboundEvent,
 ): Promise<EngagementEvent> {
-  const occurredAt = input.timestamp ? new Date(input.timestamp) : new Date();
-  if (occurredAt.getTime() > Date.now() + FUTURE_SKEW_MS) {
-    throw validationFailed([{ field: 'timestamp', message: 'Lies in the future; give the time the provider saw the event' }]);
-  }
+  // A provider's clock may run ahead of ours: a time not yet reached is taken as now, so a lead's
+  // bouncedAt never lies in the future.
+  const now = new Date();
+  const reported = input.timestamp ? new Date(input.timestamp) : now;
+  const occurredAt = reported > now ? now : reported;
   const message = input.messageId ? await namedMessage(ctx, input.messageId) : await latestSentEmail(ctx, input.email!);
   const lead = message?.leadId
     ? await ctx.data.repo(Lead).findById(message.leadId)

@@ -217,6 +217,7 @@ export async function seedReferences(
   return new Map([
     ['leadStatus', 'new'],
     ['referralCode', code.code as string],
+    ['approvedPartner', partner.id as string],
     ['contactEmail', message.to as string],
   ]);
 }

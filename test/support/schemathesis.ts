@@ -208,8 +208,9 @@ export function pinnedIdsDocument<T>(
     if (Array.isArray(node)) return node.map(pin);
     if (!node || typeof node !== 'object') return node;
     const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, pin(v)])) as Record<string, unknown>;
-    const id = typeof out['x-id-type'] === 'string' ? idFor(out['x-id-type']) : undefined;
-    const value = id ?? (typeof out['x-references'] === 'string' ? referenceFor(out['x-references']) : undefined);
+    // A reference is the narrower rule (an approved partner, not any partner): it wins over the ID type.
+    const reference = typeof out['x-references'] === 'string' ? referenceFor(out['x-references']) : undefined;
+    const value = reference ?? (typeof out['x-id-type'] === 'string' ? idFor(out['x-id-type']) : undefined);
     if (value) return { ...out, enum: [value] };
     // Items whose keys must differ (x-unique-by): JSON Schema cannot say so, one item always complies.
     // Only where the fuzzer generates input: the same schema describes responses of many items.
