@@ -25,13 +25,10 @@ export const SuppressionIdParams = z.object({ id: encodedId('suppression') });
 export const SuppressionCreate = z
   .object({
     email: emailField,
-    reason: z
-      .enum(SUPPRESSION_REASONS)
-      .default('unsubscribed')
-      .meta({
-        description:
-          'unsubscribed (default): an opt-out received elsewhere (by phone, by reply, from another provider); bounced: an address known to be dead',
-      }),
+    reason: z.enum(SUPPRESSION_REASONS).default('unsubscribed').meta({
+      description:
+        'unsubscribed (default): an opt-out received elsewhere (by phone, by reply, from another provider); bounced: an address known to be dead',
+    }),
   })
   .strict()
   .meta({ id: 'SuppressionCreate' });
