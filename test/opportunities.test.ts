@@ -183,16 +183,22 @@ describe('opportunities', () => {
         .send({ email: `p-${Date.now()}@example.com`, firstName: 'Pat', lastName: 'Ner', tier: 'gold' })
     ).body.data;
     await stack.http().post(`/v1/partners/${partner.id}/approve`).set(headers);
-    const code = (await stack.http().get(`/v1/partners/${partner.id}/referral-codes`).set(headers)).body.data[0].code;
-    const lead = (
+    const lead = await leadReferredBy(headers, partner.id);
+    const opp = (await convert({ leadId: lead.id, value, ...convertWith }, headers)).body.data;
+    return { partner, lead, opp };
+  };
+
+  /** A new lead the partner's first referral code brought in. */
+  const leadReferredBy = async (headers: Record<string, string>, partnerId: string) => {
+    const code = (await stack.http().get(`/v1/partners/${partnerId}/referral-codes`).set(headers)).body.data[0].code;
+    return (
       await stack
         .http()
         .post('/v1/leads')
         .set(headers)
         .send(validLead({ referralCode: code }))
+        .expect(201)
     ).body.data;
-    const opp = (await convert({ leadId: lead.id, value, ...convertWith }, headers)).body.data;
-    return { partner, lead, opp };
   };
 
   it('earns the referring partner a commission at the tier rate when the deal is won', async () => {
@@ -211,15 +217,7 @@ describe('opportunities', () => {
     const converted = await referredDeal(t.live, 1000, { stageId: ids.won });
     expect(converted.opp).toMatchObject({ stage: 'won', isWon: true });
     const other = await referredDeal(t.live, 3000);
-    const code = (await stack.http().get(`/v1/partners/${other.partner.id}/referral-codes`).set(t.live)).body.data[0].code;
-    const lead = (
-      await stack
-        .http()
-        .post('/v1/leads')
-        .set(t.live)
-        .send(validLead({ referralCode: code }))
-        .expect(201)
-    ).body.data;
+    const lead = await leadReferredBy(t.live, other.partner.id);
     const created = (
       await stack
         .http()
@@ -311,15 +309,7 @@ describe('opportunities', () => {
 
     // The survivor came through another partner; the merge moves the won deal to it.
     const survivor = (await referredDeal(t.live, 1)).partner;
-    const code = (await stack.http().get(`/v1/partners/${survivor.id}/referral-codes`).set(t.live)).body.data[0].code;
-    const other = (
-      await stack
-        .http()
-        .post('/v1/leads')
-        .set(t.live)
-        .send(validLead({ referralCode: code }))
-        .expect(201)
-    ).body.data;
+    const other = await leadReferredBy(t.live, survivor.id);
     await stack.http().post(`/v1/leads/${other.id}/merge`).set(t.live).send({ duplicateId: earner.lead.id }).expect(200);
     await stack.http().patch(`/v1/opportunities/${earner.opp.id}`).set(t.live).send({ value: 1200 }).expect(200);
     expect(await commissionsOf(earner.partner.id)).toEqual([expect.objectContaining({ id, status: 'earned', amount: 120 })]);

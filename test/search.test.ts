@@ -9,17 +9,13 @@ afterAll(() => stack.stop());
 
 const search = (t: TestTenant, q: string, headers = t.sandbox) => stack.http().get(`/v1/search?${q}`).set(headers);
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((d) => d.id);
+const newLead = async (t: TestTenant, fields: Record<string, unknown>) =>
+  (await stack.http().post('/v1/leads').set(t.sandbox).send(validLead(fields)).expect(201)).body.data;
 
 describe('search', () => {
   it('indexes leads and partners on create, update and delete, ranking title matches first', async () => {
     const t = await newTenant(stack.db);
-    const ada = (
-      await stack
-        .http()
-        .post('/v1/leads')
-        .set(t.sandbox)
-        .send(validLead({ firstName: 'Ada', lastName: 'Lovelace' }))
-    ).body.data;
+    const ada = await newLead(t, { firstName: 'Ada', lastName: 'Lovelace' });
     const partner = (
       await stack
         .http()
@@ -126,14 +122,7 @@ describe('search', () => {
 
   it('finds a lead by its whole email, its domain or a dotted name, as the documents were parsed', async () => {
     const t = await newTenant(stack.db);
-    const lead = (
-      await stack
-        .http()
-        .post('/v1/leads')
-        .set(t.sandbox)
-        .send(validLead({ email: 'li.wei@example.cn' }))
-        .expect(201)
-    ).body.data;
+    const lead = await newLead(t, { email: 'li.wei@example.cn' });
     for (const q of ['li.wei@example.cn', 'LI.WEI@example.cn', 'li.wei@exa', 'example.cn', 'li.wei', 'example']) {
       expect([q, ids(await search(t, `q=${encodeURIComponent(q)}`))]).toEqual([q, [lead.id]]);
     }
@@ -157,12 +146,7 @@ describe('search', () => {
 
   it('is scoped to tenant and environment and paginates', async () => {
     const t = await newTenant(stack.db);
-    for (let i = 0; i < 3; i++)
-      await stack
-        .http()
-        .post('/v1/leads')
-        .set(t.sandbox)
-        .send(validLead({ lastName: `Zephyr${i}` }));
+    for (let i = 0; i < 3; i++) await newLead(t, { lastName: `Zephyr${i}` });
     const other = await newTenant(stack.db);
     expect(ids(await search(other, 'q=zephyr0'))).toEqual([]);
     expect(ids(await search(t, 'q=zephyr0', t.live))).toEqual([]);

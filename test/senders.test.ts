@@ -34,8 +34,28 @@ afterAll(async () => {
 });
 
 const api = () => stack.http();
-const newLead = async () =>
-  (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data as { id: string; email: string };
+const newLead = async (headers = tenant.live) =>
+  (await api().post('/v1/leads').set(headers).send(validLead()).expect(201)).body.data as { id: string; email: string };
+
+/** An active campaign of one email node (`data`), a new lead enrolled in it, and its run to the end. */
+async function campaignEmailFrom(headers: Record<string, string>, data: Record<string, unknown>) {
+  const workflow = await api().post('/v1/workflows').set(headers).send(oneEmail(data, 'From a sender')).expect(201);
+  const campaign = (
+    await api()
+      .post('/v1/campaigns')
+      .set(headers)
+      .send({ name: 'Senders', workflowId: workflow.body.data.id, status: 'active' })
+      .expect(201)
+  ).body.data.id as string;
+  const lead = await newLead(headers);
+  await api()
+    .post(`/v1/campaigns/${campaign}/enrollments`)
+    .set(headers)
+    .send({ leadIds: [lead.id] })
+    .expect(200);
+  await stack.client.workflow.getHandle<typeof campaignSequenceWorkflow>(`campaign/${campaign}/lead/${lead.id}`).result();
+  return { campaign, lead };
+}
 const mailTo = (address: string) => waitUntil(async () => smtp.to(address)[0], `the email to ${address}`);
 
 /** mailauth's DKIM check, with DNS answered from the record the API told the tenant to publish. */
@@ -101,25 +121,7 @@ describe('sender identities and DKIM', () => {
     expect(sender.body.data).toMatchObject({ id: expect.stringMatching(/^snd/), replyTo: `support@${DOMAIN}`, dkimSigned: true });
     const senderId = sender.body.data.id as string;
 
-    const workflow = await api()
-      .post('/v1/workflows')
-      .set(tenant.live)
-      .send(oneEmail({ subjectLine: 'Hello', body: 'Hi {{firstName}}', senderId }, 'From Ada'))
-      .expect(201);
-    const campaign = (
-      await api()
-        .post('/v1/campaigns')
-        .set(tenant.live)
-        .send({ name: 'Senders', workflowId: workflow.body.data.id, status: 'active' })
-        .expect(201)
-    ).body.data.id as string;
-    const lead = await newLead();
-    await api()
-      .post(`/v1/campaigns/${campaign}/enrollments`)
-      .set(tenant.live)
-      .send({ leadIds: [lead.id] })
-      .expect(200);
-    await stack.client.workflow.getHandle<typeof campaignSequenceWorkflow>(`campaign/${campaign}/lead/${lead.id}`).result();
+    const { lead } = await campaignEmailFrom(tenant.live, { subjectLine: 'Hello', body: 'Hi {{firstName}}', senderId });
 
     const mail = await mailTo(lead.email);
     expect(header(mail, 'From')).toBe(`Ada at Acme <ada@${DOMAIN}>`);
@@ -213,25 +215,7 @@ describe('sender identities and DKIM', () => {
     expect((await send(other.sandbox, sandboxSender.id).expect(200)).body.data.status).toBe('sent');
 
     // A campaign's email from that sender is stored, then failed at delivery, never sent.
-    const workflow = await api()
-      .post('/v1/workflows')
-      .set(other.live)
-      .send(oneEmail({ subjectLine: 'Invoice', body: 'Pay here', senderId: sender.id }, 'Spoof'))
-      .expect(201);
-    const campaign = (
-      await api()
-        .post('/v1/campaigns')
-        .set(other.live)
-        .send({ name: 'Spoof', workflowId: workflow.body.data.id, status: 'active' })
-        .expect(201)
-    ).body.data.id as string;
-    const lead = (await api().post('/v1/leads').set(other.live).send(validLead()).expect(201)).body.data;
-    await api()
-      .post(`/v1/campaigns/${campaign}/enrollments`)
-      .set(other.live)
-      .send({ leadIds: [lead.id] })
-      .expect(200);
-    await stack.client.workflow.getHandle<typeof campaignSequenceWorkflow>(`campaign/${campaign}/lead/${lead.id}`).result();
+    const { campaign, lead } = await campaignEmailFrom(other.live, { subjectLine: 'Invoice', body: 'Pay here', senderId: sender.id });
     const [message] = (await api().get(`/v1/communications/messages?campaignId=${campaign}`).set(other.live).expect(200)).body.data;
     expect(message).toMatchObject({ status: 'failed', error: expect.stringContaining(`${DOMAIN} is not verified`) });
     expect(smtp.to(lead.email)).toHaveLength(0);

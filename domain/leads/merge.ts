@@ -23,8 +23,8 @@ const isActiveUser = async (data: ScopedData, userId: string) => unassignableRea
  * conversion with its status) and custom fields merged (the survivor's values win), the higher
  * score is kept, an unsubscribe or bounce of either lead holds for the survivor; then the
  * duplicate is deleted. Emits lead.updated for the survivor, with every field that changed, and
- * lead.deleted for the duplicate. The bulk re-pointing is hand-written SQL (no updated_at bump), scoped by tx.sql. The
- * duplicate's active enrollments exit at once (`lead_merged`).
+ * lead.deleted for the duplicate. The bulk re-pointing is hand-written SQL (no updated_at bump),
+ * scoped by tx.sql. The duplicate's active enrollments exit at once (`lead_merged`).
  */
 export async function mergeLeads(ctx: DomainContext, survivorId: string, duplicateId: string): Promise<Lead> {
   if (survivorId === duplicateId) throw validationFailed([{ field: 'duplicateId', message: 'Cannot merge a lead into itself' }]);
