@@ -1,5 +1,7 @@
-import type { Server } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
+import { errorBody } from './http-envelope';
 
 export interface RunningServer {
   server: Server;
@@ -26,5 +28,32 @@ export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Ru
       });
     });
     server.once('error', reject);
+    server.on('clientError', answerClientError);
   });
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive; send it again'],
+};
+
+/**
+ * A request Node's HTTP parser refuses before Express sees it (a raw non-ASCII byte in the path, a
+ * malformed header line) gets the error envelope like any other answer, instead of Node's bare
+ * `400` with no body.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [
+    400,
+    'The request could not be parsed: percent-encode anything but ASCII in the URL, and send well-formed headers',
+  ];
+  const body = JSON.stringify(errorBody(status, message));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
