@@ -94,6 +94,15 @@ export function listFiles(ctx: DomainContext, f: FileListQuery) {
 }
 
 /** The record goes in a transaction; the bytes after commit (a failure there only leaves an orphan). */
+/**
+ * A deleted record's files stay the tenant's, unattached (`entityType` and `entityId` null): they
+ * no longer name a record that is gone, and nothing is erased that the tenant did not delete
+ * itself (DELETE /v1/files/:id).
+ */
+export async function detachFiles(data: ScopedData, entityType: FileEntityType, entityId: string): Promise<void> {
+  await data.repo(StoredFile).updateWhere({ entityType, entityId }, { entityType: null, entityId: null });
+}
+
 export async function deleteFile(ctx: DomainContext, storage: FileStorage, id: string): Promise<StoredFile> {
   const file = await unitOfWork(ctx, async (tx) => {
     const found = await findForUpdate(tx, StoredFile, id, 'File');

@@ -7,6 +7,7 @@ import type { DomainContext } from './context';
 import { assertAssignable, assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookups';
 import { nextState, type Transitions } from './transitions';
 import { unitOfWork } from './unit-of-work';
+import { detachFiles } from './files';
 import { type ScopedData } from '../db/scoped-data';
 
 export const TASK_ACTIONS = {
@@ -100,6 +101,7 @@ export function deleteTask(ctx: DomainContext, id: string): Promise<Task> {
   return unitOfWork(ctx, async (tx) => {
     const task = await findForUpdate(tx, Task, id, 'Task');
     await tx.repo(Task).deleteById(id);
+    await detachFiles(tx, 'task', id);
     return task;
   });
 }

@@ -67,6 +67,25 @@ describe('files', () => {
     ]);
   });
 
+  it("keeps a deleted record's files, unattached, instead of naming a record that is gone", async () => {
+    const t = await newTenant(stack.db);
+    const lead = (await stack.http().post('/v1/leads').set(t.sandbox).send(validLead())).body.data;
+    const task = (await stack.http().post('/v1/tasks').set(t.sandbox).send({ title: 'Call' })).body.data;
+    const files = [];
+    for (const [entityType, entityId] of [
+      ['lead', lead.id],
+      ['task', task.id],
+    ]) {
+      files.push((await upload(t, 'cv', { filename: 'cv.txt', fields: { entityType, entityId } }).expect(201)).body.data.id);
+    }
+    await stack.http().delete(`/v1/leads/${lead.id}`).set(t.sandbox).expect(200);
+    await stack.http().delete(`/v1/tasks/${task.id}`).set(t.sandbox).expect(200);
+    for (const id of files) {
+      expect((await stack.http().get(`/v1/files/${id}`).set(t.sandbox)).body.data).toMatchObject({ entityType: null, entityId: null });
+      expect((await stack.http().get(`/v1/files/${id}/content`).set(t.sandbox)).status).toBe(200);
+    }
+  });
+
   it('refuses files over the size limit (413), refused types (415) and non-multipart bodies (415)', async () => {
     const t = await newTenant(stack.db);
     const big = await upload(t, Buffer.alloc(config.FILE_UPLOAD_MAX_BYTES + 1, 'a'));

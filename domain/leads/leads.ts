@@ -15,6 +15,7 @@ import { defaultLeadStatusHint, leadStatusExistsSql, rememberDefaultLeadStatus, 
 import { normalizeEmail, normalizePhone } from '../normalize';
 import { resolveReferralCode } from '../referral-codes';
 import { assertAssignable } from '../scoped-lookups';
+import { detachFiles } from '../files';
 import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentUpsertSql } from '../search-index';
 import { outboxInsertSql } from '../webhooks/emit-event';
 import { RELAYED_FIELDS, type RelayedEvent } from '../webhooks/relay';
@@ -223,6 +224,7 @@ export async function deleteLead(ctx: DomainContext, id: string): Promise<Lead> 
     const lead = await leads.findById(id);
     if (!lead) throw notFound('Lead');
     await leads.deleteById(id);
+    await detachFiles(tx, 'lead', id);
     await deleteIdentities(tx, id);
     await removeFromIndex(tx, 'lead', encodeId('lead', id));
     await tx.emit('lead.deleted', lead);

@@ -2,6 +2,7 @@ import { Lead, Opportunity } from '../../db/entities';
 import { notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { removeFromIndex } from '../search-index';
+import { detachFiles } from '../files';
 import type { OpportunityCreate, OpportunityListQuery, OpportunityUpdate } from '../../contracts/opportunity';
 import type { DomainContext } from '../context';
 import { earnCommissionForWonDeal, reverseCommissionForDeal } from '../commissions';
@@ -145,6 +146,7 @@ export function deleteOpportunity(ctx: DomainContext, id: string): Promise<Oppor
     const o = await findForUpdate(tx, Opportunity, id, 'Opportunity');
     if (o.status === 'won') await reverseCommissionForDeal(tx, o.id, 'deal_deleted');
     await tx.repo(Opportunity).deleteById(id);
+    await detachFiles(tx, 'opportunity', id);
     // A posted search document of the deal goes with it, as a deleted lead's does.
     await removeFromIndex(tx, 'opportunity', encodeId('opportunity', id));
     return o;
