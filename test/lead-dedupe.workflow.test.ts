@@ -57,6 +57,11 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
       // Memos are listed and shown in the UI: IDs only, never the lead's email.
       expect(description.memo).toEqual({ summary: `Duplicate check for lead ${lead.id}` });
     }
+    // The check changes nothing a client sees: updatedAt stays the create's.
+    for (const lead of [byEmail, byPhone]) {
+      expect(await checkedAt(lead.id)).not.toBeNull();
+      expect((await stack.http().get(`/v1/leads/${lead.id}`).set(tenant.live)).body.data.updatedAt).toBe(lead.updatedAt);
+    }
     // The first and the unrelated lead were the first with their keys: checked when written, no workflow.
     for (const lead of [first, unrelated]) {
       expect(await checkedAt(lead.id)).not.toBeNull();

@@ -25,8 +25,11 @@ export function detectLeadDuplicates(db: DataSource) {
     const data = new ScopedData(db.manager, scope);
     const { duplicates } = await findDuplicates(data, lead.id);
     // Only this column: saving the whole entity would write back fields read before a concurrent
-    // update (a second form submission, say) committed.
-    await data.repo(Lead).updateWhere({ id: lead.id }, { duplicatesCheckedAt: new Date() });
+    // update (a second form submission, say) committed. Not updated_at either: the check changes
+    // nothing a client sees, and integrations syncing by `sort=updatedAt` would fetch the lead again.
+    await data.sql(
+      (q) => `UPDATE ${q.table(Lead)} SET duplicates_checked_at = now() WHERE ${q.scope()} AND id = ${q.value(lead.id)}::bigint`,
+    );
     return { duplicates: duplicates.length };
   };
 }
