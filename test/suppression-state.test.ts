@@ -233,6 +233,32 @@ describe('suppression is state the API shows', () => {
     expect([bad.status, bad.body.errors.map((e: { field: string }) => e.field).sort()]).toEqual([422, ['email', 'reason']]);
   });
 
+  it('a recipient the mail server refuses for good is a bounce: the message fails, its address is suppressed, its lead marked', async () => {
+    const lead = await newLead();
+    smtp.unknownMailboxes.add(lead.email.toLowerCase());
+    try {
+      const sent = await api()
+        .post('/v1/communications/send/email')
+        .set(tenant.live)
+        .send({ to: lead.email, subject: 'Hi', body: 'Hello', leadId: lead.id })
+        .expect(200);
+      const message = await waitUntil(async () => {
+        const m = (await api().get(`/v1/communications/messages/${sent.body.data.id}`).set(tenant.live)).body.data;
+        return m.status !== 'queued' && m;
+      }, 'the refused send');
+      expect(message).toMatchObject({
+        status: 'failed',
+        error: expect.stringContaining('mailbox unavailable'),
+        bouncedAt: expect.any(String),
+      });
+      const [suppression] = (await api().get('/v1/suppressions').query({ email: lead.email }).set(tenant.live).expect(200)).body.data;
+      expect(suppression).toMatchObject({ reason: 'bounced' });
+      expect((await getLead(lead.id)).bouncedAt).not.toBeNull();
+    } finally {
+      smtp.unknownMailboxes.clear();
+    }
+  });
+
   it('a marketing send to a lead that may be emailed carries the unsubscribe link and List-Unsubscribe', async () => {
     const lead = await newLead();
     await api()

@@ -11,7 +11,8 @@ import { composeEmail } from '../../domain/communications/compose-email';
 import { encodeId } from '../../lib/ids';
 import type { ScopeRef } from '../../workflows/types';
 import { config } from '../../lib/config';
-import { smtpSender, type EmailSender } from './email-transport';
+import { RECIPIENT_REJECTED, smtpSender, type EmailSender } from './email-transport';
+import { recordEngagement } from '../../domain/engagement/record-engagement';
 import { sendingIdentity } from './sending-identity';
 import type { MessagingSettings } from './settings';
 import { twilioSender, type SmsSender } from './sms-transport';
@@ -118,6 +119,19 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
       }
     } catch (err) {
       await repo.updateWhere({ id: message.id }, { providerAttemptedAt: null });
+      // A hard bounce at sending is recorded as one reported later would be: the address is
+      // suppressed, its leads marked and their campaigns ended, and email.bounced is sent.
+      if (err instanceof ApplicationFailure && err.type === RECIPIENT_REJECTED) {
+        await recordEngagement({ db, workflows }, scope, {
+          type: 'email_bounce',
+          leadId: message.leadId,
+          message,
+          workflowExecutionId: null,
+          occurredAt: new Date(),
+          machine: false,
+          details: { reason: err.message.slice(0, 1000) },
+        });
+      }
       throw err;
     }
     await settings.afterProviderAccept?.(message);

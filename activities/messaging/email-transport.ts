@@ -15,6 +15,12 @@ interface OutgoingEmail extends ComposedEmail {
 
 export type EmailSender = (email: OutgoingEmail) => Promise<void>;
 
+/**
+ * A recipient the mail server refused for good (a 5xx answer to RCPT TO: "550 mailbox unavailable"):
+ * a hard bounce, as Postmark and SendGrid count it, not only a failed send.
+ */
+export const RECIPIENT_REJECTED = 'SmtpRecipientRejected';
+
 /** nodemailer over SMTP_URL. SMTP 5xx answers are permanent (no retry); everything else is retried. */
 export function smtpSender(smtpUrl: string): EmailSender {
   const transport = nodemailer.createTransport(smtpUrl);
@@ -32,7 +38,13 @@ export function smtpSender(smtpUrl: string): EmailSender {
         dkim: email.dkim,
       });
     } catch (err) {
-      const code = (err as { responseCode?: number }).responseCode;
+      const { responseCode: code, command, response } = err as { responseCode?: number; command?: string; response?: string };
+      if (code && code >= 500 && command === 'RCPT TO') {
+        throw ApplicationFailure.nonRetryable(
+          `The mail server refused the recipient: ${response ?? (err as Error).message}`,
+          RECIPIENT_REJECTED,
+        );
+      }
       if (code && code >= 500) throw ApplicationFailure.nonRetryable(`SMTP refused the message: ${(err as Error).message}`, 'SmtpRejected');
       throw err;
     }

@@ -20,10 +20,16 @@ export class SmtpSink {
    * waiting for that answer, so a crash test can kill it in the window between send and confirm.
    */
   beforeAccept: (mail: ReceivedMail) => void | Promise<void> = () => {};
+  /** Recipients this server refuses at RCPT TO with 550, as a recipient's server does for a dead mailbox. */
+  readonly unknownMailboxes = new Set<string>();
   private readonly server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo: (address, _session, callback) => {
+      if (!this.unknownMailboxes.has(address.address.toLowerCase())) return callback();
+      callback(Object.assign(new Error(`5.1.1 <${address.address}>: mailbox unavailable`), { responseCode: 550 }));
+    },
     onData: (stream, session, callback) => {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
