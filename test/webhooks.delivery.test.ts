@@ -254,6 +254,35 @@ describe('webhook delivery (API -> outbox -> Temporal -> a real HTTP receiver)',
     }
   });
 
+  it('keeps a retry asked for while an attempt is in flight: the attempt after it comes at once, not at the next scheduled time', async () => {
+    const { tenant, path: p, webhook } = await endpointFor(['lead.created']);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // The second attempt hangs until the retry is in, then fails as the first did; the third succeeds.
+    receiver.respond = async (_n, req) => {
+      if (req.path !== p) return 200;
+      const n = receiver.for(p).length;
+      if (n === 2) await released;
+      return n <= 2 ? 500 : 200;
+    };
+    await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead());
+    const [first] = await receiver.waitFor(p, 2, 30_000);
+    const [delivery] = (await stack.http().get(`/v1/integrations/webhooks/${webhook.id}/deliveries`).set(tenant.sandbox)).body.data;
+    const retry = await stack.http().post(`/v1/integrations/webhooks/deliveries/${delivery.id}/retry`).set(tenant.sandbox);
+    expect([retry.status, retry.body.message]).toEqual([202, 'Delivery attempt brought forward to now']);
+    release();
+    const run = stack.client.workflow.getHandle(deliveryWorkflowId(first.body.id, webhook.id));
+    await expect(run.result()).resolves.toEqual({ status: 'succeeded', attempts: 3 });
+
+    if (process.env.RECORD_HISTORIES) {
+      const history = await run.fetchHistory();
+      writeFileSync(
+        path.join(__dirname, 'histories', 'webhook-delivery-attempt-now-in-flight.json'),
+        JSON.stringify(historyToObject(history), null, 1),
+      );
+    }
+  });
+
   it('re-sends one delivery on retry and all failed ones since a time on recover', async () => {
     const { tenant, path: p, webhook } = await endpointFor(['lead.created']);
     receiver.respond = (_n, req) => (req.path === p ? 400 : 200);

@@ -39,6 +39,9 @@ export const WEBHOOK_RETRY_JITTER = 0.1;
 /** Brings the next attempt of a delivery waiting between attempts forward to now (a retry through the API). */
 export const attemptNowSignal = defineSignal('attemptNow');
 
+/** Patch: a retry that arrives while an attempt is in flight is kept for the wait after it. */
+const ATTEMPT_NOW_KEPT = 'attempt-now-kept-during-attempt';
+
 /** Math.random is seeded per run by Temporal, so the jitter replays identically. */
 const jittered = (ms: number) => Math.round(ms * (1 + WEBHOOK_RETRY_JITTER * (2 * Math.random() - 1)));
 
@@ -66,11 +69,14 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryRef): Promis
   setHandler(attemptNowSignal, () => void (attemptNow = true));
   for (let i = 0; i < delays.length; i++) {
     if (delays[i] > 0) {
-      // A request that came while the attempt before was in flight was answered by that attempt.
-      attemptNow = false;
+      // Runs from before the patch cleared here a retry that came while the attempt before was in
+      // flight, and waited the whole delay: but that attempt's failure was already recorded for the
+      // caller to see, who then asked for another. Now the flag is cleared when an attempt starts.
+      if (!patched(ATTEMPT_NOW_KEPT)) attemptNow = false;
       // The same timer a sleep starts, so runs recorded with sleep() replay unchanged.
       await condition(() => attemptNow, delays[i]);
     }
+    attemptNow = false;
     const nextAttemptAt = i + 1 < delays.length ? new Date(Date.now() + delays[i + 1]).toISOString() : null;
     attempts++;
     try {

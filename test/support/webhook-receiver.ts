@@ -33,7 +33,8 @@ function verifyServiceSignature(header: string, rawBody: string, secret: string)
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   secrets: string[] = [];
-  respond: (n: number, req: { path: string }) => number = () => 200;
+  /** The status of the n-th request; a promise holds the answer back (an attempt in flight) until it settles. */
+  respond: (n: number, req: { path: string }) => number | Promise<number> = () => 200;
   private server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -58,9 +59,10 @@ export class WebhookReceiver {
         serviceVerifiedWith: service,
         standardVerifiedWith: standard,
       });
-      const status = this.respond(this.received.length, { path });
-      res.writeHead(status, { 'Content-Type': 'text/plain' });
-      res.end(`answer ${status}`);
+      void Promise.resolve(this.respond(this.received.length, { path })).then((status) => {
+        res.writeHead(status, { 'Content-Type': 'text/plain' });
+        res.end(`answer ${status}`);
+      });
     });
   });
 
