@@ -29,6 +29,16 @@ describe('leads', () => {
       assignedTo: encodeId('user', tenant.user.id),
     });
     expect(lead.id).toMatch(/^lea[A-Za-z0-9]{13,14}$/);
+    // Omitted is the acting user; null is unassigned, as the spec's "null when unassigned" says.
+    expect((await create(validLead({ assignedTo: null }))).body.data.assignedTo).toBeNull();
+    const [item] = (
+      await stack
+        .http()
+        .post('/v1/leads/batch')
+        .set(tenant.sandbox)
+        .send({ leads: [validLead({ assignedTo: null })] })
+    ).body.data;
+    expect((await stack.http().get(`/v1/leads/${item.id}`).set(tenant.sandbox)).body.data.assignedTo).toBeNull();
     expect(Object.keys(lead).sort()).toEqual(
       [
         'id',

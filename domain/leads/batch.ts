@@ -71,7 +71,7 @@ export async function createLeadBatch(
         source: input.source ?? (partner ? 'referral' : 'api'),
         status: refs.statuses.get(input.status ?? '') as string,
         score: input.score ?? 0,
-        assignedTo: input.assignedTo ?? ctx.actorUserId,
+        assignedTo: input.assignedTo === undefined ? ctx.actorUserId : input.assignedTo, // null: unassigned (spec 2.4)
         createdBy: ctx.actorUserId,
         customFields: input.customFields ?? {},
         partnerId: partner?.id ?? null,

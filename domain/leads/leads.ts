@@ -82,7 +82,7 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
     source: input.source ?? (partner ? 'referral' : 'api'),
     status,
     score: input.score ?? 0,
-    assignedTo: input.assignedTo ?? ctx.actorUserId,
+    assignedTo: input.assignedTo === undefined ? ctx.actorUserId : input.assignedTo, // null: unassigned (spec 2.4)
     createdBy: ctx.actorUserId,
     customFields: input.customFields ?? {},
     partnerId: partner?.id ?? null,
