@@ -1,40 +1,21 @@
-import { Resolver } from 'node:dns/promises';
 import type { LookupAddress, LookupOneOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { config } from '../config';
-import type { DnsSettings } from '../dns';
+import { withResolver, type DnsSettings } from '../dns';
 import { isPrivateAddress } from './private-address';
 
 const defaultDns = (): DnsSettings => ({ timeoutMs: config.WEBHOOK_DNS_TIMEOUT_MS });
 
-/**
- * Every address a host name resolves to, over DNS by c-ares (`Resolver`), not getaddrinfo: that
- * runs on the libuv thread pool, where argon2 hashing also runs, so a slow resolver would stall
- * logins and key checks, and it has no timeout of its own. `localhost` is loopback (RFC 6761).
- */
+/** Every address a host name resolves to (lib/dns.ts, off the thread pool). `localhost` is loopback (RFC 6761). */
 async function resolveHost(host: string, dns: DnsSettings = defaultDns()): Promise<LookupAddress[]> {
   if (host === 'localhost' || host.endsWith('.localhost')) return [{ address: '127.0.0.1', family: 4 }];
-  const perTry = Math.max(100, Math.floor(dns.timeoutMs / 2));
-  const resolver = new Resolver({ timeout: perTry, tries: 2 });
-  if (dns.servers) resolver.setServers(dns.servers);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      resolver.cancel();
-      reject(new Error(`DNS lookup of ${host} timed out after ${dns.timeoutMs} ms`));
-    }, dns.timeoutMs);
-  });
-  try {
-    const [v4, v6] = await Promise.race([Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]), deadline]);
-    const addresses = [
-      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
-      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
-    ];
-    if (addresses.length === 0) throw v4.status === 'rejected' ? v4.reason : new Error(`${host} has no addresses`);
-    return addresses;
-  } finally {
-    clearTimeout(timer);
-  }
+  const [v4, v6] = await withResolver(host, dns, (resolver) => Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]));
+  const addresses = [
+    ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+    ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+  ];
+  if (addresses.length === 0) throw v4.status === 'rejected' ? v4.reason : new Error(`${host} has no addresses`);
+  return addresses;
 }
 
 /** A webhook URL the service refuses to call. Never worth retrying. */
