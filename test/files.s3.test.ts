@@ -152,24 +152,21 @@ describe('files on S3-compatible storage', () => {
     const early = await stack.http().post(`/v1/files/${id}/complete`).set(t.sandbox);
     expect([early.status, early.body.message]).toEqual([409, 'Nothing has been uploaded for this file yet']);
 
+    /** Puts `bytes`, then completes: refused with `mismatch`, and the object removed. */
+    const refusedAtCompletion = async (bytes: string, mismatch: string) => {
+      await putTo(upload, bytes);
+      const res = await stack.http().post(`/v1/files/${id}/complete`).set(t.sandbox);
+      expect([res.status, res.body.message]).toEqual([409, `Upload does not match the file: ${mismatch}`]);
+      expect(await moto.exists(keyOf(t, id))).toBe(false);
+    };
     // moto does not check signatures, so this lands; AWS S3 refuses it already (the length is signed).
-    await putTo(upload, 'short');
-    const mismatch = await stack.http().post(`/v1/files/${id}/complete`).set(t.sandbox);
-    expect([mismatch.status, mismatch.body.message]).toEqual([
-      409,
-      'Upload does not match the file: 5 bytes were uploaded; 11 were declared',
-    ]);
-    expect(await moto.exists(keyOf(t, id))).toBe(false);
+    await refusedAtCompletion('short', '5 bytes were uploaded; 11 were declared');
     expect((await stack.http().get(`/v1/files/${id}`).set(t.sandbox)).body.data.status).toBe('pending');
-
     // The right length, but an HTML page declared as a PDF: its first bytes are read from the bucket.
-    await putTo(upload, '<html>x</p>');
-    const disguised = await stack.http().post(`/v1/files/${id}/complete`).set(t.sandbox);
-    expect([disguised.status, disguised.body.message]).toEqual([
-      409,
-      'Upload does not match the file: Content is not a application/pdf file; send it with its real type, or as application/octet-stream',
-    ]);
-    expect(await moto.exists(keyOf(t, id))).toBe(false);
+    await refusedAtCompletion(
+      '<html>x</p>',
+      'Content is not a application/pdf file; send it with its real type, or as application/octet-stream',
+    );
   });
 
   it('validates upload requests with the multipart allow-list and the direct-upload size limit (422)', async () => {

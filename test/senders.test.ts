@@ -37,6 +37,16 @@ const api = () => stack.http();
 const newLead = async (headers = tenant.live) =>
   (await api().post('/v1/leads').set(headers).send(validLead()).expect(201)).body.data as { id: string; email: string };
 
+/** A sender at DOMAIN, the one another tenant verified, in the given scope. */
+const billingSender = async (headers: Record<string, string>) =>
+  (
+    await api()
+      .post('/v1/communications/senders')
+      .set(headers)
+      .send({ fromName: 'Acme Billing', fromAddress: `billing@${DOMAIN}` })
+      .expect(201)
+  ).body.data;
+
 /** An active campaign of one email node (`data`), a new lead enrolled in it, and its run to the end. */
 async function campaignEmailFrom(headers: Record<string, string>, data: Record<string, unknown>) {
   const workflow = await api().post('/v1/workflows').set(headers).send(oneEmail(data, 'From a sender')).expect(201);
@@ -183,13 +193,7 @@ describe('sender identities and DKIM', () => {
     const verify = await api().post(`/v1/communications/dkim-keys/${key.id}/verify`).set(other.live);
     expect([verify.status, verify.body.errors[0].message]).toEqual([422, expect.stringContaining('holds another public key')]);
 
-    const sender = (
-      await api()
-        .post('/v1/communications/senders')
-        .set(other.live)
-        .send({ fromName: 'Acme Billing', fromAddress: `billing@${DOMAIN}` })
-        .expect(201)
-    ).body.data;
+    const sender = await billingSender(other.live);
     expect(sender.dkimSigned).toBe(false);
     const to = `victim-${Date.now()}@example.com`;
     const send = (headers: Record<string, string>, senderId: string) =>
@@ -205,13 +209,7 @@ describe('sender identities and DKIM', () => {
       ],
     ]);
     // Sandbox mail is only captured: a sender there needs no domain yet.
-    const sandboxSender = (
-      await api()
-        .post('/v1/communications/senders')
-        .set(other.sandbox)
-        .send({ fromName: 'Acme Billing', fromAddress: `billing@${DOMAIN}` })
-        .expect(201)
-    ).body.data;
+    const sandboxSender = await billingSender(other.sandbox);
     expect((await send(other.sandbox, sandboxSender.id).expect(200)).body.data.status).toBe('sent');
 
     // A campaign's email from that sender is stored, then failed at delivery, never sent.
