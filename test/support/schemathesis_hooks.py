@@ -125,6 +125,15 @@ def the_user_stays_active(body: dict) -> None:
         body["status"] = "active"
 
 
+def the_forms_fields_stay(body: dict) -> None:
+    """
+    The shards run side by side on one pinned form: a PATCH of its fields in one shard, between the
+    other shard's reading of them and its submission, made a valid-looking submission miss a field
+    just made required (a 422 the check counts as valid input refused). Its other fields are fuzzed.
+    """
+    body.pop("fields", None)
+
+
 MAP_CASE = {
     "POST /v1/api-keys": future_expiry,
     "POST /v1/integrations/webhooks/{id}/recover": recent_since,
@@ -134,6 +143,7 @@ MAP_CASE = {
     "POST /v1/workflows": a_valid_graph,
     "PATCH /v1/workflows/{id}": a_valid_graph,
     "PATCH /v1/users/{id}": the_user_stays_active,
+    "PATCH /v1/forms/{id}": the_forms_fields_stay,
 }
 
 
