@@ -16,7 +16,7 @@ import { normalizeEmail, normalizePhone } from '../normalize';
 import { resolveReferralCode } from '../referral-codes';
 import { assertAssignable } from '../scoped-lookups';
 import { detachFiles } from '../files';
-import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentUpsertSql } from '../search-index';
+import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentInsertSql } from '../search-index';
 import { outboxInsertSql } from '../webhooks/emit-event';
 import { RELAYED_FIELDS, type RelayedEvent } from '../webhooks/relay';
 import { eventPayloads } from '../../contracts/webhook-events';
@@ -105,7 +105,7 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
     common AS (${commonKeysSql(q, keysParam, 'claimed')}),
     lead AS (${q.insert(Lead, leadValues, { where: statusExists })} RETURNING *),
     identities AS (${addIdentitiesSql(q, values.id, keys, { ...leadWritten, newLead: true })}),
-    doc AS (${searchDocumentUpsertSql(q, leadSearchDocument(values), leadWritten)}),
+    doc AS (${searchDocumentInsertSql(q, leadSearchDocument(values), leadWritten)}),
     event AS (${outboxInsertSql(q, { type: 'lead.created', data: eventPayloads['lead.created'](values) }, leadWritten)} RETURNING *),
     triggered AS (${triggeredCampaignsSql(q, 'lead_created')}),
     pending AS (${pendingEnrollmentSql(q, 'lead_created', `ARRAY[${q.value(values.id)}]::bigint[]`, ctx.actorUserId, leadWritten.where)})
