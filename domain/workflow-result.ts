@@ -1,3 +1,4 @@
+import { withCallContext } from '../lib/temporal/call-context';
 import type { DomainContext } from './context';
 
 /** Thrown by resultWithin when the workflow has not finished in time. */
@@ -12,7 +13,9 @@ export async function resultWithin<T>(ctx: DomainContext, workflowId: string, ms
   ctx.beforeLongWait?.();
   const client = ctx.workflows.client;
   const abort = new AbortController();
-  const pending = client.withAbortSignal(abort.signal, () => client.workflow.getHandle(workflowId).result()) as Promise<T>;
+  const pending = withCallContext(client, () =>
+    client.withAbortSignal(abort.signal, () => client.workflow.getHandle(workflowId).result()),
+  ) as Promise<T>;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new WaitTimeout()), ms)));
   try {

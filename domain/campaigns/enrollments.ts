@@ -4,6 +4,7 @@ import { progressQuery, type SequenceProgress } from '../../workflows/campaign-s
 import type { DomainContext } from '../context';
 import { getCampaign } from './campaigns';
 import { forEachConcurrently } from '../../lib/concurrency';
+import { withCallContext } from '../../lib/temporal/call-context';
 
 const QUERY_CONCURRENCY = 10;
 /**
@@ -20,9 +21,11 @@ export interface EnrollmentWithProgress {
 
 async function queryProgress(client: Client, workflowId: string, deadline: number): Promise<SequenceProgress | null> {
   try {
-    // A Temporal workflow query (the enrollment's progress), not a database one.
-    // eslint-disable-next-line no-restricted-syntax
-    return await client.withDeadline(deadline, () => client.workflow.getHandle(workflowId).query(progressQuery));
+    return await withCallContext(client, () =>
+      // A Temporal workflow query (the enrollment's progress), not a database one.
+      // eslint-disable-next-line no-restricted-syntax
+      client.withDeadline(deadline, () => client.workflow.getHandle(workflowId).query(progressQuery)),
+    );
   } catch {
     return null;
   }

@@ -5,6 +5,7 @@ import { workflowStarts } from '../metrics';
 import { searchAttributePairs, type SearchAttributeValues } from './search-attributes';
 import { TASK_QUEUE } from './task-queues';
 import { BackgroundStarts, type BackgroundStartsOptions } from './background-starts';
+import { withCallContext } from './call-context';
 
 const START_DEADLINE_MS = 5_000;
 /** How long a stopping API waits for its queued background starts. */
@@ -62,15 +63,17 @@ export class WorkflowStarter {
   async start<W extends Workflow>(workflow: W, opts: StartOptions<W>): Promise<{ workflowId: string; started: boolean }> {
     try {
       // A start must not hang a request while Temporal is unreachable: fail within the deadline (503).
-      await this.client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.client.workflow.start(workflow, {
-          taskQueue: this.taskQueue,
-          workflowId: opts.workflowId,
-          args: opts.args,
-          typedSearchAttributes: searchAttributePairs(opts.searchAttributes),
-          memo: opts.memo,
-          workflowIdConflictPolicy: opts.onConflict === 'fail' ? WorkflowIdConflictPolicy.FAIL : WorkflowIdConflictPolicy.USE_EXISTING,
-        } as unknown as WorkflowStartOptions<W>),
+      await withCallContext(this.client, () =>
+        this.client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          this.client.workflow.start(workflow, {
+            taskQueue: this.taskQueue,
+            workflowId: opts.workflowId,
+            args: opts.args,
+            typedSearchAttributes: searchAttributePairs(opts.searchAttributes),
+            memo: opts.memo,
+            workflowIdConflictPolicy: opts.onConflict === 'fail' ? WorkflowIdConflictPolicy.FAIL : WorkflowIdConflictPolicy.USE_EXISTING,
+          } as unknown as WorkflowStartOptions<W>),
+        ),
       );
       workflowStarts.inc({ workflow: workflow.name, outcome: 'started' });
       return { workflowId: opts.workflowId, started: true };
