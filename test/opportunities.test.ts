@@ -319,5 +319,9 @@ describe('opportunities', () => {
     await stack.http().delete(`/v1/leads/${other.id}`).set(t.live).expect(200);
     await stack.http().patch(`/v1/opportunities/${earner.opp.id}`).set(t.live).send({ value: 1500 }).expect(200);
     expect(await commissionsOf(earner.partner.id)).toEqual([expect.objectContaining({ id, status: 'earned', amount: 150 })]);
+    // The deal keeps the deleted lead's ID as where it came from, and is still found by it.
+    const byLead = await stack.http().get(`/v1/opportunities?leadId=${other.id}`).set(t.live).expect(200);
+    expect(byLead.body.data).toEqual([expect.objectContaining({ id: earner.opp.id, leadId: other.id })]);
+    await stack.http().get(`/v1/leads/${other.id}`).set(t.live).expect(404);
   });
 });
