@@ -104,7 +104,14 @@ describe('sender identities and DKIM', () => {
     expect(stored.private_key_sealed).toMatch(/^v1\./);
     expect(stored.private_key_sealed).not.toContain('PRIVATE KEY');
     expect(stored.private_key_sealed).not.toContain(pem.split('\n')[1]);
-    await api().post('/v1/communications/dkim-keys').set(tenant.live).send({ domain: DOMAIN, selector: 's2', privateKey: pem }).expect(409);
+    const again = await api()
+      .post('/v1/communications/dkim-keys')
+      .set(tenant.live)
+      .send({ domain: DOMAIN, selector: 'mail2026', privateKey: pem })
+      .expect(409);
+    expect(again.body.message).toBe(
+      `A DKIM key for ${DOMAIN} at selector mail2026 is registered already; to rotate it, register the new key at another selector`,
+    );
 
     // Verified once the record is published where the API said, as a long TXT record (several strings).
     const verify = () => api().post(`/v1/communications/dkim-keys/${key.id}/verify`).set(tenant.live);
@@ -218,6 +225,58 @@ describe('sender identities and DKIM', () => {
     expect(message).toMatchObject({ status: 'failed', error: expect.stringContaining(`${DOMAIN} is not verified`) });
     expect(smtp.to(lead.email)).toHaveLength(0);
     expect(smtp.to(to)).toHaveLength(0);
+  });
+
+  it('rotates a key without a gap: the old key signs until the new one is verified, then the new one does', async () => {
+    const domain = `rotate-${Date.now()}.test`;
+    const register = async (selector: string) => {
+      const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      const key = (
+        await api().post('/v1/communications/dkim-keys').set(tenant.live).send({ domain, selector, privateKey: pem }).expect(201)
+      ).body.data;
+      return { ...key, publish: () => (dns.hosts[key.dnsRecordName] = { TXT: [key.dnsRecordValue] }) };
+    };
+    const verify = (id: string) => api().post(`/v1/communications/dkim-keys/${id}/verify`).set(tenant.live);
+    const oldKey = await register('old');
+    oldKey.publish();
+    await verify(oldKey.id).expect(200);
+    const sender = (
+      await api()
+        .post('/v1/communications/senders')
+        .set(tenant.live)
+        .send({ fromName: 'Rotating', fromAddress: `news@${domain}` })
+        .expect(201)
+    ).body.data;
+    let sent = 0;
+    const send = () => {
+      const to = `rotation-${Date.now()}-${++sent}@example.com`;
+      return api()
+        .post('/v1/communications/send/email')
+        .set(tenant.live)
+        .send({ to, subject: 'Rotation', body: 'Hi', senderId: sender.id, category: 'transactional' })
+        .then((res) => ({ res, mail: () => mailTo(to) }));
+    };
+    const signedBy = async (key: { dnsRecordName: string; dnsRecordValue: string }) => {
+      const { res, mail } = await send();
+      expect(res.status).toBe(200);
+      const [result] = await dkimResult(await mail(), key);
+      return { selector: result.selector, result: result.status.result };
+    };
+
+    // The new key is registered at another selector: until it is verified, the old one signs.
+    const newKey = await register('new');
+    expect(newKey.verifiedAt).toBeNull();
+    expect(await signedBy(oldKey)).toEqual({ selector: 'old', result: 'pass' });
+    newKey.publish();
+    await verify(newKey.id).expect(200);
+    expect(await signedBy(newKey)).toEqual({ selector: 'new', result: 'pass' });
+
+    // The old key goes; the new one goes on signing. With no key left, the domain is not verified.
+    await api().delete(`/v1/communications/dkim-keys/${oldKey.id}`).set(tenant.live).expect(200);
+    expect(await signedBy(newKey)).toEqual({ selector: 'new', result: 'pass' });
+    await api().delete(`/v1/communications/dkim-keys/${newKey.id}`).set(tenant.live).expect(200);
+    const { res } = await send();
+    expect([res.status, res.body.errors?.[0]?.message]).toEqual([422, expect.stringContaining(`${domain} is not verified`)]);
   });
 
   it('refuses a private key that is not an RSA key of 1024 bits or more, naming the field', async () => {

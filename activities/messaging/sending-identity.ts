@@ -1,10 +1,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { DataSource } from 'typeorm';
-import { DkimKey, EmailSender, type Message } from '../../db/entities';
+import { EmailSender, type Message } from '../../db/entities';
+import { ScopedData } from '../../db/scoped-data';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
-import { dkimKeyBox, dkimKeyContext } from '../../domain/communications/dkim-keys';
+import { dkimKeyBox, dkimKeyContext, signingDkimKey } from '../../domain/communications/dkim-keys';
 import { addressDomain, unverifiedDomain } from '../../domain/communications/senders';
-import { IsNull, Not } from 'typeorm';
 import { senderDomain } from './email-transport';
 
 export interface DkimSigning {
@@ -54,7 +54,7 @@ export async function sendingIdentity(
       }
     : { from: settings.emailFrom, domain: senderDomain(settings.emailFrom).toLowerCase() };
   // Only a verified key signs; a sender's domain must have one (EMAIL_FROM is the operator's own).
-  const key = await scoped(db.manager, DkimKey, scope).findOne({ domain: identity.domain, verifiedAt: Not(IsNull()) });
+  const key = await signingDkimKey(new ScopedData(db.manager, scope), identity.domain);
   if (!key && sender) throw ApplicationFailure.nonRetryable(unverifiedDomain(identity.domain), 'SenderDomainUnverified');
   if (!key) return identity;
   let privateKey: string;

@@ -2,12 +2,13 @@ import { Column, Entity, Index } from 'typeorm';
 import { TenantOwned } from './tenant-owned';
 
 /**
- * The DKIM signing key a tenant registered for one sending domain. The private key is stored
+ * A DKIM signing key a tenant registered for a sending domain, one per selector (a domain holds
+ * several while its key is rotated; the one verified last signs). The private key is stored
  * sealed (lib/secret-box.ts, AES-256-GCM under DKIM_KEY_SECRET, bound to tenant, environment and
  * domain) and never returned; the public key is kept in clear for the DNS record it needs.
  */
 @Entity({ name: 'dkim_keys' })
-@Index('uq_dkim_keys_domain', ['tenantId', 'environment', 'domain'], { unique: true })
+@Index('uq_dkim_keys_domain_selector', ['tenantId', 'environment', 'domain', 'selector'], { unique: true })
 export class DkimKey extends TenantOwned {
   /** Lower-case, as in the From address. */
   @Column({ type: 'varchar', length: 253 })

@@ -30,6 +30,7 @@ import { DropUnreadLeadPhoneAndEventScopeIndexes1795900000000 } from './17959000
 import { AddTaskOpportunityIndex1795960000000 } from './1795960000000-AddTaskOpportunityIndex';
 import { AddAgentExecutionRejection1795970000000 } from './1795970000000-AddAgentExecutionRejection';
 import { AddDkimKeyVerification1795980000000 } from './1795980000000-AddDkimKeyVerification';
+import { DkimKeysPerSelector1795985000000 } from './1795985000000-DkimKeysPerSelector';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -64,4 +65,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddTaskOpportunityIndex1795960000000,
   AddAgentExecutionRejection1795970000000,
   AddDkimKeyVerification1795980000000,
+  DkimKeysPerSelector1795985000000,
 ];

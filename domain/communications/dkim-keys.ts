@@ -40,12 +40,21 @@ function parseRsaPrivateKey(pem: string): KeyObject {
   return key;
 }
 
-/** One key per sending domain: registering another for the same domain is a 409 (delete the old one first). */
+/**
+ * A key per selector of a sending domain: another selector for a domain that has a key is how a
+ * key is rotated (the old one keeps signing until the new one is verified); the same selector
+ * again is a 409.
+ */
 export async function registerDkimKey(ctx: DomainContext, input: DkimKeyCreate, secret: string): Promise<DkimKey> {
   const key = parseRsaPrivateKey(input.privateKey);
   const repo = ctx.data.repo(DkimKey);
-  const existing = await repo.findOne({ domain: input.domain });
-  if (existing) throw new AppError('conflict', `A DKIM key for ${input.domain} is registered already; delete it first to replace it`);
+  const existing = await repo.findOne({ domain: input.domain, selector: input.selector });
+  if (existing) {
+    throw new AppError(
+      'conflict',
+      `A DKIM key for ${input.domain} at selector ${input.selector} is registered already; to rotate it, register the new key at another selector`,
+    );
+  }
   const pem = key.export({ type: 'pkcs8', format: 'pem' }).toString();
   return repo.insert({
     domain: input.domain,
@@ -120,7 +129,18 @@ export async function getDkimKey(ctx: DomainContext, id: string): Promise<DkimKe
   return key;
 }
 
-/** Mail from the domain goes out unsigned afterwards. */
+/**
+ * The key that signs mail from `domain`: the one verified last, so a rotated-in key takes over as
+ * soon as it is verified, before the old one is deleted.
+ */
+export async function signingDkimKey(data: ScopedData, domain: string): Promise<DkimKey | null> {
+  const [key] = await data
+    .repo(DkimKey)
+    .find({ where: { domain, verifiedAt: Not(IsNull()) }, order: { verifiedAt: 'DESC', id: 'DESC' }, take: 1 });
+  return key ?? null;
+}
+
+/** Another verified key of the domain signs from then on; with none, live mail from the domain is refused. */
 export async function deleteDkimKey(ctx: DomainContext, id: string): Promise<DkimKey> {
   const key = await getDkimKey(ctx, id);
   await ctx.data.repo(DkimKey).deleteById(id);
