@@ -94,7 +94,7 @@ export function senderRoutes(deps: Pick<AppDeps, 'dkimDns'>) {
       method: 'post',
       path: dkimKeys,
       summary:
-        'Register the DKIM private key of a sending domain. The key is stored encrypted and never returned; the answer holds the DNS record to publish, then verify it (POST .../verify): only then is mail signed with it and live mail from senders at the domain sent',
+        'Register the DKIM private key of a sending domain at a selector. The key is stored encrypted and never returned; the answer holds the DNS record to publish, then verify it (POST .../verify): only then is mail signed with it and live mail from senders at the domain sent. To rotate a key, register the new one at another selector: the key verified last signs (409 for a selector the domain has already)',
       body: DkimKeyCreate,
       response: DkimKeyRecord,
       handler: async ({ body, ctx }) => ({
