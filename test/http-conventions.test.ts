@@ -76,6 +76,28 @@ describe('HTTP conventions', () => {
     expect([page.status, page.headers.allow]).toEqual([405, 'GET, HEAD']);
   });
 
+  it('answers 405 on a fixed path asked with a method only a parameter route beside it takes (GET /v1/files/upload)', async () => {
+    // GET /v1/files/:id would take `upload` as an ID and say "File not found": the fixed segment names the path.
+    const get = await stack.http().get('/v1/files/upload').set(tenant.sandbox);
+    expect([get.status, get.headers.allow]).toEqual([405, 'POST']);
+    expect(get.body).toMatchObject({
+      success: false,
+      status: 405,
+      message: 'Method GET is not allowed on /v1/files/upload; use POST',
+    });
+    expectMeta(get.body);
+    const head = await stack.http().head('/v1/files/upload').set(tenant.sandbox);
+    expect([head.status, head.headers.allow]).toEqual([405, 'POST']);
+    const batch = await stack.http().delete('/v1/leads/batch').set(tenant.sandbox);
+    expect([batch.status, batch.headers.allow]).toEqual([405, 'POST']);
+    const options = await stack.http().options('/v1/files/upload');
+    expect([options.status, options.headers.allow]).toEqual([204, 'POST']);
+    // The parameter routes themselves answer as before.
+    const file = await stack.http().get('/v1/files/uploadx').set(tenant.sandbox);
+    expect([file.status, file.body.message]).toEqual([404, 'File not found']);
+    expect((await stack.http().options('/v1/files/uploadx')).headers.allow).toBe('DELETE, GET, HEAD');
+  });
+
   it('answers OPTIONS on a path it serves with 204 and Allow, and 404 on one it does not', async () => {
     const leads = await stack.http().options('/v1/leads');
     expect([leads.status, leads.headers.allow]).toEqual([204, 'GET, HEAD, POST']);
