@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FILE_ENTITY_TYPES, FILE_STATUSES } from '../db/entities/stored-file';
 import { config } from '../lib/config';
-import { ALLOWED_UPLOAD_TYPES } from '../lib/files/allowed-types';
+import { ALLOWED_UPLOAD_TYPES, EMPTY_FILE } from '../lib/files/allowed-types';
 import { safeFileName } from '../lib/files/safe-name';
 import { decodeId } from '../lib/ids';
 import { PaginationQuery, encodedId, idOfAnyType, typedIdPair } from './common';
@@ -25,7 +25,7 @@ export type FileUploadFields = z.output<typeof FileUploadFields>;
 /** Documents the multipart form (the file part itself is read from the stream). */
 export const FileUploadForm = z
   .object({
-    file: z.string().meta({ format: 'binary', description: 'The file (one); size and type limits apply' }),
+    file: z.string().min(1).meta({ format: 'binary', description: 'The file (one, not empty); size and type limits apply' }),
     entityType: z.enum(FILE_ENTITY_TYPES).optional(),
     entityId: z.string().optional(),
   })
@@ -66,7 +66,11 @@ export const DirectUploadCreate = z
       .string()
       .refine((t) => ALLOWED_UPLOAD_TYPES.has(t), { error: (i) => `Files of type ${String(i.input)} are not accepted` })
       .meta({ enum: [...ALLOWED_UPLOAD_TYPES] }),
-    size: z.number().int().min(1).max(config.FILE_DIRECT_UPLOAD_MAX_BYTES),
+    size: z
+      .number()
+      .int()
+      .min(1, { error: (issue) => (issue.input === 0 ? EMPTY_FILE : undefined) })
+      .max(config.FILE_DIRECT_UPLOAD_MAX_BYTES),
     entityType: z.enum(FILE_ENTITY_TYPES).optional(),
     entityId: z.string().max(40).optional(),
   })

@@ -100,6 +100,38 @@ describe('files', () => {
     expect((await stack.http().get('/v1/files').set(t.sandbox)).body.data).toEqual([]);
   });
 
+  it('refuses an empty file alike whichever way it comes: a 422 on the part or size that carries it, saying to send its content', async () => {
+    const t = await newTenant(stack.db);
+    const empty = 'File is empty (0 bytes); send the file with its content';
+    const multipart = await upload(t, '', { filename: 'empty.txt' });
+    expect([multipart.status, multipart.body.message, multipart.body.errors]).toEqual([
+      422,
+      'Validation failed',
+      [{ field: 'file', message: empty }],
+    ]);
+    // Said before the type's signature is checked: there is no content to be of the wrong type.
+    const png = await upload(t, '', { filename: 'empty.png', contentType: 'image/png' });
+    expect([png.status, png.body.errors]).toEqual([422, [{ field: 'file', message: empty }]]);
+    const direct = await stack
+      .http()
+      .post('/v1/files/uploads')
+      .set(t.sandbox)
+      .send({ fileName: 'empty.txt', contentType: 'text/plain', size: 0 });
+    expect([direct.status, direct.body.message, direct.body.errors]).toEqual([
+      422,
+      'Validation failed',
+      [{ field: 'size', message: empty }],
+    ]);
+    const negative = await stack
+      .http()
+      .post('/v1/files/uploads')
+      .set(t.sandbox)
+      .send({ fileName: 'empty.txt', contentType: 'text/plain', size: -1 });
+    expect([negative.status, negative.body.errors]).toEqual([422, [{ field: 'size', message: expect.not.stringContaining('empty') }]]);
+    expect((await stack.http().get('/v1/files').set(t.sandbox)).body.data).toEqual([]);
+    expect((await stack.db.query(`SELECT count(*)::int AS n FROM files WHERE tenant_id = $1`, [t.tenant.id]))[0].n).toBe(0);
+  });
+
   it('validates the form fields with 422 errors', async () => {
     const t = await newTenant(stack.db);
     const other = await newTenant(stack.db);

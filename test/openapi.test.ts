@@ -114,6 +114,11 @@ describe('OpenAPI document', () => {
     const download = doc.paths['/v1/files/{id}/download-url'].get;
     expect([download['x-required-scope'], Object.keys(download.responses)]).toEqual(['files:read', expect.arrayContaining(['200', '409'])]);
     expect(Object.keys(doc.paths['/v1/files/{id}/content'].get.responses)).toContain('409');
+    // No empty file either way (a 422): the document says so, so a client or fuzzer sends none.
+    expect(doc.components.schemas.DirectUploadCreate.properties.size.minimum).toBe(1);
+    const form = doc.paths['/v1/files/upload'].post.requestBody.content['multipart/form-data'].schema;
+    const formSchema = form.$ref ? doc.components.schemas[form.$ref.split('/').pop()] : form;
+    expect(formSchema.properties.file).toMatchObject({ format: 'binary', minLength: 1 });
   });
 
   // Found by the OpenAPI fuzzer (test/reliability/schemathesis.test.ts): each was a real answer the

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import multer from 'multer';
 import { config } from '../../lib/config';
 import { AppError } from '../../lib/errors';
-import { ALLOWED_UPLOAD_TYPES, contentMatchesType, contentMismatch, SIGNATURE_BYTES } from '../../lib/files/allowed-types';
+import { ALLOWED_UPLOAD_TYPES, contentMatchesType, contentMismatch, EMPTY_FILE, SIGNATURE_BYTES } from '../../lib/files/allowed-types';
 import { uploadTempDir } from '../../lib/files/local-disk';
 import { safeFileName } from '../../lib/files/safe-name';
 import type { ReceivedUpload } from '../../domain/files';
@@ -49,14 +49,16 @@ export async function receiveUpload(req: Request, res: Response): Promise<Receiv
   if (!req.is('multipart/form-data')) throw new AppError('unsupported_media_type', 'Content-Type must be multipart/form-data');
   await new Promise<void>((resolve, reject) => uploader()(req, res, (err?: unknown) => (err ? reject(toAppError(err)) : resolve())));
   if (!req.file) throw new AppError('validation_failed', 'Validation failed', [{ field: 'file', message: 'Required' }]);
-  if (!contentMatchesType(req.file.mimetype, await headOf(req.file.path))) {
+  // Empty before mismatched: there is no content to be of another type.
+  const refused =
+    req.file.size === 0
+      ? EMPTY_FILE
+      : !contentMatchesType(req.file.mimetype, await headOf(req.file.path))
+        ? contentMismatch(req.file.mimetype)
+        : null;
+  if (refused) {
     await rm(req.file.path, { force: true });
-    throw new AppError('validation_failed', 'Validation failed', [
-      {
-        field: 'file',
-        message: contentMismatch(req.file.mimetype),
-      },
-    ]);
+    throw new AppError('validation_failed', 'Validation failed', [{ field: 'file', message: refused }]);
   }
   return {
     tempPath: req.file.path,

@@ -60,3 +60,10 @@ export function contentMatchesType(contentType: string, head: Buffer): boolean {
 /** What a mismatch answers, the same for both ways of uploading. */
 export const contentMismatch = (contentType: string) =>
   `Content is not a ${contentType} file; send it with its real type, or as application/octet-stream`;
+
+/**
+ * What an empty file answers, the same for both ways of uploading (the multipart `file` part, a
+ * direct upload's declared `size`): a 0-byte attachment is a client that lost its content on the
+ * way, never a file anyone meant to keep.
+ */
+export const EMPTY_FILE = 'File is empty (0 bytes); send the file with its content';
