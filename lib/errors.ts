@@ -24,6 +24,9 @@ export interface FieldError {
   message: string;
 }
 
+/** A query parameter or form field given twice where one value is taken (never read as a list). */
+export const GIVEN_MORE_THAN_ONCE = 'Given more than once; give it once';
+
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,

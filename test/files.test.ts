@@ -132,6 +132,45 @@ describe('files', () => {
     expect((await stack.db.query(`SELECT count(*)::int AS n FROM files WHERE tenant_id = $1`, [t.tenant.id]))[0].n).toBe(0);
   });
 
+  it('names a form part given more than once with a 422 saying so, and stores nothing', async () => {
+    const t = await newTenant(stack.db);
+    const lead = (await stack.http().post('/v1/leads').set(t.sandbox).send(validLead())).body.data;
+    const twoFiles = await stack
+      .http()
+      .post('/v1/files/upload')
+      .set(t.sandbox)
+      .attach('file', Buffer.from('one'), 'one.txt')
+      .attach('file', Buffer.from('two'), 'two.txt');
+    expect([twoFiles.status, twoFiles.body.errors]).toEqual([
+      422,
+      [{ field: 'file', message: 'Given more than once; send one file per upload' }],
+    ]);
+    const twoTypes = await upload(t, 'x', { fields: { entityId: lead.id } })
+      .field('entityType', 'lead')
+      .field('entityType', 'lead');
+    expect([twoTypes.status, twoTypes.body.errors]).toEqual([
+      422,
+      [{ field: 'entityType', message: 'Given more than once; give it once' }],
+    ]);
+    const both = await stack
+      .http()
+      .post('/v1/files/upload')
+      .set(t.sandbox)
+      .field('entityType', 'lead')
+      .field('entityId', lead.id)
+      .field('entityId', lead.id)
+      .field('entityType', 'task')
+      .attach('file', Buffer.from('x'), 'x.txt');
+    expect([both.status, both.body.errors]).toEqual([
+      422,
+      [
+        { field: 'entityType', message: 'Given more than once; give it once' },
+        { field: 'entityId', message: 'Given more than once; give it once' },
+      ],
+    ]);
+    expect((await stack.db.query(`SELECT count(*)::int AS n FROM files WHERE tenant_id = $1`, [t.tenant.id]))[0].n).toBe(0);
+  });
+
   it('validates the form fields with 422 errors', async () => {
     const t = await newTenant(stack.db);
     const other = await newTenant(stack.db);

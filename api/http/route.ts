@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { DomainContext } from '../../domain/context';
-import { AppError, type FieldError } from '../../lib/errors';
+import { AppError, GIVEN_MORE_THAN_ONCE, type FieldError } from '../../lib/errors';
 import type { AuthContext } from './context';
 import { bareBody, paginate, successBody, type Pagination } from '../../lib/http-envelope';
 import { findUnstorableText } from '../../lib/unstorable-text';
@@ -200,7 +200,7 @@ function parseQuery(route: AnyRoute, raw: Record<string, unknown>) {
     throw new AppError(
       'bad_request',
       'Invalid query parameters',
-      repeated.map((field) => ({ field, message: 'Given more than once; give it once' })),
+      repeated.map((field) => ({ field, message: GIVEN_MORE_THAN_ONCE })),
     );
   }
   const schema = route.query as AnySchema | undefined;
