@@ -10,12 +10,18 @@ const emailFormat = z.enum(EMAIL_FORMATS).meta({
 
 const EMAIL_CATEGORIES = ['marketing', 'transactional'] as const;
 
+/** A send without a template names its subject; with one, the template's is used unless one is given. */
+export const SUBJECT_REQUIRED = 'Required; give a subject, or a templateId (its template has one)';
+
 const templateData = z.record(z.string().max(100), z.union([z.string().max(5000), z.number(), z.boolean(), z.null()]));
 
 export const SendEmail = z
   .object({
     to: emailField,
-    subject: nonBlank(300),
+    subject: nonBlank(300).optional().meta({
+      description:
+        "Required without templateId. With one, the template's subject is used (its placeholders filled like the body's) unless this is given",
+    }),
     // Not trimmed: the author's leading whitespace may be preformatted text.
     body: z
       .string()
@@ -42,10 +48,15 @@ export const SendEmail = z
     message: 'format goes with body: a template has its own',
     path: ['format'],
   })
+  .refine((b) => b.subject !== undefined || b.templateId !== undefined, {
+    message: SUBJECT_REQUIRED,
+    path: ['subject'],
+  })
   .meta({
     id: 'SendEmail',
     oneOf: [{ required: ['body'] }, { required: ['templateId'] }],
     anyOf: [{ not: { required: ['format'] } }, { required: ['body'] }],
+    allOf: [{ anyOf: [{ required: ['subject'] }, { required: ['templateId'] }] }],
   });
 export type SendEmail = z.output<typeof SendEmail>;
 

@@ -98,6 +98,41 @@ describe('communications', () => {
     expect(both.status).toBe(422);
   });
 
+  it("uses a template's own subject, rendered like its body, when the send gives none; a subject given still wins", async () => {
+    const template = await api()
+      .post('/v1/communications/templates')
+      .set(tenant.live)
+      .send({ name: 'Renewal', subject: 'Your renewal, {{name}}', body: '<p>Hello {{name}}</p>' })
+      .expect(201);
+    const to = `tpl-subject-${Date.now()}@example.com`;
+    const sent = await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to, templateId: template.body.data.id, templateData: { name: 'Bob & Co' } });
+    expect(sent.status).toBe(200);
+    expect(header(smtp.to(to)[0], 'Subject')).toBe('Your renewal, Bob & Co');
+    const stored = await api().get(`/v1/communications/messages/${sent.body.data.id}`).set(tenant.live).expect(200);
+    expect(stored.body.data.subject).toBe('Your renewal, Bob & Co');
+    await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to, subject: 'Overridden for {{name}}', templateId: template.body.data.id, templateData: { name: 'Ann' } })
+      .expect(200);
+    expect(header(smtp.to(to)[1], 'Subject')).toBe('Overridden for Ann');
+    // A template's subject that grows too long is the template data's doing, as its body is.
+    const long = await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to, templateId: template.body.data.id, templateData: { name: 'x'.repeat(400) } });
+    expect([long.status, long.body.errors?.[0]?.field]).toEqual([422, 'templateData']);
+    // Without a template nothing else supplies one.
+    const none = await api().post('/v1/communications/send/email').set(tenant.live).send({ to, body: 'Hi' });
+    expect([none.status, none.body.errors]).toEqual([
+      422,
+      [{ field: 'subject', message: 'Required; give a subject, or a templateId (its template has one)' }],
+    ]);
+  });
+
   it('captures sandbox email without delivering it', async () => {
     const to = `sandbox-${Date.now()}@example.com`;
     const res = await api()

@@ -67,6 +67,9 @@ describe('OpenAPI document', () => {
       { const: 'opportunity' },
     ]);
     expect(schemas.SendEmail.oneOf).toEqual([{ required: ['body'] }, { required: ['templateId'] }]);
+    // A send's subject may come from its template: required only without one.
+    expect(schemas.SendEmail.required).not.toContain('subject');
+    expect(schemas.SendEmail.allOf).toEqual([{ anyOf: [{ required: ['subject'] }, { required: ['templateId'] }] }]);
     expect(
       schemas.SearchIndexRequest.anyOf.map((b: { properties: { id: { 'x-id-type': string } } }) => b.properties.id['x-id-type']),
     ).toEqual(['lead', 'opportunity', 'partner']);

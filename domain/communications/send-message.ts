@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { SendEmail, SendSms } from '../../contracts/communication';
+import { SUBJECT_REQUIRED, type SendEmail, type SendSms } from '../../contracts/communication';
 import { EmailSuppression, EmailTemplate, Lead, Message, Opportunity } from '../../db/entities';
+import type { EmailFormat } from '../../db/entities/message';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { logger } from '../../lib/logger';
@@ -97,26 +98,41 @@ async function refuseSuppressed(ctx: DomainContext, to: string, lead: Lead | nul
   }
 }
 
+/**
+ * What an email is made of: the request's body and subject, or the named template's, whose subject
+ * is used when the request gives none. A template's subject that renders too long is answered on
+ * templateData, as its body is: the values made it so.
+ */
+async function emailSource(
+  ctx: DomainContext,
+  input: SendEmail,
+): Promise<{ body: string; format: EmailFormat; subject: string; subjectField: 'subject' | 'templateData' }> {
+  if (!input.templateId) {
+    const body = input.body ?? '';
+    // The schema asks for it too; a send is never made with an empty subject.
+    if (input.subject === undefined) throw validationFailed([{ field: 'subject', message: SUBJECT_REQUIRED }]);
+    return { body, format: input.format ?? inferEmailFormat(body), subject: input.subject, subjectField: 'subject' };
+  }
+  const template = await ctx.data.repo(EmailTemplate).findById(input.templateId);
+  if (!template) throw validationFailed([{ field: 'templateId', message: 'Email template not found' }]);
+  return input.subject === undefined
+    ? { body: template.body, format: template.format, subject: template.subject, subjectField: 'templateData' }
+    : { body: template.body, format: template.format, subject: input.subject, subjectField: 'subject' };
+}
+
 export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = SEND_WAIT_MS): Promise<Message> {
   const lead = await leadOf(ctx, input.leadId);
   await assertExists(ctx.data, Opportunity, input.opportunityId, 'opportunityId', 'Opportunity');
   const sender = await requireSender(ctx, input.senderId, 'senderId');
   const marketing = (input.category ?? (input.leadId ? 'marketing' : 'transactional')) === 'marketing';
   if (marketing) await refuseSuppressed(ctx, input.to, lead);
-  let source = input.body ?? '';
-  let format = input.format ?? inferEmailFormat(source);
-  if (input.templateId) {
-    const template = await ctx.data.repo(EmailTemplate).findById(input.templateId);
-    if (!template) throw validationFailed([{ field: 'templateId', message: 'Email template not found' }]);
-    source = template.body;
-    format = template.format;
-  }
+  const { body, format, subject, subjectField } = await emailSource(ctx, input);
   const vars = { ...(lead ? leadVariables(lead) : {}), ...input.templateData };
   const message = await storeMessageOnce(ctx.data, {
     channel: 'email',
     to: input.to,
-    subject: renderField('subject', () => renderTemplate(input.subject, vars, { html: false, maxLength: RENDERED_MAX.subject })),
-    ...renderField(input.templateId ? 'templateData' : 'body', () => renderEmailBody(source, vars, format, RENDERED_MAX.emailBody)),
+    subject: renderField(subjectField, () => renderTemplate(subject, vars, { html: false, maxLength: RENDERED_MAX.subject })),
+    ...renderField(input.templateId ? 'templateData' : 'body', () => renderEmailBody(body, vars, format, RENDERED_MAX.emailBody)),
     leadId: lead?.id ?? null,
     opportunityId: input.opportunityId ?? null,
     senderId: sender?.id ?? null,
