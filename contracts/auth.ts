@@ -18,5 +18,8 @@ export const LoginResponse = z
     expiresIn: z.number().int(),
     tenantId: z.string().meta({ description: 'Send as X-Tenant-Id with the token' }),
     user: User,
+    scopes: z.array(z.string()).meta({
+      description: "What the token may do, from the user's role (as an API key's scopes): the dashboard leaves out what it cannot",
+    }),
   })
   .meta({ id: 'LoginResponse' });

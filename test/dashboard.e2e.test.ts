@@ -64,9 +64,9 @@ describe('the dashboard in Chromium', () => {
     await context?.close();
   });
 
-  async function signIn(hash = '') {
+  async function signIn(hash = '', as = email) {
     await page.goto(`${base}/dashboard${hash}`);
-    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Email').fill(as);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
@@ -203,6 +203,50 @@ describe('the dashboard in Chromium', () => {
       await receiver.stop();
     }
   }, 90_000);
+
+  it('shows a viewer what its role may read and leaves out what it cannot change', async () => {
+    const viewer = `viewer-${process.pid}-${Date.now()}@example.com`;
+    await stack
+      .http()
+      .post('/v1/users')
+      .set(tenant.live)
+      .send({ email: viewer, password, firstName: 'Vic', lastName: 'Viewer', roleId: 'viewer' })
+      .expect(201);
+    const login = await stack.http().post('/v1/auth/login').send({ email: viewer, password }).expect(200);
+    expect(login.body.data.scopes).toEqual(['*:read']);
+    // An endpoint with a delivery in its log, made by the admin's key.
+    const receiver = await new WebhookReceiver().start();
+    const endpoint = (
+      await stack
+        .http()
+        .post('/v1/integrations/webhooks')
+        .set(tenant.live)
+        .send({ url: receiver.url('/viewer-hook'), events: ['lead.created'] })
+        .expect(201)
+    ).body.data;
+    await stack.http().post(`/v1/integrations/webhooks/${endpoint.id}/test`).set(tenant.live).expect(202);
+
+    await signIn('#/keys', viewer);
+    await page.getByText('Your role can view API keys but not change them. Ask an admin for write access.').waitFor();
+    await page.getByRole('row').filter({ hasText: 'revoked' }).first().waitFor();
+    expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Revoke / }).count()).toBe(0);
+    await screenshot(page, 'viewer-keys');
+
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByText('Your role can view webhook endpoints but not change them.').waitFor();
+    expect(await page.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
+    await page.locator('a.url').first().click();
+    await page.getByRole('heading', { name: 'Webhook endpoint', level: 1 }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'webhook.test' }).first().waitFor();
+    for (const name of ['Send test event', 'Reveal secret', 'Rotate secret', 'Save changes', 'Delete endpoint', /^Retry /]) {
+      expect(await page.getByRole('button', { name }).count()).toBe(0);
+    }
+    await screenshot(page, 'viewer-webhook');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await stack.http().delete(`/v1/integrations/webhooks/${endpoint.id}`).set(tenant.live).expect(200);
+    await receiver.stop();
+  });
 
   it('switches to sandbox like a test-mode toggle: the orange banner shows, the lists are sandbox data, and it survives a reload', async () => {
     await signIn('#/keys');

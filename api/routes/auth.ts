@@ -1,5 +1,6 @@
 import { login, loginBlocked } from '../../domain/login';
 import { LoginThrottle } from '../../domain/login-throttle';
+import { scopesForRole } from '../../lib/auth/roles';
 import { AppError } from '../../lib/errors';
 import type { AppDeps } from '../http/domain-context';
 import { defineRoute } from '../http/route';
@@ -34,6 +35,7 @@ export function authRoutes(deps: AppDeps) {
               expiresIn: session.expiresIn,
               tenantId: session.tenantId,
               user: serializeUser(session.user, session.teamIds),
+              scopes: scopesForRole(session.user.roleId),
             },
             message: 'Logged in',
           };

@@ -38,6 +38,19 @@ export const session = {
   },
 };
 
+/**
+ * Whether the signed-in user's role grants `scope`, by the server's rule (lib/auth/scopes.ts): a
+ * write scope includes read. The dashboard leaves out what the role cannot do; the server still
+ * decides (403 naming the scope). A session stored before scopes were kept shows everything.
+ */
+export function can(scope) {
+  const granted = session.get()?.scopes;
+  if (!Array.isArray(granted)) return true;
+  if (granted.includes('*') || granted.includes(scope)) return true;
+  const [resource, action] = scope.split(':');
+  return action === 'read' && (granted.includes(`${resource}:write`) || granted.includes('*:read'));
+}
+
 let onUnauthorized = () => {};
 /** Called when the server answers 401 to a signed-in request (expired token, deactivated user). */
 export function setUnauthorizedHandler(fn) {

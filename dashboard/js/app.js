@@ -1,4 +1,4 @@
-import { api, session, setUnauthorizedHandler } from './api.js';
+import { api, can, session, setUnauthorizedHandler } from './api.js';
 import { errorBox, field, h, replace } from './dom.js';
 import { campaignsPage } from './pages/campaigns.js';
 import { importsPage } from './pages/imports.js';
@@ -70,6 +70,7 @@ function renderLogin() {
         token: data.accessToken,
         tenantId: data.tenantId,
         email: data.user?.email ?? body.email,
+        scopes: data.scopes,
         expiresAt: Date.now() + data.expiresIn * 1000,
       });
       if (!location.hash) location.hash = '#/keys';
@@ -154,7 +155,7 @@ function renderShell() {
         )
       : null;
   replace(root, banner, header, nav, main);
-  route.render(main, { api, env, config, navigate: (hash) => (location.hash = hash) });
+  route.render(main, { api, can, env, config, navigate: (hash) => (location.hash = hash) });
 }
 
 window.addEventListener('hashchange', () => {

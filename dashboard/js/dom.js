@@ -188,3 +188,8 @@ export async function busy(button, work) {
     button.removeAttribute('aria-busy');
   }
 }
+
+/** Said where a page leaves out what the user's role cannot change. */
+export function readOnlyNote(what) {
+  return h('p', { class: 'notice', role: 'note' }, `Your role can view ${what} but not change them. Ask an admin for write access.`);
+}

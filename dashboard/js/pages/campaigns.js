@@ -51,7 +51,7 @@ export function campaignsPage(main, ctx) {
           { label: 'Type', cell: (c) => c.type ?? '—' },
           { label: 'Status', cell: (c) => badge(c.status) },
           { label: 'Created', cell: (c) => when(c.createdAt) },
-          { label: 'Actions', cell: actions },
+          ...(ctx.can('campaigns:write') ? [{ label: 'Actions', cell: actions }] : []),
           { label: 'Enrollments', cell: enrollments },
         ],
         res.data,

@@ -1,9 +1,24 @@
 import { query } from '../api.js';
-import { badge, busy, confirmDialog, emptyState, errorBox, field, h, pager, replace, secretField, table, when } from '../dom.js';
+import {
+  badge,
+  busy,
+  confirmDialog,
+  emptyState,
+  errorBox,
+  field,
+  h,
+  pager,
+  readOnlyNote,
+  replace,
+  secretField,
+  table,
+  when,
+} from '../dom.js';
 
 const envName = (env) => (env === 'sandbox' ? 'sandbox' : 'live');
 
-export function keysPage(main, { api, env }) {
+export function keysPage(main, { api, can, env }) {
+  const writable = can('api_keys:write');
   const created = h('div', { 'aria-live': 'polite' });
   const listStatus = h('div', { 'aria-live': 'polite' });
   const listError = h('div', { 'aria-live': 'polite' });
@@ -17,7 +32,10 @@ export function keysPage(main, { api, env }) {
       if (!res.data.length) {
         return replace(
           list,
-          emptyState(`No ${envName(env)} API keys yet.`, 'Create one above, then send it as X-API-Key from your integration.'),
+          emptyState(
+            `No ${envName(env)} API keys yet.`,
+            writable ? 'Create one above, then send it as X-API-Key from your integration.' : 'An admin can create one.',
+          ),
         );
       }
       replace(
@@ -32,7 +50,7 @@ export function keysPage(main, { api, env }) {
             { label: 'Created', cell: (k) => when(k.createdAt) },
             { label: 'Last used', cell: (k) => (k.lastUsedAt ? when(k.lastUsedAt) : 'Never') },
             { label: 'Status', cell: (k) => badge(k.status) },
-            { label: 'Actions', cell: (k) => (k.status === 'active' ? revokeButton(k) : '—') },
+            ...(writable ? [{ label: 'Actions', cell: (k) => (k.status === 'active' ? revokeButton(k) : '—') }] : []),
           ],
           res.data,
         ),
@@ -129,7 +147,7 @@ export function keysPage(main, { api, env }) {
       { class: 'lede' },
       `Keys for the ${envName(env)} environment. Give each integration its own key and revoke a key as soon as it may have leaked.`,
     ),
-    form,
+    writable ? form : readOnlyNote('API keys'),
     created,
     h('h2', null, 'Keys'),
     listStatus,

@@ -46,7 +46,7 @@ export function deliveryLog(ctx, webhook) {
                   { label: 'Last response', cell: (d) => (d.lastStatusCode === null ? (d.lastError ?? '—') : String(d.lastStatusCode)) },
                   { label: 'Created', cell: (d) => when(d.createdAt) },
                   { label: 'Details', cell: attemptsDetails },
-                  { label: 'Actions', cell: retryButton },
+                  ...(ctx.can('webhooks:write') ? [{ label: 'Actions', cell: retryButton }] : []),
                 ],
                 res.data,
               ),

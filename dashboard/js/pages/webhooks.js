@@ -1,5 +1,5 @@
 import { query } from '../api.js';
-import { badge, busy, confirmDialog, emptyState, errorBox, field, h, pager, replace, table, uid, when } from '../dom.js';
+import { badge, busy, confirmDialog, emptyState, errorBox, field, h, pager, readOnlyNote, replace, table, uid, when } from '../dom.js';
 import { deliveryLog } from './webhook-deliveries.js';
 import { secretSection } from './webhook-secret.js';
 
@@ -11,7 +11,8 @@ const envName = (env) => (env === 'sandbox' ? 'sandbox' : 'live');
 const path = (id) => `${BASE}/${encodeURIComponent(id)}`;
 
 export function webhooksPage(main, ctx) {
-  const { api, env } = ctx;
+  const { api, can, env } = ctx;
+  const writable = can('webhooks:write');
   const status = h('div', { 'aria-live': 'polite' });
   const list = h('div');
   const formSlot = h('div');
@@ -25,7 +26,7 @@ export function webhooksPage(main, ctx) {
           list,
           emptyState(
             `No ${envName(env)} webhook endpoints yet.`,
-            'Add an endpoint above to receive events such as lead.created as signed POSTs.',
+            writable ? 'Add an endpoint above to receive events such as lead.created as signed POSTs.' : 'An admin can add one.',
           ),
         );
       }
@@ -61,9 +62,11 @@ export function webhooksPage(main, ctx) {
     status,
     list,
   );
-  void endpointForm(ctx, null).then((form) =>
-    replace(formSlot, form ?? h('p', { class: 'notice' }, 'The event catalog could not be loaded; reload to add an endpoint.')),
-  );
+  if (!writable) replace(formSlot, readOnlyNote('webhook endpoints'));
+  else
+    void endpointForm(ctx, null).then((form) =>
+      replace(formSlot, form ?? h('p', { class: 'notice' }, 'The event catalog could not be loaded; reload to add an endpoint.')),
+    );
   void load();
 }
 
@@ -212,6 +215,17 @@ export async function webhookDetailPage(main, ctx, id) {
       replace(deleteStatus, errorBox(err));
     }
   });
+  if (!ctx.can('webhooks:write')) {
+    // Testing, the secret (revealing it is a write: it lets the holder sign), editing and deleting.
+    return replace(
+      main,
+      h('p', null, h('a', { href: '#/webhooks' }, '← All endpoints')),
+      heading,
+      summary,
+      readOnlyNote('webhook endpoints'),
+      log.element,
+    );
+  }
   const form = await endpointForm(ctx, webhook, (w) => {
     webhook = w;
     showSummary(w);
