@@ -135,6 +135,32 @@ describe('asynchronous duplicate detection (API -> Temporal -> database)', () =>
     }
   });
 
+  it('finds a phone written with the 00 international prefix and a (0) trunk digit as the same number', async () => {
+    const first = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(tenant.live)
+        .send(validLead({ phone: '+44 20 7946 0958' }))
+        .expect(201)
+    ).body.data;
+    const later = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(tenant.live)
+        .send(validLead({ phone: '0044 (0)20 7946 0958' }))
+        .expect(201)
+    ).body.data;
+    await stack.workflows.drain();
+    await stack.client.workflow.getHandle(`lead-dedupe/${later.id}`).result();
+    const dupes = await stack.http().get(`/v1/leads/${later.id}/duplicates`).set(tenant.live).expect(200);
+    expect(dupes.body.data.map((d: { lead: { id: string }; reasons: string[] }) => [d.lead.id, d.reasons])).toEqual([
+      [first.id, ['phone']],
+    ]);
+    expect(later.phone).toBe('0044 (0)20 7946 0958'); // the lead keeps the number as written
+  });
+
   it('checks a new lead against a lead whose email was changed to the same value', async () => {
     const moved = (await stack.http().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data;
     const email = `moved-${Date.now()}@example.com`;
