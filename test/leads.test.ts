@@ -201,6 +201,16 @@ describe('leads', () => {
     expect(self.status).toBe(422);
   });
 
+  it("keeps a survivor's own phone key in a merge: a phone with no key does not take the duplicate's", async () => {
+    const t = await newTenant(stack.db);
+    const survivor = (await create(validLead({ phone: '1 2 3' }), t.live)).body.data; // too few digits for a key
+    const dup = (await create(validLead({ phone: '+1 555 0199' }), t.live)).body.data;
+    const other = (await create(validLead({ phone: '+1 555 0199' }), t.live)).body.data;
+    await stack.http().post(`/v1/leads/${survivor.id}/merge`).set(t.live).send({ duplicateId: dup.id }).expect(200);
+    const duplicates = await stack.http().get(`/v1/leads/${other.id}/duplicates`).set(t.live).expect(200);
+    expect(duplicates.body.data).toEqual([]);
+  });
+
   it("reports every field a merge changes, takes the duplicate's conversion with its status, never a deactivated assignee", async () => {
     const t = await newTenant(stack.db);
     const user = { email: `leaver-${Date.now()}@example.com`, password: 'long enough pw', firstName: 'L', lastName: 'V', roleId: 'admin' };

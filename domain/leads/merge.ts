@@ -10,6 +10,7 @@ import { removeFromIndex, indexLead } from '../search-index';
 import { unitOfWork } from '../unit-of-work';
 import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
 import { unassignableReason } from '../scoped-lookups';
+import { normalizePhone } from '../normalize';
 
 /** Rows that point at a lead by `lead_id`, re-pointed at the survivor of a merge. */
 const LEAD_REFERENCES = [Task, Opportunity, EngagementEvent, FormSubmission, Message, Commission];
@@ -77,7 +78,8 @@ export async function mergeLeads(ctx: DomainContext, survivorId: string, duplica
       take('convertedAt', duplicate.convertedAt);
       take('status', duplicate.status);
     }
-    if (survivor.phone && !survivor.phoneNormalized) survivor.phoneNormalized = duplicate.phoneNormalized;
+    // From the phone the survivor now has, by the one rule: a copied normalised value could be an older rule's.
+    survivor.phoneNormalized = normalizePhone(survivor.phone);
     const addedCustom = Object.fromEntries(Object.entries(duplicate.customFields).filter(([k]) => !(k in survivor.customFields)));
     if (Object.keys(addedCustom).length) {
       survivor.customFields = { ...survivor.customFields, ...addedCustom };
