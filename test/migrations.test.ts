@@ -96,6 +96,114 @@ describe('migrations', () => {
     }
   });
 
+  it('give leads whose phone has a (0) or a leading 00 the new phone key, keep claims with their holders, and check them again', async () => {
+    const empty = await emptyDatabase();
+    const all = createDataSource({ url: empty.url });
+    const upTo = migrations.findIndex((m) => m.name === 'RenormalizeInternationalPhones1795990000000');
+    const before = new DataSource({ ...all.options, migrations: migrations.slice(0, upTo) });
+    const phones: [string, string, string][] = [
+      // [name, phone, phone_normalized as the old rule (digits only) stored it]
+      ['plain', '+44 20 7946 0958', '442079460958'],
+      ['prefixed', '0044 (0)20 7946 0958', '004402079460958'],
+      ['trunk', '+44 (0)20 7946 0959', '4402079460959'],
+      ['irish1', '00 353 1 234 5678', '0035312345678'],
+      ['irish2', '+353 (0)1 234 5678', '353012345678'],
+      ['short', '00 1234', '001234'],
+      ['other', '+1 555 010 2030', '15550102030'],
+    ];
+    try {
+      await before.initialize();
+      await before.runMigrations();
+      const ids: Record<string, string> = {};
+      for (const [name, phone, normalized] of phones) {
+        const [row] = await before.query(
+          `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, phone, phone_normalized, duplicates_checked_at)
+           VALUES (1, 'live', $1, $1, 'A', 'A', $2, $3, now()) RETURNING id::text`,
+          [`${name}@x.com`, phone, normalized],
+        );
+        ids[name] = row.id;
+        // As a create wrote them: the lead's cluster rows, and the claims of keys no lead had.
+        await before.query(
+          `INSERT INTO lead_identities (tenant_id, environment, key, lead_id) VALUES (1, 'live', $1, $3), (1, 'live', $2, $3)`,
+          [`e:${name}@x.com`, `p:${normalized}`, row.id],
+        );
+        await before.query(
+          `INSERT INTO lead_dedupe_keys (tenant_id, environment, key, lead_id) VALUES (1, 'live', $1, $3), (1, 'live', $2, $3)`,
+          [`e:${name}@x.com`, `p:${normalized}`, row.id],
+        );
+      }
+      await before.destroy();
+      const names = Object.fromEntries(Object.entries(ids).map(([name, id]) => [id, name]));
+      const state = async () => ({
+        leads: Object.fromEntries(
+          (await all.query(`SELECT id::text, phone_normalized, duplicates_checked_at IS NULL AS unchecked FROM leads`)).map(
+            (r: { id: string; phone_normalized: string | null; unchecked: boolean }) => [names[r.id], [r.phone_normalized, r.unchecked]],
+          ),
+        ),
+        phoneKeys: Object.fromEntries(
+          (
+            await all.query(
+              `SELECT lead_id::text, array_agg(key ORDER BY key) AS keys FROM lead_identities WHERE key LIKE 'p:%' GROUP BY lead_id`,
+            )
+          ).map((r: { lead_id: string; keys: string[] }) => [names[r.lead_id], r.keys]),
+        ),
+        claims: Object.fromEntries(
+          (await all.query(`SELECT key, lead_id::text FROM lead_dedupe_keys WHERE key LIKE 'p:%'`)).map(
+            (r: { key: string; lead_id: string }) => [r.key, names[r.lead_id]],
+          ),
+        ),
+      });
+
+      await all.initialize();
+      await all.runMigrations();
+      const migrated = await state();
+      expect(migrated).toEqual({
+        leads: {
+          plain: ['442079460958', false],
+          prefixed: ['442079460958', true],
+          trunk: ['442079460959', true],
+          irish1: ['35312345678', true],
+          irish2: ['35312345678', true],
+          short: [null, true],
+          other: ['15550102030', false],
+        },
+        phoneKeys: {
+          plain: ['p:442079460958'],
+          prefixed: ['p:442079460958'],
+          trunk: ['p:442079460959'],
+          irish1: ['p:35312345678'],
+          irish2: ['p:35312345678'],
+          other: ['p:15550102030'],
+        },
+        claims: {
+          'p:442079460958': 'plain', // claimed already: the claim stays, the lead joins the cluster
+          'p:442079460959': 'trunk',
+          'p:35312345678': 'irish1', // new to both changed leads: the older claims it
+          'p:15550102030': 'other',
+          // Claims are never deleted: a later lead with an old key gets the full check.
+          'p:004402079460958': 'prefixed',
+          'p:4402079460959': 'trunk',
+          'p:0035312345678': 'irish1',
+          'p:353012345678': 'irish2',
+          'p:001234': 'short',
+        },
+      });
+
+      // Down restores the old keys (the old rule is the stored phone's digits); claims stay.
+      await all.undoLastMigration();
+      const reverted = await state();
+      expect(reverted.leads).toEqual(
+        Object.fromEntries(phones.map(([name, , normalized]) => [name, [normalized, !['plain', 'other'].includes(name)]])),
+      );
+      expect(reverted.phoneKeys).toEqual(Object.fromEntries(phones.map(([name, , normalized]) => [name, [`p:${normalized}`]])));
+      expect(reverted.claims).toEqual(migrated.claims);
+    } finally {
+      if (before.isInitialized) await before.destroy();
+      if (all.isInitialized) await all.destroy();
+      await empty.drop();
+    }
+  });
+
   it('are safe to run from several processes at once: every run succeeds and each migration is applied once', async () => {
     const empty = await emptyDatabase();
     const sources = [1, 2, 3].map(() => createDataSource({ url: empty.url, poolSize: 2 }));

@@ -31,6 +31,7 @@ import { AddTaskOpportunityIndex1795960000000 } from './1795960000000-AddTaskOpp
 import { AddAgentExecutionRejection1795970000000 } from './1795970000000-AddAgentExecutionRejection';
 import { AddDkimKeyVerification1795980000000 } from './1795980000000-AddDkimKeyVerification';
 import { DkimKeysPerSelector1795985000000 } from './1795985000000-DkimKeysPerSelector';
+import { RenormalizeInternationalPhones1795990000000 } from './1795990000000-RenormalizeInternationalPhones';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -66,4 +67,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddAgentExecutionRejection1795970000000,
   AddDkimKeyVerification1795980000000,
   DkimKeysPerSelector1795985000000,
+  RenormalizeInternationalPhones1795990000000,
 ];
