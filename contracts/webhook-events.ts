@@ -38,6 +38,23 @@ const sentMessage = (m: SentMessage) => ({
   sentAt: m.sentAt.toISOString(),
   sandbox: m.sandbox,
 });
+/** A message that will never be sent: refused at sending, or still failing when its retries ran out. */
+interface FailedMessage {
+  id: Id;
+  to: string;
+  leadId: Id | null;
+  campaignId: Id | null;
+  reason: string;
+  failedAt: Date;
+}
+const failedMessage = (m: FailedMessage) => ({
+  messageId: encodeId('message', m.id),
+  to: m.to,
+  leadId: m.leadId === null ? null : encodeId('lead', m.leadId),
+  campaignId: m.campaignId === null ? null : encodeId('campaign', m.campaignId),
+  reason: m.reason,
+  failedAt: m.failedAt.toISOString(),
+});
 interface EnrollmentRef {
   id: Id;
   campaignId: Id;
@@ -118,7 +135,9 @@ export const eventPayloads = {
   'email.clicked': (e: EmailEngagement & { url: string | null }) => ({ ...emailEngagement(e), url: e.url }),
   'email.bounced': (e: EmailEngagement & { reason: string | null }) => ({ ...emailEngagement(e), reason: e.reason }),
   'email.unsubscribed': emailEngagement,
+  'email.failed': failedMessage,
   'sms.sent': sentMessage,
+  'sms.failed': failedMessage,
   'campaign.enrollment.started': enrollment,
   'campaign.enrollment.completed': (e: EnrollmentRef & { status: string; exitReason: string | null }) => ({
     ...enrollment(e),
@@ -266,10 +285,34 @@ const docs: { [T in CatalogEventType]: CatalogDoc } = {
     description: "The recipient unsubscribed through the email's link or one-click List-Unsubscribe; the address is suppressed",
     example: () => eventPayloads['email.unsubscribed'](EXAMPLE_ENGAGEMENT),
   },
+  'email.failed': {
+    group: 'email',
+    description:
+      'The email will never be sent: refused at sending (sending domain not verified, the mail server refused the message, the address was suppressed while it waited) or still failing when its retries ran out; reason says why. Sent once per message. A recipient the mail server refuses for good is a hard bounce and sends email.bounced instead',
+    example: () =>
+      eventPayloads['email.failed']({
+        ...EXAMPLE_MESSAGE,
+        to: 'ada@example.com',
+        reason: 'SMTP refused the message: 554 5.7.1 Message rejected as spam',
+        failedAt: EXAMPLE_AT,
+      }),
+  },
   'sms.sent': {
     group: 'sms',
     description: 'SMS handed to the SMS provider (sandbox: recorded by the capture transport, never delivered)',
     example: () => eventPayloads['sms.sent']({ ...EXAMPLE_MESSAGE, to: '+442079460018', sentAt: EXAMPLE_AT, sandbox: false }),
+  },
+  'sms.failed': {
+    group: 'sms',
+    description:
+      'The SMS will never be sent: the SMS provider refused it (an invalid or unreachable number, an unverified sender) or was still failing when its retries ran out; reason says why. Sent once per message',
+    example: () =>
+      eventPayloads['sms.failed']({
+        ...EXAMPLE_MESSAGE,
+        to: '+442079460018',
+        reason: "Twilio refused the message: The 'To' number +442079460018 is not a valid phone number.",
+        failedAt: EXAMPLE_AT,
+      }),
   },
   'campaign.enrollment.started': {
     group: 'campaigns',

@@ -1,3 +1,5 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { failMessage } from '../activities/messaging/fail-message';
 import type { AppDeps } from '../api/http/domain-context';
 import { EngagementEvent, Lead } from '../db/entities';
 import { scoped } from '../db/scoped-repository';
@@ -5,13 +7,18 @@ import { decodeId } from '../lib/ids';
 import { FakeTwilio } from './support/fake-twilio';
 import { header, SmtpSink, trackingPaths } from './support/smtp-sink';
 import { startMailStack } from './support/mail-stack';
+import { outboxOf } from './support/events';
 import { validLead, type TestStack, type TestTenant } from './support/stack';
+import { waitUntil } from './support/wait-until';
+import { registerEndpoint } from './support/webhook-api';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 /** Communications through the real worker: nodemailer to a real SMTP server, the real twilio client to a local stand-in. */
 let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
 let twilio: FakeTwilio;
+let receiver: WebhookReceiver;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
@@ -23,13 +30,18 @@ beforeAll(async () => {
       twilio: { accountSid: 'AC00000000000000000000000000000001', authToken: 'token', from: '+15550001111', apiBaseUrl: twilio.url },
     },
   }));
+  receiver = await new WebhookReceiver().start();
+  await registerEndpoint(stack.app, tenant, receiver, '/hook', ['sms.failed']);
 });
 afterAll(async () => {
   await stop();
   await twilio.stop();
+  await receiver.stop();
 });
 
 const api = () => stack.http();
+const received = (type: string, messageId: string) =>
+  receiver.for('/hook').filter((w) => w.body.type === type && w.body.data.messageId === messageId);
 
 describe('communications', () => {
   it('sends a transactional email to a lead with tracked links and an open pixel and no unsubscribe, answering {id, to, status, createdAt}', async () => {
@@ -177,6 +189,53 @@ describe('communications', () => {
     expect(req.authorization).toMatch(/^Basic /);
     const list = await api().get('/v1/communications/messages?channel=sms').set(tenant.live).expect(200);
     expect(list.body.data[0]).toMatchObject({ id: res.body.data.id, providerMessageId: expect.stringMatching(/^SM/) });
+  });
+
+  it('fails an SMS that Twilio refuses and sends sms.failed once, with the reason, even when the failing activity runs again', async () => {
+    const lead = (
+      await api()
+        .post('/v1/leads')
+        .set(tenant.live)
+        .send(validLead({ phone: '+447700900999' }))
+        .expect(201)
+    ).body.data;
+    twilio.invalidNumbers.add('+447700900999');
+    try {
+      const res = await api()
+        .post('/v1/communications/send/sms')
+        .set(tenant.live)
+        .send({ to: '+447700900999', body: 'Your code is 5678', leadId: lead.id })
+        .expect(200);
+      const messageId = res.body.data.id as string;
+      const stored = await waitUntil(async () => {
+        const m = (await api().get(`/v1/communications/messages/${messageId}`).set(tenant.live).expect(200)).body.data;
+        return m.status !== 'queued' && m;
+      }, 'the refused SMS');
+      expect(stored).toMatchObject({ status: 'failed', error: expect.stringContaining('is not a valid phone number') });
+      await waitUntil(async () => received('sms.failed', messageId).length > 0, 'sms.failed at the receiver');
+      const [failed] = received('sms.failed', messageId);
+      expect(failed.body.data).toEqual({
+        messageId,
+        to: '+447700900999',
+        leadId: lead.id,
+        campaignId: null,
+        reason: stored.error,
+        failedAt: expect.any(String),
+      });
+      expect(failed.serviceVerifiedWith).toEqual(receiver.secrets);
+
+      // A retry of the failing activity (its first attempt committed, its completion was lost) reports nothing more.
+      const scope = { tenantId: tenant.tenant.id, environment: 'live' as const };
+      await new MockActivityEnvironment({ attempt: 2 }).run(failMessage(stack.db, stack.workflows), {
+        ...scope,
+        messageId: decodeId('message', messageId) as string,
+        reason: 'Twilio refused the message again',
+      });
+      const events = await outboxOf(stack.db, tenant, 'live', ['sms.failed']);
+      expect(events.filter((e) => e.data.messageId === messageId)).toHaveLength(1);
+    } finally {
+      twilio.invalidNumbers.clear();
+    }
   });
 
   it('records inbound replies and bounces; a bounce marks the lead bounced', async () => {

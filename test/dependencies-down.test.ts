@@ -6,6 +6,7 @@ import { createDataSource } from '../db/data-source';
 import { encodeId } from '../lib/ids';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { seedEnrollment } from './support/campaign-seed';
+import { outboxOf } from './support/events';
 import { threeEmails } from './support/sequences';
 import { newTenant, startStack, validLead, type TestStack } from './support/stack';
 
@@ -80,6 +81,34 @@ describe('when a dependency is down', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     const ready = await request(app).get('/readyz');
     expect(ready.body.data).toEqual({ database: 'ok', temporal: 'unavailable' });
+  });
+
+  it('answers 503 for a send when Temporal is unreachable, and the message it stored is failed with email.failed', async () => {
+    const app = createApp(
+      { db: stack.db, workflows: new WorkflowStarter(deadTemporal(), stack.taskQueue) },
+      { limits: { ipPerMinute: 1e9, authFailuresPerMinute: 1e9 } },
+    );
+    const tenant = await newTenant(stack.db);
+    const res = await request(app)
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: 'ada@example.com', subject: 'Hi', body: 'Hello' });
+    expect(res.status).toBe(503);
+    const [message] = (await request(app).get('/v1/communications/messages').set(tenant.live).expect(200)).body.data;
+    expect(message).toMatchObject({ status: 'failed', error: 'Workflow engine unavailable' });
+    expect(await outboxOf(stack.db, tenant, 'live', ['email.failed'])).toEqual([
+      {
+        type: 'email.failed',
+        data: {
+          messageId: message.id,
+          to: 'ada@example.com',
+          leadId: null,
+          campaignId: null,
+          reason: 'Workflow engine unavailable',
+          failedAt: expect.any(String),
+        },
+      },
+    ]);
   });
 
   it('lists enrollments promptly, without workflow progress, when Temporal is unreachable', async () => {

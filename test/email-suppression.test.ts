@@ -5,17 +5,25 @@ import { SmtpSink, trackingPaths } from './support/smtp-sink';
 import { startMailStack } from './support/mail-stack';
 import { validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
+import { registerEndpoint } from './support/webhook-api';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 /** Suppression by address, proven at a real SMTP server: what one lead record opted out of, no other lead with the address gets. */
 let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
+let receiver: WebhookReceiver;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
   ({ stack, tenant, smtp, stop } = await startMailStack({ name: 'email-suppression' }));
+  receiver = await new WebhookReceiver().start();
+  await registerEndpoint(stack.app, tenant, receiver, '/hook', ['email.failed']);
 });
-afterAll(() => stop());
+afterAll(async () => {
+  await stop();
+  await receiver.stop();
+});
 
 const api = () => stack.http();
 const pos = { x: 0, y: 0 };
@@ -105,6 +113,19 @@ describe('email suppression by address', () => {
         return m.status !== 'queued' && m;
       }, 'the next attempt');
       expect(message).toMatchObject({ status: 'failed', error: 'Not sent: the address unsubscribed after the email was queued' });
+      // The integration is told the email will never go, and why.
+      const [failed] = await waitUntil(async () => {
+        const hooks = receiver.for('/hook').filter((w) => w.body.type === 'email.failed' && w.body.data.messageId === sent.body.data.id);
+        return hooks.length > 0 && hooks;
+      }, 'email.failed at the receiver');
+      expect(failed.body.data).toEqual({
+        messageId: sent.body.data.id,
+        to: address,
+        leadId: lead.id,
+        campaignId: null,
+        reason: 'Not sent: the address unsubscribed after the email was queued',
+        failedAt: expect.any(String),
+      });
     } finally {
       smtp.beforeAccept = () => {};
     }

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../api/http/domain-context';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
+import { outboxOf } from './support/events';
 import { oneEmail } from './support/sequences';
 import { clickTargets, SmtpSink, trackingPaths } from './support/smtp-sink';
 import { startMailStack } from './support/mail-stack';
@@ -27,6 +28,7 @@ const EVENTS = [
   'email.clicked',
   'email.bounced',
   'email.unsubscribed',
+  'email.failed',
   'sms.sent',
   'campaign.enrollment.started',
   'campaign.enrollment.completed',
@@ -140,6 +142,62 @@ describe('engagement events for integrations', () => {
     const [bounced] = await eventually('email.bounced', lead.id);
     expect(bounced.body.data).toMatchObject({ messageId, leadId: lead.id, reason: '550 5.1.1 no such user' });
     expect((await eventually('email.sent', lead.id))[0].body.data).toMatchObject({ messageId, campaignId: null });
+  });
+
+  it('an email the mail server refuses becomes email.failed with the reason, once; a recipient it refuses is email.bounced alone', async () => {
+    const lead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data as { id: string; email: string };
+    smtp.beforeAccept = async (mail) => {
+      if (mail.to.includes(lead.email)) throw Object.assign(new Error('5.7.1 Message rejected as spam'), { responseCode: 554 });
+    };
+    const failedMessage = async (id: string) =>
+      waitUntil(async () => {
+        const m = (await api().get(`/v1/communications/messages/${id}`).set(tenant.live)).body.data;
+        return m.status !== 'queued' && m;
+      }, `message ${id} settled`);
+    try {
+      const sent = await api()
+        .post('/v1/communications/send/email')
+        .set(tenant.live)
+        .send({ to: lead.email, subject: 'Offer', body: 'Buy now', leadId: lead.id })
+        .expect(200);
+      const messageId = sent.body.data.id as string;
+      const message = await failedMessage(messageId);
+      expect(message).toMatchObject({ status: 'failed', error: expect.stringContaining('Message rejected as spam') });
+      const [failed] = await eventually('email.failed', lead.id);
+      expect(failed.body.data).toEqual({
+        messageId,
+        to: lead.email,
+        leadId: lead.id,
+        campaignId: null,
+        reason: message.error,
+        failedAt: expect.any(String),
+      });
+      expect(failed.serviceVerifiedWith).toEqual(receiver.secrets);
+      const outbox = await outboxOf(stack.db, tenant, 'live', ['email.failed']);
+      expect(outbox.filter((e) => e.data.messageId === messageId)).toHaveLength(1);
+    } finally {
+      smtp.beforeAccept = () => {};
+    }
+
+    // A dead mailbox is a hard bounce: email.bounced says so, and the failed message sends no email.failed besides.
+    const dead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data as { id: string; email: string };
+    smtp.unknownMailboxes.add(dead.email.toLowerCase());
+    try {
+      const sent = await api()
+        .post('/v1/communications/send/email')
+        .set(tenant.live)
+        .send({ to: dead.email, subject: 'Offer', body: 'Buy now', leadId: dead.id })
+        .expect(200);
+      const messageId = sent.body.data.id as string;
+      expect(await failedMessage(messageId)).toMatchObject({ status: 'failed', error: expect.stringContaining('mailbox unavailable') });
+      const [bounced] = await eventually('email.bounced', dead.id);
+      expect(bounced.body.data).toMatchObject({ messageId, reason: expect.stringContaining('mailbox unavailable') });
+      // The failure and its event commit together: once the message shows failed, an email.failed would be in the outbox.
+      const outbox = await outboxOf(stack.db, tenant, 'live', ['email.failed']);
+      expect(outbox.filter((e) => e.data.messageId === messageId)).toEqual([]);
+    } finally {
+      smtp.unknownMailboxes.clear();
+    }
   });
 
   it('an SMS becomes sms.sent', async () => {

@@ -7,6 +7,8 @@ import { header, SmtpSink, type ReceivedMail } from './support/smtp-sink';
 import { startMailStack } from './support/mail-stack';
 import { newTenant, validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
+import { registerEndpoint } from './support/webhook-api';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 /**
  * Sender identities and DKIM (docs/decisions.md, "Tracking and engagement events"), at a real SMTP server with real Temporal: a
@@ -219,12 +221,23 @@ describe('sender identities and DKIM', () => {
     const sandboxSender = await billingSender(other.sandbox);
     expect((await send(other.sandbox, sandboxSender.id).expect(200)).body.data.status).toBe('sent');
 
-    // A campaign's email from that sender is stored, then failed at delivery, never sent.
-    const { campaign, lead } = await campaignEmailFrom(other.live, { subjectLine: 'Invoice', body: 'Pay here', senderId: sender.id });
-    const [message] = (await api().get(`/v1/communications/messages?campaignId=${campaign}`).set(other.live).expect(200)).body.data;
-    expect(message).toMatchObject({ status: 'failed', error: expect.stringContaining(`${DOMAIN} is not verified`) });
-    expect(smtp.to(lead.email)).toHaveLength(0);
-    expect(smtp.to(to)).toHaveLength(0);
+    // A campaign's email from that sender is stored, then failed at delivery, never sent; the tenant's integration hears why.
+    const receiver = await new WebhookReceiver().start();
+    try {
+      await registerEndpoint(stack.app, other, receiver, '/failed', ['email.failed']);
+      const { campaign, lead } = await campaignEmailFrom(other.live, { subjectLine: 'Invoice', body: 'Pay here', senderId: sender.id });
+      const [message] = (await api().get(`/v1/communications/messages?campaignId=${campaign}`).set(other.live).expect(200)).body.data;
+      expect(message).toMatchObject({ status: 'failed', error: expect.stringContaining(`${DOMAIN} is not verified`) });
+      expect(smtp.to(lead.email)).toHaveLength(0);
+      expect(smtp.to(to)).toHaveLength(0);
+      const [failed] = await receiver.waitFor('/failed', 1);
+      expect(failed.body).toMatchObject({
+        type: 'email.failed',
+        data: { messageId: message.id, to: lead.email, leadId: lead.id, campaignId: campaign, reason: message.error },
+      });
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('rotates a key without a gap: the old key signs until the new one is verified, then the new one does', async () => {

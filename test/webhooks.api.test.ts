@@ -52,7 +52,9 @@ const ENGAGEMENT_EVENTS: Record<string, string[]> = {
   'email.clicked': ['messageId', 'leadId', 'campaignId', 'occurredAt', 'url'],
   'email.bounced': ['messageId', 'leadId', 'campaignId', 'occurredAt', 'reason'],
   'email.unsubscribed': ['messageId', 'leadId', 'campaignId', 'occurredAt'],
+  'email.failed': ['messageId', 'to', 'leadId', 'campaignId', 'reason', 'failedAt'],
   'sms.sent': ['messageId', 'to', 'leadId', 'campaignId', 'sentAt', 'sandbox'],
+  'sms.failed': ['messageId', 'to', 'leadId', 'campaignId', 'reason', 'failedAt'],
   'campaign.enrollment.started': ['enrollmentId', 'campaignId', 'leadId'],
   'campaign.enrollment.completed': ['enrollmentId', 'campaignId', 'leadId', 'status', 'exitReason'],
 };

@@ -5,6 +5,7 @@ import { Message } from '../../db/entities';
 import { ScopedData } from '../../db/scoped-data';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
 import { suppressionOf } from '../../domain/communications/email-suppressions';
+import { failQueuedMessage } from '../../domain/communications/fail-message';
 import { unitOfWork } from '../../domain/unit-of-work';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { composeEmail } from '../../domain/communications/compose-email';
@@ -67,7 +68,7 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
       message.channel === 'email' && message.marketing ? await suppressionOf(new ScopedData(db.manager, scope), message.to) : null;
     if (suppressed) {
       const error = `Not sent: the address ${suppressed === 'bounced' ? 'bounced' : 'unsubscribed'} after the email was queued`;
-      await repo.updateWhere({ id: message.id, status: 'queued' }, { status: 'failed', error });
+      await unitOfWork({ db, workflows, scope }, (tx) => failQueuedMessage(tx, message, error));
       return { status: 'failed' };
     }
     const provider = message.channel === 'email' ? sendEmail : sendSms;

@@ -1,14 +1,24 @@
 import type { DataSource } from 'typeorm';
-import { Message } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
+import { EngagementEvent, Message } from '../../db/entities';
+import { failQueuedMessage } from '../../domain/communications/fail-message';
+import { unitOfWork } from '../../domain/unit-of-work';
+import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import type { MessageRef } from './deliver-message';
 
-/** Records that a message could not be sent (the provider refused it, or kept failing). */
-export function failMessage(db: DataSource) {
+/**
+ * Records that a message could not be sent (the provider refused it, or kept failing), with its
+ * `email.failed` / `sms.failed` event: only the attempt that moves it from queued emits, so a
+ * retried activity reports it once. A recipient refused for good at sending was already recorded
+ * as a bounce by the delivery attempt (`email.bounced`): that failure sends no `email.failed`.
+ */
+export function failMessage(db: DataSource, workflows: WorkflowStarter) {
   return async ({ tenantId, environment, messageId, reason }: MessageRef & { reason: string }): Promise<void> => {
-    await scoped(db.manager, Message, { tenantId, environment }).updateWhere(
-      { id: messageId, status: 'queued' },
-      { status: 'failed', error: reason.slice(0, 1000) },
-    );
+    const scope = { tenantId, environment };
+    await unitOfWork({ db, workflows, scope }, async (tx) => {
+      const message = await tx.repo(Message).findById(messageId);
+      if (!message || message.status !== 'queued') return;
+      const bounced = message.channel === 'email' && (await tx.repo(EngagementEvent).count({ messageId, type: 'email_bounce' })) > 0;
+      await failQueuedMessage(tx, message, reason, { emit: !bounced });
+    });
   };
 }

@@ -17,6 +17,8 @@ import { RenderedTooLong, renderEmailBody, renderTemplate } from './render-templ
 import { assertExists } from '../scoped-lookups';
 import { requireSender } from './senders';
 import { storeMessageOnce } from './store-message';
+import { failQueuedMessage } from './fail-message';
+import { unitOfWork } from '../unit-of-work';
 
 export interface MessageWithEngagement {
   message: Message;
@@ -67,7 +69,10 @@ async function deliver(ctx: DomainContext, message: Message, waitMs: number): Pr
     });
   } catch (err) {
     logger.warn({ err, workflowId }, 'could not start message delivery');
-    await ctx.data.repo(Message).updateWhere({ id: message.id }, { status: 'failed', error: 'Workflow engine unavailable' });
+    // Without the request's audit entry: the request fails (503), and only a succeeding one is audited.
+    await unitOfWork({ db: ctx.db, workflows: ctx.workflows, scope: ctx.scope }, (tx) =>
+      failQueuedMessage(tx, message, 'Workflow engine unavailable'),
+    );
     throw new AppError('service_unavailable', 'The message could not be queued; retry the request');
   }
   // Sent, failed or still queued: the message row says which.

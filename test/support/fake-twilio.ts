@@ -9,11 +9,26 @@ export interface TwilioRequest {
 /** A local stand-in for the Twilio Messages API, reached by the real twilio client via TWILIO_API_BASE_URL. */
 export class FakeTwilio {
   requests: TwilioRequest[] = [];
+  /** Numbers refused with Twilio's 400 (error 21211, not a valid phone number), as Twilio answers for them. */
+  readonly invalidNumbers = new Set<string>();
   private server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       this.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, form: new URLSearchParams(body) });
+      const to = new URLSearchParams(body).get('To') ?? '';
+      if (this.invalidNumbers.has(to)) {
+        res.writeHead(400, { 'Content-Type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            code: 21211,
+            message: `The 'To' number ${to} is not a valid phone number.`,
+            more_info: 'https://www.twilio.com/docs/errors/21211',
+            status: 400,
+          }),
+        );
+        return;
+      }
       const sid = `SM${String(this.requests.length).padStart(32, '0')}`;
       res.writeHead(201, { 'Content-Type': 'application/json' });
       res.end(
