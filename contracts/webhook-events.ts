@@ -135,6 +135,7 @@ export const eventPayloads = {
   'email.clicked': (e: EmailEngagement & { url: string | null }) => ({ ...emailEngagement(e), url: e.url }),
   'email.bounced': (e: EmailEngagement & { reason: string | null }) => ({ ...emailEngagement(e), reason: e.reason }),
   'email.unsubscribed': emailEngagement,
+  'email.replied': emailEngagement,
   'email.failed': failedMessage,
   'sms.sent': sentMessage,
   'sms.failed': failedMessage,
@@ -284,6 +285,12 @@ const docs: { [T in CatalogEventType]: CatalogDoc } = {
     group: 'email',
     description: "The recipient unsubscribed through the email's link or one-click List-Unsubscribe; the address is suppressed",
     example: () => eventPayloads['email.unsubscribed'](EXAMPLE_ENGAGEMENT),
+  },
+  'email.replied': {
+    group: 'email',
+    description:
+      'A reply to the email was recorded (POST /v1/communications/inbound/reply, or an email_reply event naming the message at POST /v1/analytics/events); one event per reply recorded',
+    example: () => eventPayloads['email.replied'](EXAMPLE_ENGAGEMENT),
   },
   'email.failed': {
     group: 'email',

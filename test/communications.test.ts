@@ -31,7 +31,7 @@ beforeAll(async () => {
     },
   }));
   receiver = await new WebhookReceiver().start();
-  await registerEndpoint(stack.app, tenant, receiver, '/hook', ['sms.failed']);
+  await registerEndpoint(stack.app, tenant, receiver, '/hook', ['email.replied', 'sms.failed']);
 });
 afterAll(async () => {
   await stop();
@@ -244,8 +244,17 @@ describe('communications', () => {
       .post('/v1/communications/send/email')
       .set(tenant.live)
       .send({ to: lead.email, subject: 'Hi', body: 'Hello', leadId: lead.id });
-    const reply = await api().post('/v1/communications/inbound/reply').set(tenant.live).send({ messageId: sent.body.data.id }).expect(201);
+    const reply = await api()
+      .post('/v1/communications/inbound/reply')
+      .set(tenant.live)
+      .send({ messageId: sent.body.data.id, timestamp: '2026-01-15T10:00:00Z' })
+      .expect(201);
     expect(reply.body.data).toMatchObject({ type: 'email_reply', leadId: lead.id, messageId: sent.body.data.id });
+    // The integration hears of the reply, stamped with when it happened.
+    await waitUntil(async () => received('email.replied', sent.body.data.id).length > 0, 'email.replied at the receiver');
+    expect(received('email.replied', sent.body.data.id).map((w) => w.body.data)).toEqual([
+      { messageId: sent.body.data.id, leadId: lead.id, campaignId: null, occurredAt: '2026-01-15T10:00:00.000Z' },
+    ]);
     const bounce = await api()
       .post('/v1/communications/inbound/bounce')
       .set(tenant.live)

@@ -28,6 +28,7 @@ const EVENTS = [
   'email.clicked',
   'email.bounced',
   'email.unsubscribed',
+  'email.replied',
   'email.failed',
   'sms.sent',
   'campaign.enrollment.started',

@@ -52,6 +52,7 @@ const ENGAGEMENT_EVENTS: Record<string, string[]> = {
   'email.clicked': ['messageId', 'leadId', 'campaignId', 'occurredAt', 'url'],
   'email.bounced': ['messageId', 'leadId', 'campaignId', 'occurredAt', 'reason'],
   'email.unsubscribed': ['messageId', 'leadId', 'campaignId', 'occurredAt'],
+  'email.replied': ['messageId', 'leadId', 'campaignId', 'occurredAt'],
   'email.failed': ['messageId', 'to', 'leadId', 'campaignId', 'reason', 'failedAt'],
   'sms.sent': ['messageId', 'to', 'leadId', 'campaignId', 'sentAt', 'sandbox'],
   'sms.failed': ['messageId', 'to', 'leadId', 'campaignId', 'reason', 'failedAt'],

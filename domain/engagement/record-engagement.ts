@@ -157,6 +157,7 @@ function integrationEvent(e: Pick<EngagementEvent, 'type' | 'leadId' | 'messageI
   if (e.type === 'email_bounce') return event('email.bounced', eventPayloads['email.bounced']({ ...base, reason: text('reason') }));
   if (e.type === 'email_delivered') return event('email.delivered', eventPayloads['email.delivered'](base));
   if (e.type === 'unsubscribe') return event('email.unsubscribed', eventPayloads['email.unsubscribed'](base));
+  if (e.type === 'email_reply') return event('email.replied', eventPayloads['email.replied'](base));
   return null;
 }
 
