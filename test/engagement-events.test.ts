@@ -155,13 +155,16 @@ describe('engagement events for integrations', () => {
         const m = (await api().get(`/v1/communications/messages/${id}`).set(tenant.live)).body.data;
         return m.status !== 'queued' && m;
       }, `message ${id} settled`);
+    const sendOffer = async (to: { id: string; email: string }) =>
+      (
+        await api()
+          .post('/v1/communications/send/email')
+          .set(tenant.live)
+          .send({ to: to.email, subject: 'Offer', body: 'Buy now', leadId: to.id })
+          .expect(200)
+      ).body.data.id as string;
     try {
-      const sent = await api()
-        .post('/v1/communications/send/email')
-        .set(tenant.live)
-        .send({ to: lead.email, subject: 'Offer', body: 'Buy now', leadId: lead.id })
-        .expect(200);
-      const messageId = sent.body.data.id as string;
+      const messageId = await sendOffer(lead);
       const message = await failedMessage(messageId);
       expect(message).toMatchObject({ status: 'failed', error: expect.stringContaining('Message rejected as spam') });
       const [failed] = await eventually('email.failed', lead.id);
@@ -184,12 +187,7 @@ describe('engagement events for integrations', () => {
     const dead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data as { id: string; email: string };
     smtp.unknownMailboxes.add(dead.email.toLowerCase());
     try {
-      const sent = await api()
-        .post('/v1/communications/send/email')
-        .set(tenant.live)
-        .send({ to: dead.email, subject: 'Offer', body: 'Buy now', leadId: dead.id })
-        .expect(200);
-      const messageId = sent.body.data.id as string;
+      const messageId = await sendOffer(dead);
       expect(await failedMessage(messageId)).toMatchObject({ status: 'failed', error: expect.stringContaining('mailbox unavailable') });
       const [bounced] = await eventually('email.bounced', dead.id);
       expect(bounced.body.data).toMatchObject({ messageId, reason: expect.stringContaining('mailbox unavailable') });
