@@ -22,36 +22,27 @@ const emailEngagement = (e: EmailEngagement) => ({
   campaignId: e.campaignId === null ? null : encodeId('campaign', e.campaignId),
   occurredAt: e.occurredAt.toISOString(),
 });
-interface SentMessage {
+/** A message by its recipient, lead and campaign: what every sent or failed message event names. */
+interface MessageRef {
   id: Id;
   to: string;
   leadId: Id | null;
   campaignId: Id | null;
-  sentAt: Date;
-  sandbox: boolean;
 }
-const sentMessage = (m: SentMessage) => ({
+const messageRef = (m: MessageRef) => ({
   messageId: encodeId('message', m.id),
   to: m.to,
   leadId: m.leadId === null ? null : encodeId('lead', m.leadId),
   campaignId: m.campaignId === null ? null : encodeId('campaign', m.campaignId),
+});
+const sentMessage = (m: MessageRef & { sentAt: Date; sandbox: boolean }) => ({
+  ...messageRef(m),
   sentAt: m.sentAt.toISOString(),
   sandbox: m.sandbox,
 });
 /** A message that will never be sent: refused at sending, or still failing when its retries ran out. */
-interface FailedMessage {
-  id: Id;
-  to: string;
-  leadId: Id | null;
-  campaignId: Id | null;
-  reason: string;
-  failedAt: Date;
-}
-const failedMessage = (m: FailedMessage) => ({
-  messageId: encodeId('message', m.id),
-  to: m.to,
-  leadId: m.leadId === null ? null : encodeId('lead', m.leadId),
-  campaignId: m.campaignId === null ? null : encodeId('campaign', m.campaignId),
+const failedMessage = (m: MessageRef & { reason: string; failedAt: Date }) => ({
+  ...messageRef(m),
   reason: m.reason,
   failedAt: m.failedAt.toISOString(),
 });
