@@ -160,6 +160,7 @@ async function commitEvent(t: WebhookTarget, commits: Map<string, number>): Prom
   const event = await t.db.transaction((m) =>
     emitEvent(new ScopedData(m, t.scope), 'lead.updated', eventPayloads['lead.updated']({ id: t.leadId, changes: { score: 1 } })),
   );
+  if (!event) throw new Error('lead.updated was not written: the bench endpoint must be active and subscribe to it');
   commits.set(encodeId('event', event.id), performance.now());
   await relayAfterCommit(t.db, t.workflows, [event]);
 }

@@ -271,12 +271,12 @@ export function arrayParam(values: unknown[]): unknown {
 }
 
 /**
- * Many rows in one `INSERT ... SELECT * FROM unnest($1::type[], ...)`: one parameter per column
- * whatever the number of rows, so one prepared statement serves every batch size. `computed`
- * columns are SQL expressions instead, evaluated per row over the row's given columns as
- * `u.<column>` (a value that depends on the statement's other parts, or one value for every row);
- * a computed column's value in the rows is ignored. With `where`, the rows are written only when
- * it holds (as insertSql's).
+ * Many rows in one `INSERT ... SELECT u.* FROM unnest($1::type[], ...) AS u(...)`: one parameter
+ * per column whatever the number of rows, so one prepared statement serves every batch size.
+ * `computed` columns are SQL expressions instead, evaluated per row over the row's given columns
+ * as `u.<column>` (a value that depends on the statement's other parts, or one value for every
+ * row); a computed column's value in the rows is ignored. With `where`, only the rows for which it
+ * holds are written (it may read `u.<column>` too).
  */
 export function insertManySql(
   manager: EntityManager,
@@ -301,9 +301,9 @@ export function insertManySql(
   // As in insertSql: IDs reserved ahead (nextId) go into an identity column only with OVERRIDING.
   const overriding = cols.some((c) => c.isGenerated) ? ' OVERRIDING SYSTEM VALUE' : '';
   const names = [...cols.map((c) => quote(c.databaseName)), ...extra.map((e) => e.name)];
-  const source = extra.length
-    ? `SELECT u.*, ${extra.map((e) => e.sql).join(', ')} FROM unnest(${arrays.join(', ')}) AS u(${cols.map((c) => quote(c.databaseName)).join(', ')})`
-    : `SELECT * FROM unnest(${arrays.join(', ')})`;
+  // The rows are `u`, for computed columns and the condition to read (`u.type`).
+  const unnested = `unnest(${arrays.join(', ')}) AS u(${cols.map((c) => quote(c.databaseName)).join(', ')})`;
+  const source = `SELECT u.*${extra.map((e) => `, ${e.sql}`).join('')} FROM ${unnested}`;
   return `INSERT INTO ${tableOf(meta)} (${names.join(', ')})${overriding} ${source}${opts.where ? ` WHERE ${opts.where}` : ''}`;
 }
 

@@ -18,15 +18,15 @@ export class UnitOfWork extends ScopedData {
   readonly events: RelayedEvent[] = [];
 
   /** Writes a catalog event into the outbox, its data built by the catalog's own builder. */
-  async emit<T extends CatalogEventType>(type: T, input: BuilderInput<T>): Promise<OutboxEvent> {
+  async emit<T extends CatalogEventType>(type: T, input: BuilderInput<T>): Promise<OutboxEvent | null> {
     const build = eventPayloads[type] as (i: BuilderInput<T>) => Record<string, unknown>;
     return this.emitRaw(type, build(input));
   }
 
-  /** An event whose data the caller built (a test ping aimed at one endpoint). */
-  async emitRaw(type: string, data: Record<string, unknown>, opts: { targetEndpointId?: string } = {}): Promise<OutboxEvent> {
+  /** An event whose data the caller built (a test ping aimed at one endpoint). Null: nobody subscribes, nothing written. */
+  async emitRaw(type: string, data: Record<string, unknown>, opts: { targetEndpointId?: string } = {}): Promise<OutboxEvent | null> {
     const event = await emitEvent(this, type as EventType, data, opts);
-    this.events.push(event);
+    if (event) this.events.push(event);
     return event;
   }
 }
@@ -41,9 +41,8 @@ export type UnitOfWorkContext = Pick<DomainContext, 'db' | 'scope' | 'workflows'
  * fails or dies with the process leaves its events undispatched in the outbox, for the sweep.
  */
 export function relayCommitted(ctx: Pick<UnitOfWorkContext, 'db' | 'workflows'>, events: RelayedEvent[]): void {
-  const undispatched = events.filter((e) => !e.dispatchedAt);
-  if (!undispatched.length) return; // nobody subscribed when they were written (outboxInsertSql)
-  ctx.workflows.runSoon(`webhook relay of ${undispatched.length} event(s)`, () => relayAfterCommit(ctx.db, ctx.workflows, undispatched));
+  if (!events.length) return; // nobody subscribed: nothing was written (outboxInsertSql)
+  ctx.workflows.runSoon(`webhook relay of ${events.length} event(s)`, () => relayAfterCommit(ctx.db, ctx.workflows, events));
 }
 
 /**

@@ -17,6 +17,7 @@ let stop: () => Promise<void>;
 
 beforeAll(async () => {
   ({ stack, tenant, smtp, stop } = await startMailStack({ name: 'campaigns-api' }));
+  await stack.subscribe(tenant);
 });
 afterAll(() => stop());
 

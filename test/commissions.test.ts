@@ -43,6 +43,7 @@ const record = (t: TestTenant, body: Record<string, unknown>) => stack.http().po
 describe('commissions', () => {
   it('records a manual commission, pays it once, and emits earned then paid', async () => {
     const t = await newTenant(stack.db);
+    await stack.subscribe(t);
     const { partner } = await approvedPartner(t, 'bronze');
     const res = await record(t, { partnerId: partner.id, amount: 120.5, currency: 'EUR', note: 'Q1 bonus' });
     expect(res.status).toBe(201);
@@ -123,6 +124,7 @@ describe('commissions', () => {
 
   it('pays a partner its tier rate for a won deal on a lead it referred, once per opportunity', async () => {
     const t = await newTenant(stack.db);
+    await stack.subscribe(t);
     const { partner, code } = await approvedPartner(t, 'silver');
     const lead = await referredLead(t, code);
     const scope = { tenantId: t.tenant.id, environment: 'sandbox' as const };

@@ -89,6 +89,7 @@ describe('when a dependency is down', () => {
       { limits: { ipPerMinute: 1e9, authFailuresPerMinute: 1e9 } },
     );
     const tenant = await newTenant(stack.db);
+    await stack.subscribe(tenant);
     const res = await request(app)
       .post('/v1/communications/send/email')
       .set(tenant.live)

@@ -8,6 +8,7 @@ let tenant: TestTenant;
 beforeAll(async () => {
   stack = await startStack();
   tenant = await newTenant(stack.db);
+  await stack.subscribe(tenant);
 });
 afterAll(() => stack.stop());
 

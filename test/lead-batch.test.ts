@@ -9,6 +9,7 @@ let tenant: TestTenant;
 beforeAll(async () => {
   stack = await startStack();
   tenant = await newTenant(stack.db);
+  await stack.subscribe(tenant);
 });
 afterAll(() => stack.stop());
 
@@ -69,7 +70,7 @@ describe('POST /v1/leads/batch', () => {
     await campaign.complete();
   });
 
-  it('writes a lead.created event per lead: delivered to a subscribed endpoint, stored as dispatched when nobody subscribes', async () => {
+  it('writes a lead.created event per lead: delivered to a subscribed endpoint, not written when nobody subscribes', async () => {
     const receiver = await new WebhookReceiver().start();
     try {
       const subscriber = await newTenant(stack.db);
@@ -85,12 +86,10 @@ describe('POST /v1/leads/batch', () => {
       const got = await receiver.waitFor('/batch', 3);
       expect(got.map((r) => r.body.data.leadId).sort()).toEqual(res.body.data.map((r: { id: string }) => r.id).sort());
 
-      const quiet = await batch([validLead(), validLead()]).expect(200);
-      const rows = await stack.db.query(
-        `SELECT dispatched_at FROM events WHERE tenant_id = $1 AND type = 'lead.created' AND (data->>'leadId') = ANY($2::text[])`,
-        [tenant.tenant.id, quiet.body.data.map((r: { id: string }) => r.id)],
-      );
-      expect(rows.map((r: { dispatched_at: Date | null }) => r.dispatched_at !== null)).toEqual([true, true]);
+      const unsubscribed = await newTenant(stack.db);
+      await batch([validLead(), validLead()], unsubscribed.live).expect(200);
+      const rows = await stack.db.query(`SELECT id FROM events WHERE tenant_id = $1`, [unsubscribed.tenant.id]);
+      expect(rows).toEqual([]);
     } finally {
       await receiver.stop();
     }
@@ -110,6 +109,7 @@ describe('POST /v1/leads/batch', () => {
 
   it('gives items without a status the default of the moment, written once, when the default changed since the last batch', async () => {
     const t = await newTenant(stack.db);
+    await stack.subscribe(t);
     const send = (leads: unknown[]) => stack.http().post('/v1/leads/batch').set(t.live).send({ leads }).expect(200);
     const statusOf = async (id: string) => (await stack.http().get(`/v1/leads/${id}`).set(t.live).expect(200)).body.data.status;
     const [first] = (await send([validLead()])).body.data;

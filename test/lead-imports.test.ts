@@ -69,6 +69,7 @@ const leadsOf = (t: TestTenant) =>
 describe('POST /v1/leads/imports', () => {
   it('imports a CSV (quoted fields, a line break inside quotes, CRLF) with source import, in file order, and reports failed rows by line', async () => {
     const t = await newTenant(stack.db);
+    await stack.subscribe(t);
     const csv = [
       'Email,First name,Last name,Phone,Company',
       'ada@example.com,Ada,Lovelace,+44 20 7946 0018,"Babbage & Co, Ltd"',
@@ -255,6 +256,7 @@ describe('POST /v1/leads/imports', () => {
 
   it('sends lead.updated with what each update row changed, only when asked and only for leads it changed', async () => {
     const t = await newTenant(stack.db);
+    await stack.subscribe(t);
     const lead = await stack
       .http()
       .post('/v1/leads')
@@ -283,6 +285,7 @@ describe('POST /v1/leads/imports', () => {
 
   it('imports NDJSON, reporting lines that are not JSON objects, and sends lead.created events only when asked', async () => {
     const t = await newTenant(stack.db);
+    await stack.subscribe(t);
     const ndjson = [
       JSON.stringify({ email: 'nd1@example.com', first: 'Nd', last: 'One', score: 40, plan: 'pro' }),
       '{not json',

@@ -213,6 +213,7 @@ describe('leads', () => {
 
   it("reports every field a merge changes, takes the duplicate's conversion with its status, never a deactivated assignee", async () => {
     const t = await newTenant(stack.db);
+    await stack.subscribe(t);
     const user = { email: `leaver-${Date.now()}@example.com`, password: 'long enough pw', firstName: 'L', lastName: 'V', roleId: 'admin' };
     const leaver = (await stack.http().post('/v1/users').set(t.live).send(user).expect(201)).body.data;
     const survivor = (await create(validLead({ score: 10 }), t.live)).body.data;

@@ -12,6 +12,7 @@ let tenant: TestTenant;
 beforeAll(async () => {
   stack = await startStack();
   tenant = await newTenant(stack.db);
+  await stack.subscribe(tenant);
 });
 afterAll(() => stack.stop());
 
@@ -213,6 +214,7 @@ describe('opportunities', () => {
 
   it('pays the partner for a deal converted or created straight into the won stage, as for one moved there', async () => {
     const t = await newTenant(stack.db);
+    await stack.subscribe(t);
     const ids = await stages(t.live);
     const converted = await referredDeal(t.live, 1000, { stageId: ids.won });
     expect(converted.opp).toMatchObject({ stage: 'won', isWon: true });
@@ -244,6 +246,7 @@ describe('opportunities', () => {
 
   it('reverses an unpaid commission when its deal is reopened, lost, restated or deleted; a paid one stays paid', async () => {
     const t = await newTenant(stack.db);
+    await stack.subscribe(t);
     const ids = await stages(t.live);
     const { partner, opp } = await referredDeal(t.live, 20000);
     const patch = (body: Record<string, unknown>) => stack.http().patch(`/v1/opportunities/${opp.id}`).set(t.live).send(body).expect(200);

@@ -28,6 +28,7 @@ async function approvedPartner(t: TestTenant, body: Record<string, unknown> = {}
 describe('partners', () => {
   it('registers a pending bronze partner and emits partner.registered', async () => {
     const t = await newTenant(stack.db);
+    await stack.subscribe(t);
     const res = await register(t);
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
@@ -88,6 +89,7 @@ describe('partners', () => {
 
   it('moves pending -> approved -> suspended -> approved; other moves are 409', async () => {
     const t = await newTenant(stack.db);
+    await stack.subscribe(t);
     const p = (await register(t)).body.data;
     expect((await act(t, p.id, 'suspend')).status).toBe(409);
     expect((await act(t, p.id, 'reactivate')).status).toBe(409);

@@ -17,6 +17,7 @@ const hoursFromNow = (h: number) => new Date(Date.now() + h * 3600_000).toISOStr
 describe('tasks', () => {
   it('creates a pending task assigned to the actor and emits task.created', async () => {
     const t = await newTenant(stack.db);
+    await stack.subscribe(t);
     const lead = (await stack.http().post('/v1/leads').set(t.sandbox).send(validLead())).body.data;
     const res = await create({ title: 'Call Ada', type: 'call', leadId: lead.id, dueAt: hoursFromNow(24) }, t);
     expect(res.status).toBe(201);
@@ -93,6 +94,7 @@ describe('tasks', () => {
 
   it('completes once: a second complete, or completing a cancelled task, is 409', async () => {
     const t = await newTenant(stack.db);
+    await stack.subscribe(t);
     const task = (await create({ title: 'Send proposal' }, t)).body.data;
     const started = await stack.http().post(`/v1/tasks/${task.id}/start`).set(t.sandbox);
     expect([started.status, started.body.data.status]).toEqual([200, 'in_progress']);

@@ -173,6 +173,60 @@ describe('webhook delivery (API -> outbox -> Temporal -> a real HTTP receiver)',
     expect(got.standardVerifiedWith.sort()).toEqual([secret, webhook.secret].sort());
   });
 
+  it('stores no event that no active endpoint of its environment subscribes to, and stores one as soon as one does', async () => {
+    const { tenant, path: p } = await endpointFor(['lead.deleted']);
+    const disabled = await stack
+      .http()
+      .post('/v1/integrations/webhooks')
+      .set(tenant.sandbox)
+      .send({ url: receiver.url('/disabled'), events: ['*'] })
+      .expect(201);
+    await stack
+      .http()
+      .patch(`/v1/integrations/webhooks/${disabled.body.data.id}`)
+      .set(tenant.sandbox)
+      .send({ status: 'disabled' })
+      .expect(200);
+    await stack
+      .http()
+      .post('/v1/integrations/webhooks')
+      .set(tenant.live)
+      .send({ url: receiver.url('/live'), events: ['*'] })
+      .expect(201);
+    const storedTypes = async () =>
+      (await stack.db.query('SELECT type FROM events WHERE tenant_id = $1 ORDER BY id', [tenant.tenant.id])).map(
+        (r: { type: string }) => r.type,
+      );
+
+    // The one-statement create, a unit of work's update, the batch create and an engagement event.
+    const lead = (await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead()).expect(201)).body.data;
+    await stack.http().patch(`/v1/leads/${lead.id}`).set(tenant.sandbox).send({ score: 5 }).expect(200);
+    await stack
+      .http()
+      .post('/v1/leads/batch')
+      .set(tenant.sandbox)
+      .send({ leads: [validLead()] })
+      .expect(200);
+    const sent = await stack
+      .http()
+      .post('/v1/communications/send/email')
+      .set(tenant.sandbox)
+      .send({ to: lead.email, subject: 'Hi', body: 'Hello', leadId: lead.id })
+      .expect(200);
+    await stack
+      .http()
+      .post('/v1/analytics/events')
+      .set(tenant.sandbox)
+      .send({ eventType: 'email_open', messageId: sent.body.data.id })
+      .expect(201);
+    expect(await storedTypes()).toEqual([]);
+
+    await stack.http().delete(`/v1/leads/${lead.id}`).set(tenant.sandbox).expect(200);
+    expect(await storedTypes()).toEqual(['lead.deleted']);
+    expect((await receiver.waitFor(p, 1)).map((r) => r.body.type)).toEqual(['lead.deleted']);
+    expect([...receiver.for('/disabled'), ...receiver.for('/live')]).toEqual([]);
+  });
+
   it('delivers nothing for a rolled-back transaction', async () => {
     const { tenant, path: p } = await endpointFor();
     const scope = { tenantId: tenant.tenant.id, environment: 'sandbox' as const };

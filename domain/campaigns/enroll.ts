@@ -63,8 +63,8 @@ export async function enrollLeads(
 
 interface Inserted {
   enrollment: CampaignEnrollment;
-  /** Its `campaign.enrollment.started` event: committed with the row, relayed once the workflow started. */
-  event: OutboxEvent;
+  /** Its `campaign.enrollment.started` event (null: nobody subscribes): committed with the row, relayed once the workflow started. */
+  event: OutboxEvent | null;
 }
 
 /**
@@ -116,13 +116,14 @@ async function startAll(
     await ctx.db.transaction(async (manager) => {
       const tx = new ScopedData(manager, ctx.scope);
       await tx.repo(CampaignEnrollment).deleteWhere({ id: In(failed.map((f) => f.enrollment.id)) });
-      await tx.repo(OutboxEvent).deleteWhere({ id: In(failed.map((f) => f.event.id)) });
+      const events = failed.flatMap((f) => (f.event ? [f.event.id] : []));
+      if (events.length) await tx.repo(OutboxEvent).deleteWhere({ id: In(events) });
     });
   }
-  const failedIds = new Set(failed.map((f) => f.event.id));
+  const failedSet = new Set(failed);
   relayCommitted(
     ctx,
-    items.flatMap((i) => (failedIds.has(i.event.id) ? [] : [i.event])),
+    items.flatMap((i) => (i.event && !failedSet.has(i) ? [i.event] : [])),
   );
   if (failed.length) {
     throw new AppError(

@@ -7,7 +7,7 @@ import { applySuppression, type SuppressionDeps } from '../communications/apply-
 import { signalWorkflows } from '../campaigns/signal-enrollments';
 import { relayCommitted } from '../unit-of-work';
 import { auditInsertSql, auditPendingFor, writeWithAudit } from '../pending-audit';
-import { dispatchedAtSql } from '../webhooks/emit-event';
+import { subscribedSql } from '../webhooks/emit-event';
 import type { RelayedEvent } from '../webhooks/relay';
 import { reserveIds } from '../../db/id-blocks';
 import { encodeId } from '../../lib/ids';
@@ -106,7 +106,7 @@ async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: 
       const parts = [`ev AS (${q.insertMany(EngagementEvent, rows)} RETURNING *)`];
       if (webhooks.length)
         parts.push(
-          `out AS (${q.insertMany(OutboxEvent, webhooks, { dispatchedAt: dispatchedAtSql(q, { typeSql: 'u.type' }) })} RETURNING id, type, dispatched_at)`,
+          `out AS (${q.insertMany(OutboxEvent, webhooks, {}, { where: subscribedSql(q, { typeSql: 'u.type' }) })} RETURNING id, type)`,
         );
       if (auditRow) parts.push(`audit AS (${auditInsertSql(q, auditRow)} RETURNING id)`);
       if (lookup.named.length) parts.push(`named AS (${activeEnrollmentsSql(q, 'workflow_id', lookup.named)})`);
@@ -114,7 +114,7 @@ async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: 
       const agg = (cte: string) => `(SELECT coalesce(json_agg(t), '[]') FROM ${cte} t)`;
       return `WITH ${parts.join(',\n')}
         SELECT ev.*,
-          ${webhooks.length ? `(SELECT coalesce(json_agg(json_build_object('id', id::text, 'type', type)), '[]') FROM out WHERE dispatched_at IS NULL)` : `'[]'::json`} AS relay,
+          ${webhooks.length ? `(SELECT coalesce(json_agg(json_build_object('id', id::text, 'type', type)), '[]') FROM out)` : `'[]'::json`} AS relay,
           ${auditRow ? '(SELECT id::text FROM audit)' : 'NULL'} AS audit_id,
           ${lookup.named.length ? agg('named') : `'[]'::json`} AS named, ${lookup.leads.length ? agg('of_leads') : `'[]'::json`} AS of_leads
         FROM ev ORDER BY ev.id`;
@@ -128,7 +128,6 @@ async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: 
         environment: data.scope.environment,
         type: e.type,
         target_endpoint_id: null,
-        dispatched_at: null,
       }),
     );
     return {

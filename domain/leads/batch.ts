@@ -16,7 +16,7 @@ import { resolveReferralCode } from '../referral-codes';
 import { leadSearchDocument, searchText } from '../search-index';
 import { relayCommitted } from '../unit-of-work';
 import { auditInsertSql, writeWithAudit } from '../pending-audit';
-import { dispatchedAtSql } from '../webhooks/emit-event';
+import { subscribedSql } from '../webhooks/emit-event';
 import { commonKeysSql } from './identities';
 import type { ScopedData } from '../../db/scoped-data';
 import type { ScopedSqlBuilder } from '../../db/scoped-sql';
@@ -200,7 +200,7 @@ async function writeLeads(
         (SELECT coalesce(array_agg(id::text ORDER BY id), '{}') FROM lead WHERE duplicates_checked_at IS NULL) AS unchecked,
         ${q.columns(PendingEnrollment, 'p', 'p_')} ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''},
         ${q.columns(OutboxEvent, 'e', 'e_', RELAYED_FIELDS)}
-      FROM (SELECT 1) one LEFT JOIN pending p ON true LEFT JOIN event e ON e.dispatched_at IS NULL`;
+      FROM (SELECT 1) one LEFT JOIN pending p ON true LEFT JOIN event e ON true`;
     });
     const [first] = result;
     if (!first.written) return { result: null, auditId: null };
@@ -220,16 +220,16 @@ type LeadEventInput<T extends LeadEventType> = Parameters<(typeof eventPayloads)
 
 /**
  * The INSERT of one lead event type's outbox rows for leads written together, to compose into a
- * statement: written as dispatched already when no active endpoint subscribes (as emitEvent does),
- * so `dispatched_at IS NULL` marks the rows to relay after commit.
+ * statement: written only when an active endpoint subscribes (as emitEvent's), each for the relay.
  */
 function leadEventsInsertSql<T extends LeadEventType>(q: ScopedSqlBuilder, type: T, inputs: LeadEventInput<T>[], where?: string): string {
   const build = eventPayloads[type] as (input: LeadEventInput<T>) => Record<string, unknown>;
   const events = inputs.map((input) => ({ type, data: build(input), targetEndpointId: null }));
-  return q.insertMany(OutboxEvent, events, { dispatchedAt: dispatchedAtSql(q, { type }) }, { where });
+  const subscribed = subscribedSql(q, { type });
+  return q.insertMany(OutboxEvent, events, {}, { where: where ? `${where} AND ${subscribed}` : subscribed });
 }
 
-/** The outbox rows of one lead event type, in one statement; only the events to relay come back. */
+/** The outbox rows of one lead event type, in one statement (none when nobody subscribes). */
 export async function insertLeadEvents<T extends LeadEventType>(
   tx: ScopedData,
   type: T,
@@ -239,7 +239,7 @@ export async function insertLeadEvents<T extends LeadEventType>(
   return tx.sqlEntities<RelayedEvent>(
     OutboxEvent,
     (q) => `WITH event AS (${leadEventsInsertSql(q, type, inputs)} RETURNING *)
-      SELECT ${q.columns(OutboxEvent, 'event', '', RELAYED_FIELDS)} FROM event WHERE event.dispatched_at IS NULL`,
+      SELECT ${q.columns(OutboxEvent, 'event', '', RELAYED_FIELDS)} FROM event`,
   );
 }
 

@@ -63,7 +63,7 @@ export async function createLead(ctx: DomainContext, input: LeadCreate): Promise
     if (!created) throw new Error(`lead status ${status} vanished while the lead was created`);
   }
   const { lead, event, pending } = created;
-  relayCommitted(ctx, [event]);
+  relayCommitted(ctx, event ? [event] : []);
   if (!lead.duplicatesCheckedAt) startDuplicateDetection(ctx, lead);
   startPendingEnrollment(ctx, pending);
   return lead;
@@ -111,12 +111,12 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
     pending AS (${pendingEnrollmentSql(q, 'lead_created', `ARRAY[${q.value(values.id)}]::bigint[]`, ctx.actorUserId, leadWritten.where)})
     ${auditRow ? `, audit AS (${auditInsertSql(q, auditRow, leadWritten)} RETURNING id)` : ''}
     SELECT ${q.columns(Lead, 'lead', 'l_')}, ${q.columns(OutboxEvent, 'event', 'e_', RELAYED_FIELDS)}, ${q.columns(PendingEnrollment, 'pending', 'p_')}
-      ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''} FROM lead, event LEFT JOIN pending ON true`;
+      ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''} FROM lead LEFT JOIN event ON true LEFT JOIN pending ON true`;
     });
     const result = row
       ? {
           lead: ctx.data.entity(Lead, row, 'l_'),
-          event: ctx.data.entity<RelayedEvent>(OutboxEvent, row, 'e_'),
+          event: row.e_id === null ? null : ctx.data.entity<RelayedEvent>(OutboxEvent, row, 'e_'),
           pending: row.p_id === null ? null : ctx.data.entity(PendingEnrollment, row, 'p_'),
         }
       : null;

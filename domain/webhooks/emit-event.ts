@@ -11,23 +11,25 @@ export interface OutboxInsert {
 }
 
 /**
- * The INSERT of an outbox row. An event no active endpoint subscribes to is written as dispatched
- * already, so the relay has nothing to do for it and the sweep never sees it: most mutations of
- * a tenant without webhooks cost one statement for their event, not three.
+ * The INSERT of an outbox row, written only when an active endpoint subscribes to it: an event
+ * nobody would receive is not stored at all (docs/decisions.md, "Outbox"), so a tenant without
+ * webhooks pays a lookup instead of a row and its index entries, and `events` does not grow with
+ * every mutation. Every row written is undispatched, for the relay.
  */
 export function outboxInsertSql(q: ScopedSqlBuilder, e: OutboxInsert, opts: { where?: string } = {}): string {
+  const subscribed = subscribedSql(q, e);
   return q.insert(
     OutboxEvent,
-    { type: e.type, data: e.data, targetEndpointId: e.targetEndpointId ?? null, dispatchedAt: q.raw(dispatchedAtSql(q, e)) },
-    opts,
+    { type: e.type, data: e.data, targetEndpointId: e.targetEndpointId ?? null },
+    { where: opts.where ? `${opts.where} AND ${subscribed}` : subscribed },
   );
 }
 
 /**
- * An outbox row's dispatched_at: NULL (to relay) when an active endpoint subscribes to it, else now().
+ * True when an active endpoint of the scope subscribes to the event (or is its one target).
  * `typeSql` instead of `type`: an expression giving each row's own type (rows of several types in one insertMany).
  */
-export function dispatchedAtSql(
+export function subscribedSql(
   q: ScopedSqlBuilder,
   e: Pick<OutboxInsert, 'targetEndpointId'> & ({ type: EventType } | { typeSql: string }),
 ): string {
@@ -37,24 +39,23 @@ export function dispatchedAtSql(
   const subscriber = e.targetEndpointId
     ? `w.id = ${q.value(e.targetEndpointId)}::bigint`
     : `(${type()} = ANY(w.events) OR '*' = ANY(w.events))`;
-  const subscribed = `EXISTS (SELECT 1 FROM ${q.table(WebhookEndpoint)} w WHERE w.tenant_id = ${tenant} AND w.environment = ${environment} AND w.status = 'active' AND ${subscriber})`;
-  return `CASE WHEN ${subscribed} THEN NULL ELSE now() END`;
+  return `EXISTS (SELECT 1 FROM ${q.table(WebhookEndpoint)} w WHERE w.tenant_id = ${tenant} AND w.environment = ${environment} AND w.status = 'active' AND ${subscriber})`;
 }
 
 /**
  * Writes an event into the outbox within `data` (a unit of work: the event commits or rolls back
  * together with the change it reports). Deliveries start after commit (relay) or, if that never
- * happens, from the sweep.
+ * happens, from the sweep. Null when no active endpoint subscribes: nothing was written.
  */
 export async function emitEvent(
   data: ScopedData,
   type: EventType,
   payload: Record<string, unknown>,
   opts: { targetEndpointId?: string } = {},
-): Promise<OutboxEvent> {
+): Promise<OutboxEvent | null> {
   const [event] = await data.sqlEntities(
     OutboxEvent,
     (q) => `${outboxInsertSql(q, { type, data: payload, targetEndpointId: opts.targetEndpointId })} RETURNING *`,
   );
-  return event;
+  return event ?? null;
 }

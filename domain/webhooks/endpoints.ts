@@ -112,5 +112,7 @@ export async function sendTestEvent(ctx: DomainContext, id: string) {
       { targetEndpointId: endpoint.id },
     ),
   );
+  // The event is written only while its endpoint is active: it was disabled or deleted meanwhile.
+  if (!event) throw new AppError('conflict', 'Webhook was disabled or deleted while the test event was sent; enable it and try again');
   return { event, endpoint };
 }

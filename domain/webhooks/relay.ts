@@ -12,7 +12,7 @@ import { unscoped } from '../../db/unscoped';
  * What the relay reads of an event it dispatches: a writer hands it these, not the payload, which
  * a lead create would otherwise read back and parse on every request for nothing.
  */
-export const RELAYED_FIELDS = ['id', 'tenantId', 'environment', 'type', 'targetEndpointId', 'dispatchedAt'] as const;
+export const RELAYED_FIELDS = ['id', 'tenantId', 'environment', 'type', 'targetEndpointId'] as const;
 export type RelayedEvent = Pick<OutboxEvent, (typeof RELAYED_FIELDS)[number]>;
 
 /** Active endpoints of the event's tenant and environment that subscribe to it (or its one target). */
@@ -55,7 +55,6 @@ async function dispatchEvent(db: DataSource, workflows: WorkflowStarter, event: 
  */
 export async function relayAfterCommit(db: DataSource, workflows: WorkflowStarter, events: RelayedEvent[]): Promise<void> {
   for (const event of events) {
-    if (event.dispatchedAt) continue; // nobody subscribed when it was written (outboxInsertSql)
     try {
       await dispatchEvent(db, workflows, event);
     } catch (err) {

@@ -4,6 +4,9 @@ import type { Express } from 'express';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import type { ActivityDeps } from '../../activities';
+import { WebhookEndpoint } from '../../db/entities';
+import { scoped } from '../../db/scoped-repository';
+import { generateSecret } from '../../domain/webhooks/endpoints';
 import { createApp, flushApp, type AppOptions } from '../../api/app';
 import type { AppDeps } from '../../api/http/domain-context';
 import { initializeDatabase } from '../../db/data-source';
@@ -13,6 +16,7 @@ import { encodeId } from '../../lib/ids';
 import { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { createWorker, type WorkerSetup } from '../../workers/create-worker';
 import type { WorkerGroup } from '../../workers/worker-group';
+import { WebhookReceiver } from './webhook-receiver';
 
 export interface TestStack {
   app: Express;
@@ -23,6 +27,12 @@ export interface TestStack {
   workflows: WorkflowStarter;
   taskQueue: string;
   http: () => request.Agent;
+  /**
+   * Subscribes an endpoint of each of the tenant's environments to every event, delivered to a
+   * receiver of the stack's that answers 200. An event no endpoint subscribes to is not written,
+   * so a test that reads a tenant's outbox subscribes it first.
+   */
+  subscribe(tenant: TestTenant): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -75,6 +85,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       limits: { ipPerMinute: 1_000_000, authFailuresPerMinute: 1_000_000, publicPerMinute: RAISED_PUBLIC_LIMITS, ...opts.app?.limits },
     },
   );
+  let sink: Promise<WebhookReceiver> | undefined;
   return {
     app,
     db,
@@ -83,6 +94,16 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     workflows,
     taskQueue,
     http: () => request.agent(app),
+    subscribe: async (tenant) => {
+      const url = (await (sink ??= new WebhookReceiver().start())).url('/every-event');
+      for (const environment of ['live', 'sandbox'] as const)
+        await scoped(db.manager, WebhookEndpoint, { tenantId: tenant.tenant.id, environment }).insert({
+          url,
+          events: ['*'],
+          secret: generateSecret(),
+          status: 'active',
+        });
+    },
     stop: async () => {
       await workflows.drain();
       worker.shutdown();
@@ -91,6 +112,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       await client.connection.close();
       await flushApp(app);
       await db.destroy();
+      await (await sink)?.stop();
     },
   };
 }
