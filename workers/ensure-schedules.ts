@@ -4,6 +4,7 @@ import { ensureAutoEnrollSweepSchedule } from '../lib/temporal/auto-enroll-sweep
 import { ensureIdempotencyPurgeSchedule } from '../lib/temporal/idempotency-purge-schedule';
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
 import { ensurePendingUploadSweepSchedule } from '../lib/temporal/pending-upload-sweep-schedule';
+import { ensureWebhookHistoryPurgeSchedule } from '../lib/temporal/webhook-history-purge-schedule';
 import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
 
 /** The periodic sweeps and purges every worker process makes sure exist on its queue at start (idempotent). */
@@ -18,5 +19,6 @@ export async function ensureWorkerSchedules(client: Client, taskQueue: string, c
     minAgeMs: config.AUTO_ENROLL_SWEEP_MIN_AGE_MS,
   });
   await ensureIdempotencyPurgeSchedule(client, taskQueue);
+  await ensureWebhookHistoryPurgeSchedule(client, taskQueue, config.WEBHOOK_RETENTION_DAYS);
   await ensurePendingUploadSweepSchedule(client, taskQueue);
 }

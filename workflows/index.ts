@@ -1,6 +1,7 @@
 export * from './lead-dedupe';
 export * from './lead-dedupe-sweep';
 export * from './idempotency-purge';
+export * from './webhook-history-purge';
 export * from './webhook-delivery';
 export * from './webhook-sweep';
 export * from './ai-generation';

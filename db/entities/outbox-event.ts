@@ -4,11 +4,13 @@ import { TenantScopedColumns } from './tenant-owned';
 /**
  * The transactional outbox: a row is written in the same transaction as the change it reports,
  * so an event exists exactly when its change committed. `dispatched_at` is set once the delivery
- * workflows are started; the sweep picks up rows a crash left undispatched. Events are read by ID
- * or as undispatched, never by scope, so they have no index on the pair (TenantScopedColumns).
+ * workflows are started; the sweep picks up rows a crash left undispatched. Events are read by ID,
+ * as undispatched or oldest first (the retention purge), never by scope, so they have no index on
+ * the pair (TenantScopedColumns).
  */
 @Entity({ name: 'events' })
 @Index('ix_events_undispatched', ['createdAt'], { where: 'dispatched_at IS NULL' })
+@Index('ix_events_created', ['createdAt'])
 export class OutboxEvent extends TenantScopedColumns {
   @Column({ type: 'varchar', length: 60 })
   type: string;

@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { webhookSweepScheduleId } from '../../../lib/temporal/webhook-sweep-schedule';
 import { leadDedupeSweepScheduleId } from '../../../lib/temporal/lead-dedupe-sweep-schedule';
 import { idempotencyPurgeScheduleId } from '../../../lib/temporal/idempotency-purge-schedule';
+import { webhookHistoryPurgeScheduleId } from '../../../lib/temporal/webhook-history-purge-schedule';
 import { freePort } from '../free-port';
 import { ServiceProcess } from './service-process';
 
@@ -77,7 +78,13 @@ export async function deleteSweepSchedules(address: string, taskQueue: string): 
   const connection = await Connection.connect({ address, connectTimeout: 2000 }).catch(() => null);
   if (!connection) return; // a scenario that stopped its own Temporal for good
   const client = new Client({ connection });
-  for (const id of [webhookSweepScheduleId(taskQueue), leadDedupeSweepScheduleId(taskQueue), idempotencyPurgeScheduleId(taskQueue)]) {
+  const ids = [
+    webhookSweepScheduleId(taskQueue),
+    leadDedupeSweepScheduleId(taskQueue),
+    idempotencyPurgeScheduleId(taskQueue),
+    webhookHistoryPurgeScheduleId(taskQueue),
+  ];
+  for (const id of ids) {
     await client.schedule
       .getHandle(id)
       .delete()
