@@ -5,7 +5,7 @@ import type { TenantScope } from '../../db/scoped-repository';
 import { engagementSignal, type EngagementKind } from '../../workflows/campaign-signals';
 import { applySuppression, type SuppressionDeps } from '../communications/apply-suppression';
 import { signalWorkflows } from '../campaigns/signal-enrollments';
-import { relayCommitted } from '../unit-of-work';
+import { relayCommitted, type UnitOfWork } from '../unit-of-work';
 import { auditInsertSql, auditPendingFor, writeWithAudit } from '../pending-audit';
 import { subscribedSql } from '../webhooks/emit-event';
 import type { RelayedEvent } from '../webhooks/relay';
@@ -51,27 +51,62 @@ export async function recordEngagement(deps: EngagementDeps, scope: TenantScope,
 export async function recordEngagements(deps: EngagementDeps, scope: TenantScope, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
   if (!inputs.length) return [];
   const data = new ScopedData(deps.db.manager, scope);
-  // The lead an event concerns: the one given, else its message's.
-  const resolved = inputs.map((input) => ({ ...input, leadId: input.leadId ?? input.message?.leadId ?? null }));
-  const signalled = resolved.filter((input) => !input.machine && input.type !== 'unsubscribe' && input.type !== 'email_delivered');
-  const bounces = resolved.filter((input) => input.type === 'email_bounce');
-  const written = await writeEngagements(deps, data, resolved, bounces.length ? [] : signalled);
+  const resolved = withLeads(inputs);
+  const bounced = resolved.some((input) => input.type === 'email_bounce');
+  const written = await writeEngagements(deps, data, resolved, bounced ? [] : signalledOf(resolved));
   relayCommitted(deps, written.relay);
-  for (const input of bounces) await applyBounce(deps, data, input);
-  if (signalled.length) {
-    const targets = written.targets ?? (await enrollmentTargets(data, signalled));
-    // A signal waits on Temporal, not on the database: the tenant's next request need not wait for it.
-    if (targets.some((t) => t.length)) deps.beforeLongWait?.();
-    for (const [i, input] of signalled.entries()) {
-      await signalWorkflows(deps.workflows.client, targets[i], engagementSignal, {
-        type: input.type as EngagementKind,
-        ...(input.message ? { messageId: input.message.id } : {}),
-        at: input.occurredAt.toISOString(),
-      });
-    }
-  }
+  await applyEngagements(deps, scope, resolved, written.targets);
   return written.events;
 }
+
+/**
+ * Stores engagement events and their webhooks in the caller's unit of work (relayed after its
+ * commit), for a caller whose own change must commit with them; once it has, the caller applies
+ * them with applyEngagements.
+ */
+export async function writeEngagementsIn(deps: EngagementDeps, tx: UnitOfWork, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
+  const written = await writeEngagements(deps, tx, withLeads(inputs), []);
+  tx.events.push(...written.relay);
+  return written.events;
+}
+
+/**
+ * What stored events imply, once committed: bounces are applied, then the enrollments concerned
+ * are signalled (`targets`: found by the write, else looked up now). Running it again for the same
+ * events (a retried activity) changes nothing more: the suppression and the leads' `bouncedAt`
+ * are set once, a stopped enrollment stays stopped, and a repeated signal carries what the first
+ * did (type, message, time), which a condition the first met reads the same.
+ */
+export async function applyEngagements(
+  deps: EngagementDeps,
+  scope: TenantScope,
+  inputs: EngagementInput[],
+  targets: string[][] | null = null,
+): Promise<void> {
+  const data = new ScopedData(deps.db.manager, scope);
+  const resolved = withLeads(inputs);
+  for (const input of resolved.filter((i) => i.type === 'email_bounce')) await applyBounce(deps, data, input);
+  const signalled = signalledOf(resolved);
+  if (!signalled.length) return;
+  const found = targets ?? (await enrollmentTargets(data, signalled));
+  // A signal waits on Temporal, not on the database: the tenant's next request need not wait for it.
+  if (found.some((t) => t.length)) deps.beforeLongWait?.();
+  for (const [i, input] of signalled.entries()) {
+    await signalWorkflows(deps.workflows.client, found[i], engagementSignal, {
+      type: input.type as EngagementKind,
+      ...(input.message ? { messageId: input.message.id } : {}),
+      at: input.occurredAt.toISOString(),
+    });
+  }
+}
+
+/** The lead an event concerns: the one given, else its message's. */
+const withLeads = (inputs: EngagementInput[]) =>
+  inputs.map((input) => ({ ...input, leadId: input.leadId ?? input.message?.leadId ?? null }));
+
+/** The events enrollments hear of: people's, and neither unsubscribes nor delivery notices. */
+const signalledOf = (inputs: EngagementInput[]) =>
+  inputs.filter((input) => !input.machine && input.type !== 'unsubscribe' && input.type !== 'email_delivered');
 
 /**
  * One statement: the events, the webhooks of people's email engagements, the request's audit entry
