@@ -12,8 +12,8 @@ import { composeEmail } from '../../domain/communications/compose-email';
 import { encodeId } from '../../lib/ids';
 import type { ScopeRef } from '../../workflows/types';
 import { config } from '../../lib/config';
+import { finishBounceAtSending, recordBounceAtSending } from './bounce-at-sending';
 import { RECIPIENT_REJECTED, smtpSender, type EmailSender } from './email-transport';
-import { recordEngagement } from '../../domain/engagement/record-engagement';
 import { sendingIdentity } from './sending-identity';
 import type { MessagingSettings } from './settings';
 import { twilioSender, type SmsSender } from './sms-transport';
@@ -39,8 +39,9 @@ async function markSent(db: DataSource, workflows: WorkflowStarter, scope: Tenan
 
 /**
  * Sends one stored message at most once, however often Temporal runs this:
- * 1. a message that is no longer queued is done: return its status; a marketing email whose
- *    address was suppressed since it was queued fails unsent;
+ * 1. a message that is no longer queued is done: return its status (after finishing a bounce an
+ *    earlier attempt recorded); a marketing email whose address was suppressed since it was
+ *    queued fails unsent;
  * 2. sandbox, or no provider configured: the capture transport marks it sent (sandbox: true);
  * 3. otherwise the provider-attempt marker is written BEFORE the provider call and the message is
  *    marked sent right after. A provider error clears the marker (the retry sends again); finding
@@ -57,7 +58,11 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
     const repo = scoped(db.manager, Message, scope);
     const message = await repo.findById(messageId);
     if (!message) throw ApplicationFailure.nonRetryable(`Message ${messageId} not found`, 'MessageMissing');
-    if (message.status !== 'queued') return { status: message.status };
+    if (message.status !== 'queued') {
+      // An earlier attempt may have recorded a bounce and stopped before applying all of it.
+      if (message.status === 'failed' && message.channel === 'email') await finishBounceAtSending({ db, workflows }, scope, message);
+      return { status: message.status };
+    }
     const sent = (set: Partial<Message>) => markSent(db, workflows, scope, message, set);
     if (message.providerAttemptedAt) {
       await sent({});
@@ -120,18 +125,9 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
       }
     } catch (err) {
       await repo.updateWhere({ id: message.id }, { providerAttemptedAt: null });
-      // A hard bounce at sending is recorded as one reported later would be: the address is
-      // suppressed, its leads marked and their campaigns ended, and email.bounced is sent.
+      // A hard bounce at sending is recorded as one reported later would be, once per message.
       if (err instanceof ApplicationFailure && err.type === RECIPIENT_REJECTED) {
-        await recordEngagement({ db, workflows }, scope, {
-          type: 'email_bounce',
-          leadId: message.leadId,
-          message,
-          workflowExecutionId: null,
-          occurredAt: new Date(),
-          machine: false,
-          details: { reason: err.message.slice(0, 1000) },
-        });
+        await recordBounceAtSending({ db, workflows }, scope, message, err.message);
       }
       throw err;
     }

@@ -8,8 +8,9 @@ import type { MessageRef } from './deliver-message';
 /**
  * Records that a message could not be sent (the provider refused it, or kept failing), with its
  * `email.failed` / `sms.failed` event: only the attempt that moves it from queued emits, so a
- * retried activity reports it once. A recipient refused for good at sending was already recorded
- * as a bounce by the delivery attempt (`email.bounced`): that failure sends no `email.failed`.
+ * retried activity reports it once. A recipient refused for good at sending is a bounce
+ * (`email.bounced`), and the delivery attempt that met it failed the message already; the bounce
+ * check covers one recorded by an attempt that ran before that attempt also failed the message.
  */
 export function failMessage(db: DataSource, workflows: WorkflowStarter) {
   return async ({ tenantId, environment, messageId, reason }: MessageRef & { reason: string }): Promise<void> => {
