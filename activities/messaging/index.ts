@@ -7,7 +7,7 @@ import type { MessagingSettings } from './settings';
 export function createMessagingActivities(db: DataSource, workflows: WorkflowStarter, settings: MessagingSettings) {
   return {
     deliverMessage: deliverMessage(db, workflows, settings),
-    failMessage: failMessage(db, workflows),
+    failMessage: failMessage(db, workflows, settings),
   };
 }
 

@@ -21,6 +21,8 @@ export interface MessagingSettings {
   tracking: TrackingSettings;
   /** Test hook: runs after the provider accepted a message and before it is marked sent (crash injection). */
   afterProviderAccept?: (message: Message) => void | Promise<void>;
+  /** Test hook: runs after failMessage's transaction committed, before the activity completes (a lost completion). */
+  afterFailRecorded?: (messageId: string) => void | Promise<void>;
 }
 
 export function messagingSettingsFromConfig(config: Config): MessagingSettings {
