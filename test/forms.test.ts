@@ -179,6 +179,33 @@ describe('forms', () => {
     expect(page.text).toContain('&lt;b&gt;Thanks&lt;/b&gt;');
   });
 
+  it('names an input an HTML form post gives more than once with a 422 saying so, and records nothing', async () => {
+    const form = (await stack.http().post('/v1/forms').set(tenant.live).send(contactForm)).body.data;
+    const twice = await stack
+      .http()
+      .post(form.submitPath)
+      .type('form')
+      .send('email=a%40example.com&email=b%40example.com&plan=basic&plan=pro');
+    expect([twice.status, twice.body.success, twice.body.errors]).toEqual([
+      422,
+      false,
+      [
+        { field: 'email', message: 'Given more than once; give it once' },
+        { field: 'plan', message: 'Given more than once; give it once' },
+      ],
+    ]);
+    // A JSON list of values is more than one value too.
+    const list = await stack
+      .http()
+      .post(form.submitPath)
+      .send({ email: 'c@example.com', plan: ['basic', 'pro'] });
+    expect([list.status, list.body.errors]).toEqual([422, [{ field: 'plan', message: 'Given more than once; give it once' }]]);
+    expect((await stack.http().get(`/v1/forms/${form.id}`).set(tenant.live)).body.data.submissionCount).toBe(0);
+    // An input the form does not define is ignored, however often it is given (a checkbox group of the page's own).
+    const extra = await stack.http().post(form.submitPath).type('form').send('email=d%40example.com&plan=basic&topic=a&topic=b');
+    expect(extra.status).toBe(201);
+  });
+
   it("accepts a landing page's form posts (its form section becomes a form) and 404s archived or unknown forms", async () => {
     const pageDef = landingPageTemplate({ prompt: 'webinar signup for analytics' });
     const page = (await stack.http().post('/v1/landing-pages').set(tenant.sandbox).send(pageDef)).body.data;

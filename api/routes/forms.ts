@@ -111,7 +111,8 @@ export function formRoutes(deps: AppDeps) {
       params: PublicFormParams,
       // Every form has a required email field, so a submission always has a body.
       body: z.record(z.string(), z.unknown()).meta({
-        description: "The form's own fields by name, as its definition lists them: a required one left out is a 422 naming it",
+        description:
+          "The form's own fields by name, as its definition lists them: a required one left out, or one given more than once, is a 422 naming it",
         minProperties: 1,
       }),
       response: SubmissionReceipt,

@@ -6,7 +6,7 @@ import { Form, FormSubmission, Lead, User } from '../../db/entities';
 import type { FormField } from '../../db/entities/form';
 import { ScopedData } from '../../db/scoped-data';
 import type { TenantScope } from '../../db/scoped-repository';
-import { notFound, validationFailed, type FieldError } from '../../lib/errors';
+import { GIVEN_MORE_THAN_ONCE, notFound, validationFailed, type FieldError } from '../../lib/errors';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { createDomainContext, type DomainContext, type WebhookDomainOptions } from '../context';
 import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
@@ -34,6 +34,12 @@ function readValues(form: Form, raw: Record<string, unknown>): { values: Record<
   const errors: FieldError[] = [];
   for (const f of form.fields) {
     const v = raw[f.name];
+    // An HTML form post that names an input twice arrives as a list (so does a JSON list); every
+    // field holds one value, so that is said, rather than the list read as missing ("Required").
+    if (Array.isArray(v) && v.length > 1) {
+      errors.push({ field: f.name, message: GIVEN_MORE_THAN_ONCE });
+      continue;
+    }
     if (f.type === 'checkbox') {
       values[f.name] = v === true || v === 'on' || v === 'true';
       if (f.required && !values[f.name]) errors.push({ field: f.name, message: 'Must be checked' });
