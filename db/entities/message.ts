@@ -17,6 +17,9 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 @Index('uq_messages_idempotency', ['tenantId', 'idempotencyKey'], { unique: true })
 @Index('ix_messages_scope_campaign', ['tenantId', 'environment', 'campaignId'])
 @Index('ix_messages_scope_lead', ['tenantId', 'environment', 'leadId'])
+// Twilio's status callbacks name a message by its SID alone, whatever its tenant: SMS rows only, so
+// the far more numerous emails (long Message-IDs nobody looks up) cost this index nothing.
+@Index('ix_messages_sms_provider_id', ['providerMessageId'], { where: "channel = 'sms' AND provider_message_id IS NOT NULL" })
 export class Message extends TenantOwned {
   @Column({ type: 'varchar', length: 8 })
   channel: MessageChannel;
@@ -78,6 +81,10 @@ export class Message extends TenantOwned {
 
   @Column({ name: 'sent_at', type: 'timestamptz', nullable: true })
   sentAt: Date | null;
+
+  /** When the provider reported the SMS delivered (Twilio's status callback); set once, only on a sent message. */
+  @Column({ name: 'delivered_at', type: 'timestamptz', nullable: true })
+  deliveredAt: Date | null;
 
   @Column({ type: 'varchar', length: 1000, nullable: true })
   error: string | null;

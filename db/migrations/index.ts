@@ -32,7 +32,8 @@ import { AddAgentExecutionRejection1795970000000 } from './1795970000000-AddAgen
 import { AddDkimKeyVerification1795980000000 } from './1795980000000-AddDkimKeyVerification';
 import { DkimKeysPerSelector1795985000000 } from './1795985000000-DkimKeysPerSelector';
 import { RenormalizeInternationalPhones1795990000000 } from './1795990000000-RenormalizeInternationalPhones';
-import { AddEventsCreatedIndex1796000000000 } from './1796000000000-AddEventsCreatedIndex';
+import { AddSmsStatusCallbacks1796000000000 } from './1796000000000-AddSmsStatusCallbacks';
+import { AddEventsCreatedIndex1796010000000 } from './1796010000000-AddEventsCreatedIndex';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -69,5 +70,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddDkimKeyVerification1795980000000,
   DkimKeysPerSelector1795985000000,
   RenormalizeInternationalPhones1795990000000,
-  AddEventsCreatedIndex1796000000000,
+  AddSmsStatusCallbacks1796000000000,
+  AddEventsCreatedIndex1796010000000,
 ];
