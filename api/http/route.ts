@@ -13,10 +13,12 @@ type AuthMode = 'tenant' | 'public';
 type AnySchema = z.ZodType;
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-interface HandlerInput<P, Q, B> {
+interface HandlerInput<P, Q, B, H = undefined> {
   params: P;
   query: Q;
   body: B;
+  /** The request headers the route's `headers` schema names. */
+  headers: H;
   auth: AuthContext;
   /** The domain context of the caller's tenant, environment and actor (tenant routes only). */
   ctx: DomainContext;
@@ -40,6 +42,7 @@ export interface RouteSpec<
   Q extends AnySchema | undefined,
   B extends AnySchema | undefined,
   R extends AnySchema,
+  H extends AnySchema | undefined = undefined,
 > {
   method: HttpMethod;
   /** Express path, e.g. /v1/leads/:id */
@@ -52,6 +55,10 @@ export interface RouteSpec<
   params?: P;
   query?: Q;
   body?: B;
+  /** `form`: the body is application/x-www-form-urlencoded, as a provider posts its callbacks (the document says so). */
+  bodyType?: 'json' | 'form';
+  /** Request headers the handler reads, by lowercase name (a provider's signature); others are ignored. */
+  headers?: H;
   /** Schema of `data`: documents the response and types the handler's return value. */
   response: R;
   list?: boolean;
@@ -81,7 +88,7 @@ export interface RouteSpec<
   multipart?: AnySchema;
   /** Routes that answer bytes instead of the envelope send the handler's `data` themselves. */
   send?: (res: Response, data: z.output<R>) => Promise<void>;
-  handler: (input: HandlerInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<HandlerResult<z.output<R>>>;
+  handler: (input: HandlerInput<Infer<P>, Infer<Q>, Infer<B>, Infer<H>>) => Promise<HandlerResult<z.output<R>>>;
 }
 
 /** What a list handler returns: one page of rows and the total the pagination reports. */
@@ -116,14 +123,15 @@ export interface ListRouteSpec<P extends AnySchema | undefined, Q extends PagedQ
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = RouteSpec<any, any, any, any>;
+export type AnyRoute = RouteSpec<any, any, any, any, any>;
 
 export function defineRoute<
   P extends AnySchema | undefined = undefined,
   Q extends AnySchema | undefined = undefined,
   B extends AnySchema | undefined = undefined,
   R extends AnySchema = AnySchema,
->(spec: RouteSpec<P, Q, B, R>): RouteSpec<P, Q, B, R> {
+  H extends AnySchema | undefined = undefined,
+>(spec: RouteSpec<P, Q, B, R, H>): RouteSpec<P, Q, B, R, H> {
   return spec;
 }
 
@@ -256,6 +264,14 @@ function parseBody(route: AnyRoute, raw: unknown) {
   throw new AppError('validation_failed', 'Validation failed', toFieldErrors(result.error));
 }
 
+/** Headers are the caller's protocol, not its data: one that does not fit is a 400 naming it. */
+function parseHeaders(schema: AnySchema | undefined, raw: Record<string, unknown>) {
+  if (!schema) return undefined;
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  throw new AppError('bad_request', 'Invalid request headers', toFieldErrors(result.error));
+}
+
 /** Around every handler (the audit log): `run` wraps the call, `succeeded` runs before the response is sent. */
 export interface HandlerHooks {
   run<R>(req: Request, route: AnyRoute, handler: () => Promise<R>): Promise<R>;
@@ -284,12 +300,14 @@ export function toHandler(route: AnyRoute, contextFor: ContextFor = noContext(ro
     const params = parseParams(route.params, req.params);
     const query = parseQuery(route, req.query as Record<string, unknown>);
     const body = parseBody(route, req.body);
+    const headers = parseHeaders(route.headers, req.headers);
     const auth = req.ctx.auth as AuthContext;
     let ctx: DomainContext | undefined;
     const input = {
       params,
       query,
       body,
+      headers,
       auth,
       req,
       res,

@@ -42,7 +42,11 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: DocumentInfo = {}
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    const parameters = [...objectParams(route.params, 'path', convert), ...objectParams(route.query, 'query', convert)];
+    const parameters = [
+      ...objectParams(route.params, 'path', convert),
+      ...objectParams(route.query, 'query', convert),
+      ...objectParams(route.headers, 'header', convert),
+    ];
     const status = route.status ?? (route.method === 'post' ? 201 : 200);
     const envelope = {
       type: 'object',
@@ -74,7 +78,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: DocumentInfo = {}
       ...(route.auth === 'tenant' ? { security: [{ ApiKeyAuth: [] }, { BearerAuth: [], TenantId: [] }] } : { security: [] }),
       ...(route.scope ? { 'x-required-scope': route.scope } : {}),
       ...(parameters.length ? { parameters } : {}),
-      ...(body ? { requestBody: { required: bodyRequired(route), content: { 'application/json': { schema: body } } } } : {}),
+      ...(body ? { requestBody: { required: bodyRequired(route), content: { [bodyMediaType(route)]: { schema: body } } } } : {}),
       ...(multipart ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: multipart } } } } : {}),
       responses: {
         [String(status)]: {
@@ -174,7 +178,13 @@ function namesRecord(schema: unknown, components: Record<string, JsonSchema>, se
   return false;
 }
 
-function objectParams(schema: z.ZodType | undefined, location: 'path' | 'query', convert: (s: z.ZodType, io: 'input') => JsonSchema) {
+const bodyMediaType = (route: AnyRoute) => (route.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json');
+
+function objectParams(
+  schema: z.ZodType | undefined,
+  location: 'path' | 'query' | 'header',
+  convert: (s: z.ZodType, io: 'input') => JsonSchema,
+) {
   if (!schema) return [];
   const json = convert(schema, 'input');
   const props = (json.properties ?? {}) as Record<string, JsonSchema>;
