@@ -9,6 +9,7 @@ import { ApiKeyCache } from './auth/key-cache';
 import { TrackingHits, type TrackingHitsOptions } from '../domain/engagement/tracking-hits';
 import { RateLimiter, type LimiterOptions, type PublicRouteClass } from '../lib/rate-limit/limiter';
 import { trackingSettingsFromConfig } from '../domain/communications/compose-email';
+import { TWILIO_STATUS_PATH, twilioCallbackSettingsFromConfig } from '../domain/communications/twilio-status';
 import type { AppDeps, AppServices } from './http/domain-context';
 import { compose } from './http/compose';
 import { installJsonResponse } from './http/json-response';
@@ -59,6 +60,7 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
       forms: config.PUBLIC_FORMS_LIMIT_PER_MINUTE,
       login: config.PUBLIC_LOGIN_LIMIT_PER_MINUTE,
       fileUrls: config.PUBLIC_FILE_URLS_LIMIT_PER_MINUTE,
+      providerCallbacks: config.PUBLIC_PROVIDER_CALLBACKS_LIMIT_PER_MINUTE,
       ...opts.limits?.publicPerMinute,
     },
   });
@@ -74,6 +76,7 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
     tenantMaxInFlight: services.tenantMaxInFlight ?? config.TENANT_MAX_IN_FLIGHT,
     tenantSharedMaxInFlight: services.tenantSharedMaxInFlight ?? config.TENANT_SHARED_MAX_IN_FLIGHT,
     dkimDns: services.dkimDns ?? { servers: config.DKIM_DNS_SERVERS, timeoutMs: DKIM_DNS_TIMEOUT_MS },
+    twilio: services.twilio ?? twilioCallbackSettingsFromConfig(config),
     limiter,
     keyCache: new ApiKeyCache(),
     trackingHits: new TrackingHits(services.db, services.workflows, {
@@ -98,13 +101,13 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
   // routes and need no body parsing, and nothing else answers under /v1/t/.
   app.use(underPrefix('/v1/t', trackingRoutes(deps)));
   // Public form posts come from browsers as urlencoded bodies as well as JSON; uploads are multipart;
-  // one-click unsubscribe (RFC 8058) posts a form body to a tracking URL; signed file URLs take raw bytes.
-  const isPublicForm = (path: string) => path.startsWith('/v1/public/forms/');
+  // one-click unsubscribe (RFC 8058) posts a form body to a tracking URL; signed file URLs take raw bytes;
+  // Twilio posts its status callbacks as forms.
+  const takesForms = (path: string) => path.startsWith('/v1/public/forms/') || path === TWILIO_STATUS_PATH;
   const takesRawBytes = (path: string) => path.startsWith(FILE_URL_PREFIX);
-  const skipJsonCheck = (path: string) =>
-    isPublicForm(path) || MULTIPART_PATHS.has(path) || path.startsWith('/v1/t/') || takesRawBytes(path);
+  const skipJsonCheck = (path: string) => takesForms(path) || MULTIPART_PATHS.has(path) || path.startsWith('/v1/t/') || takesRawBytes(path);
   app.use(jsonBody(opts.bodyLimit ?? config.BODY_LIMIT, skipJsonCheck, takesRawBytes));
-  app.use('/v1/public/forms', express.urlencoded({ extended: false, limit: '64kb' }));
+  app.use(['/v1/public/forms', TWILIO_STATUS_PATH], express.urlencoded({ extended: false, limit: '64kb' }));
 
   const routes = apiRoutes(deps);
   app.use(underPrefix(['/healthz', '/readyz', '/metrics'], systemRoutes(deps)));

@@ -101,10 +101,10 @@ export const MessageRecord = z
     clickedAt: z.string().nullable().meta({ description: 'First click by a person' }),
     openCount: z.number().int().meta({ description: 'Opens by people' }),
     clickCount: z.number().int().meta({ description: 'Clicks by people' }),
-    deliveredAt: z
-      .string()
-      .nullable()
-      .meta({ description: 'When the provider reported it delivered (POST /v1/communications/inbound/delivered)' }),
+    deliveredAt: z.string().nullable().meta({
+      description:
+        "When the provider reported it delivered: an email's notice (POST /v1/communications/inbound/delivered), an SMS's delivered status from Twilio",
+    }),
     bouncedAt: z
       .string()
       .nullable()

@@ -9,14 +9,14 @@ import { buildEnvelope, type WebhookEnvelope } from './webhook-envelope';
  */
 type Id = string | number;
 
-/** An email engagement: the message, its lead and campaign (when it came from one), and when it happened. */
-interface EmailEngagement {
+/** An engagement with a message: the message, its lead and campaign (when it came from one), and when it happened. */
+interface MessageEngagement {
   messageId: Id;
   leadId: Id | null;
   campaignId: Id | null;
   occurredAt: Date;
 }
-const emailEngagement = (e: EmailEngagement) => ({
+const messageEngagement = (e: MessageEngagement) => ({
   messageId: encodeId('message', e.messageId),
   leadId: e.leadId === null ? null : encodeId('lead', e.leadId),
   campaignId: e.campaignId === null ? null : encodeId('campaign', e.campaignId),
@@ -40,7 +40,7 @@ const sentMessage = (m: MessageRef & { sentAt: Date; sandbox: boolean }) => ({
   sentAt: m.sentAt.toISOString(),
   sandbox: m.sandbox,
 });
-/** A message that will never be sent: refused at sending, or still failing when its retries ran out. */
+/** A message that will never reach its recipient: refused at sending, failing when its retries ran out, or reported undeliverable. */
 const failedMessage = (m: MessageRef & { reason: string; failedAt: Date }) => ({
   ...messageRef(m),
   reason: m.reason,
@@ -121,14 +121,15 @@ export const eventPayloads = {
     fields: f.fields,
   }),
   'email.sent': sentMessage,
-  'email.delivered': emailEngagement,
-  'email.opened': emailEngagement,
-  'email.clicked': (e: EmailEngagement & { url: string | null }) => ({ ...emailEngagement(e), url: e.url }),
-  'email.bounced': (e: EmailEngagement & { reason: string | null }) => ({ ...emailEngagement(e), reason: e.reason }),
-  'email.unsubscribed': emailEngagement,
-  'email.replied': emailEngagement,
+  'email.delivered': messageEngagement,
+  'email.opened': messageEngagement,
+  'email.clicked': (e: MessageEngagement & { url: string | null }) => ({ ...messageEngagement(e), url: e.url }),
+  'email.bounced': (e: MessageEngagement & { reason: string | null }) => ({ ...messageEngagement(e), reason: e.reason }),
+  'email.unsubscribed': messageEngagement,
+  'email.replied': messageEngagement,
   'email.failed': failedMessage,
   'sms.sent': sentMessage,
+  'sms.delivered': messageEngagement,
   'sms.failed': failedMessage,
   'campaign.enrollment.started': enrollment,
   'campaign.enrollment.completed': (e: EnrollmentRef & { status: string; exitReason: string | null }) => ({
@@ -300,10 +301,16 @@ const docs: { [T in CatalogEventType]: CatalogDoc } = {
     description: 'SMS handed to the SMS provider (sandbox: recorded by the capture transport, never delivered)',
     example: () => eventPayloads['sms.sent']({ ...EXAMPLE_MESSAGE, to: '+442079460018', sentAt: EXAMPLE_AT, sandbox: false }),
   },
+  'sms.delivered': {
+    group: 'sms',
+    description:
+      "The recipient's carrier confirmed delivery (Twilio's delivered status, sent to its status callback); sent once per message",
+    example: () => eventPayloads['sms.delivered'](EXAMPLE_ENGAGEMENT),
+  },
   'sms.failed': {
     group: 'sms',
     description:
-      'The SMS will never be sent: the SMS provider refused it (an invalid or unreachable number, an unverified sender) or was still failing when its retries ran out; reason says why. Sent once per message',
+      "The SMS will not reach its recipient: the SMS provider refused it (an invalid or unreachable number, an unverified sender), was still failing when its retries ran out, or accepted it and later reported it failed or undelivered (Twilio's status callback: the carrier refused it, the handset was unreachable); reason says why. Sent once per message, and never after sms.delivered",
     example: () =>
       eventPayloads['sms.failed']({
         ...EXAMPLE_MESSAGE,

@@ -171,6 +171,18 @@ describe('OpenAPI document', () => {
     expect(Object.keys(paths['/v1/files/direct/{token}'].get.responses['403'].content)).toEqual([file.type]);
   });
 
+  it("documents Twilio's status callback as Twilio posts it: public, a signed form, with the statuses it answers", async () => {
+    const op = (await stack.http().get('/v1/openapi.json')).body.paths['/v1/providers/twilio/status'].post;
+    expect(op.security).toEqual([]);
+    expect(Object.keys(op.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
+    expect(op.parameters).toEqual([expect.objectContaining({ name: 'x-twilio-signature', in: 'header', required: false })]);
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '403', '404', '415', '422', '429']));
+    // This stack has no Twilio account configured: the documented 404, in the envelope.
+    const fields = { MessageSid: `SM${'0'.repeat(32)}`, MessageStatus: 'delivered', AccountSid: `AC${'0'.repeat(32)}` };
+    const res = await stack.http().post('/v1/providers/twilio/status').type('form').send(fields);
+    expect([res.status, res.body.success, res.type]).toEqual([404, false, 'application/json']);
+  });
+
   it('serves interactive docs at /docs with locally bundled assets', async () => {
     const page = await stack.http().get('/docs');
     expect(page.status).toBe(200);

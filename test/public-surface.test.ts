@@ -14,7 +14,7 @@ import { waitUntil } from './support/wait-until';
 /** The unauthenticated routes under abuse: per-IP limits, tracking replays, a tenant's flood. */
 let stack: TestStack;
 const tracking = { secret: 'public-surface-tracking-secret-0123', baseUrl: 'http://public.test' };
-const LIMITS = { tracking: 8, pages: 4, forms: 3, login: 3, fileUrls: 3 };
+const LIMITS = { tracking: 8, pages: 4, forms: 3, login: 3, fileUrls: 3, providerCallbacks: 3 };
 
 beforeAll(async () => {
   stack = await startStack({
@@ -104,6 +104,12 @@ describe('per-IP limits on the unauthenticated routes', () => {
       route: 'signed file URL',
       limit: LIMITS.fileUrls,
       call: (ip) => stack.http().get('/v1/files/direct/not-a-token').set('X-Forwarded-For', ip),
+    },
+    {
+      route: 'Twilio status callback',
+      limit: LIMITS.providerCallbacks,
+      call: (ip) =>
+        stack.http().post('/v1/providers/twilio/status').set('X-Forwarded-For', ip).type('form').send({ MessageStatus: 'sent' }),
     },
   ];
 

@@ -55,6 +55,7 @@ const ENGAGEMENT_EVENTS: Record<string, string[]> = {
   'email.replied': ['messageId', 'leadId', 'campaignId', 'occurredAt'],
   'email.failed': ['messageId', 'to', 'leadId', 'campaignId', 'reason', 'failedAt'],
   'sms.sent': ['messageId', 'to', 'leadId', 'campaignId', 'sentAt', 'sandbox'],
+  'sms.delivered': ['messageId', 'leadId', 'campaignId', 'occurredAt'],
   'sms.failed': ['messageId', 'to', 'leadId', 'campaignId', 'reason', 'failedAt'],
   'campaign.enrollment.started': ['enrollmentId', 'campaignId', 'leadId'],
   'campaign.enrollment.completed': ['enrollmentId', 'campaignId', 'leadId', 'status', 'exitReason'],

@@ -1,6 +1,7 @@
 import { trackingSettingsFromConfig, type TrackingSettings } from '../../domain/communications/compose-email';
 import type { Config } from '../../lib/config';
 import type { Message } from '../../db/entities';
+import { twilioStatusCallbackUrl } from '../../domain/communications/twilio-status';
 
 export interface TwilioSettings {
   accountSid: string;
@@ -8,6 +9,8 @@ export interface TwilioSettings {
   from: string;
   /** Replaces https://<product>.twilio.com; tests point it at a local server. */
   apiBaseUrl?: string;
+  /** Where Twilio reports each SMS's later statuses (PUBLIC_BASE_URL's /v1/providers/twilio/status); unset: none are reported. */
+  statusCallback?: string;
 }
 
 export interface MessagingSettings {
@@ -31,7 +34,16 @@ export function messagingSettingsFromConfig(config: Config): MessagingSettings {
     smtpUrl: config.SMTP_URL,
     emailFrom: config.EMAIL_FROM,
     dkimKeySecret: config.DKIM_KEY_SECRET,
-    twilio: accountSid && authToken && from ? { accountSid, authToken, from, apiBaseUrl: config.TWILIO_API_BASE_URL } : undefined,
+    twilio:
+      accountSid && authToken && from
+        ? {
+            accountSid,
+            authToken,
+            from,
+            apiBaseUrl: config.TWILIO_API_BASE_URL,
+            statusCallback: config.PUBLIC_BASE_URL ? twilioStatusCallbackUrl(config.PUBLIC_BASE_URL) : undefined,
+          }
+        : undefined,
     tracking: trackingSettingsFromConfig(config),
   };
 }

@@ -20,14 +20,17 @@ class RebasedRequestClient extends twilio.RequestClient {
   }
 }
 
-/** twilio Messages API. 4xx other than 429 are permanent (bad number, unverified sender). */
+/**
+ * twilio Messages API. 4xx other than 429 are permanent (bad number, unverified sender). With a
+ * status callback, Twilio later posts the message's delivered / failed / undelivered status there.
+ */
 export function twilioSender(settings: TwilioSettings): SmsSender {
   const client = twilio(settings.accountSid, settings.authToken, {
     httpClient: settings.apiBaseUrl ? new RebasedRequestClient(new URL(settings.apiBaseUrl)) : undefined,
   });
   return async ({ to, body }) => {
     try {
-      const sent = await client.messages.create({ to, from: settings.from, body });
+      const sent = await client.messages.create({ to, from: settings.from, body, statusCallback: settings.statusCallback });
       return sent.sid;
     } catch (err) {
       const status = (err as { status?: number }).status;

@@ -9,6 +9,7 @@ import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import type { AuthContext } from './context';
 import type { PendingAudit } from '../../domain/pending-audit';
 import type { DnsSettings } from '../../lib/dns';
+import type { TwilioCallbackSettings } from '../../domain/communications/twilio-status';
 
 export interface AppDeps {
   db: DataSource;
@@ -31,10 +32,13 @@ export interface AppDeps {
   files: FileSettings;
   /** Where sending domains' DKIM records are looked up (POST /v1/communications/dkim-keys/:id/verify). */
   dkimDns: DnsSettings;
+  /** Checks Twilio's status callbacks (absent: not configured, the callback route answers 404). */
+  twilio?: TwilioCallbackSettings;
 }
 
 /** Settings createApp reads from config when the entry point (or a test) leaves them out. */
-type ConfigDefaulted = 'aiResponseTimeoutMs' | 'tenantMaxInFlight' | 'tenantSharedMaxInFlight' | 'tracking' | 'files' | 'dkimDns';
+type ConfigDefaulted =
+  'aiResponseTimeoutMs' | 'tenantMaxInFlight' | 'tenantSharedMaxInFlight' | 'tracking' | 'files' | 'dkimDns' | 'twilio';
 
 /** What createApp builds itself. */
 type BuiltByApp = 'limiter' | 'keyCache' | 'trackingHits';

@@ -9,13 +9,14 @@ function publicRouteClass(method: string, path: string): PublicRouteClass | null
   if (path.startsWith('/v1/public/forms/')) return 'forms';
   if (path.startsWith('/p/')) return 'pages';
   if (path.startsWith(FILE_URL_PREFIX)) return 'fileUrls';
+  if (path.startsWith('/v1/providers/')) return 'providerCallbacks';
   if (path === '/v1/auth/login' && method === 'POST') return 'login';
   return null;
 }
 
 /**
  * Per-IP limits on every route that answers without authentication (tracking pixel, click and
- * unsubscribe, public forms, hosted pages, login, signed file URLs), checked before the route does
+ * unsubscribe, public forms, hosted pages, login, signed file URLs, providers' callbacks), checked before the route does
  * any work. Over the limit: 429 in the error envelope with Retry-After, also on the pixel and page
  * routes (a mail client or browser just shows nothing).
  */

@@ -21,6 +21,7 @@ import { leadRoutes } from './leads';
 import { operationRoutes } from './operations';
 import { opportunityRoutes } from './opportunities';
 import { partnerRoutes } from './partners';
+import { providerRoutes } from './providers';
 import { searchRoutes } from './search';
 import { statusDefinitionRoutes } from './status-definitions';
 import { senderRoutes } from './senders';
@@ -67,5 +68,6 @@ export function apiRoutes(deps: AppDeps): AnyRoute[] {
     ...suppressionRoutes(),
     ...operationRoutes(),
     ...senderRoutes(deps),
+    ...providerRoutes(deps),
   ];
 }

@@ -24,7 +24,8 @@ export function serializeMessage({ message: m, engagement: e }: MessageWithEngag
     clickedAt: e.clickedAt?.toISOString() ?? null,
     openCount: e.openCount,
     clickCount: e.clickCount,
-    deliveredAt: e.deliveredAt?.toISOString() ?? null,
+    // SMS: Twilio's status callback sets it on the message; email: the provider's notice is an engagement event.
+    deliveredAt: (m.deliveredAt ?? e.deliveredAt)?.toISOString() ?? null,
     bouncedAt: e.bouncedAt?.toISOString() ?? null,
     repliedAt: e.repliedAt?.toISOString() ?? null,
     createdAt: m.createdAt.toISOString(),

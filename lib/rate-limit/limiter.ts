@@ -4,7 +4,7 @@ import type { CounterStore } from './counter-store';
 import { DAY, MINUTE, SECOND, monthWindow, windowStart } from './windows';
 
 /** The unauthenticated routes, grouped by how much traffic one address may legitimately send. */
-export type PublicRouteClass = 'tracking' | 'pages' | 'forms' | 'login' | 'fileUrls';
+export type PublicRouteClass = 'tracking' | 'pages' | 'forms' | 'login' | 'fileUrls' | 'providerCallbacks';
 
 export interface LimiterOptions {
   ipPerMinute: number;

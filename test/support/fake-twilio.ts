@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 
 export interface TwilioRequest {
@@ -29,7 +30,8 @@ export class FakeTwilio {
         );
         return;
       }
-      const sid = `SM${String(this.requests.length).padStart(32, '0')}`;
+      // Random, as Twilio's are unique: test files share one database, and status callbacks find a message by SID alone.
+      const sid = `SM${randomBytes(16).toString('hex')}`;
       res.writeHead(201, { 'Content-Type': 'application/json' });
       res.end(
         JSON.stringify({ sid, status: 'queued', to: new URLSearchParams(body).get('To'), body: new URLSearchParams(body).get('Body') }),

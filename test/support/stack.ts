@@ -38,7 +38,14 @@ export interface TestStack {
 
 let stacks = 0;
 
-const RAISED_PUBLIC_LIMITS = { tracking: 1_000_000, pages: 1_000_000, forms: 1_000_000, login: 1_000_000, fileUrls: 1_000_000 };
+const RAISED_PUBLIC_LIMITS = {
+  tracking: 1_000_000,
+  pages: 1_000_000,
+  forms: 1_000_000,
+  login: 1_000_000,
+  fileUrls: 1_000_000,
+  providerCallbacks: 1_000_000,
+};
 
 export interface StackOptions {
   /** Tests' receivers listen on 127.0.0.1, so private targets are allowed unless a test says not. */

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+const sid = (prefix: string, what: string) =>
+  z.string().regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), `Must be a Twilio ${what} SID (${prefix} and 32 hexadecimal digits)`);
+
+/**
+ * Twilio's message status callback, as it posts it (application/x-www-form-urlencoded). Only the
+ * fields read are named; Twilio sends more (SmsSid, To, From, ApiVersion, ...), all kept, since the
+ * signature covers every field it sent.
+ */
+export const TwilioStatusCallback = z
+  .looseObject({
+    MessageSid: sid('(SM|MM)', 'message'),
+    MessageStatus: z.string().min(1).max(40).meta({
+      description:
+        'failed and undelivered fail the message (sms.failed), delivered records its delivery (sms.delivered); queued, sending, sent and any other status change nothing',
+    }),
+    AccountSid: sid('AC', 'account').meta({ description: "Must be this service's account (TWILIO_ACCOUNT_SID)" }),
+    ErrorCode: z.string().max(20).optional().meta({ description: "Twilio's error code of a failed or undelivered message" }),
+  })
+  .meta({ id: 'TwilioStatusCallback' });
+export type TwilioStatusCallback = z.infer<typeof TwilioStatusCallback>;
+
+export const TwilioStatusReceipt = z
+  .object({
+    messageSid: z.string(),
+    outcome: z.enum(['failed', 'delivered', 'unchanged', 'unknown_message']).meta({
+      description:
+        'failed / delivered: this callback recorded the outcome; unchanged: a non-final status, a repeat, or a notice after the outcome was known; unknown_message: no SMS of this service has the SID (logged, answered 200 so Twilio does not retry)',
+    }),
+  })
+  .meta({ id: 'TwilioStatusReceipt' });

@@ -1,0 +1,220 @@
+import request from 'supertest';
+import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
+import { messagingSettingsFromConfig } from '../activities/messaging/settings';
+import { createApp, flushApp } from '../api/app';
+import { loadConfig } from '../lib/config';
+import { FakeTwilio } from './support/fake-twilio';
+import { startMailStack } from './support/mail-stack';
+import { outboxOf } from './support/events';
+import { newTenant, validLead, type TestStack, type TestTenant } from './support/stack';
+import { waitUntil } from './support/wait-until';
+import { registerEndpoint } from './support/webhook-api';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+/**
+ * Twilio's status callbacks through the real app: SMS sent by the real twilio client to a local
+ * stand-in, callbacks signed as Twilio signs them (HMAC-SHA1 of URL and fields under the auth token).
+ */
+const ACCOUNT_SID = 'AC00000000000000000000000000000002';
+const AUTH_TOKEN = 'twilio-status-auth-token';
+const PUBLIC_BASE_URL = 'https://twilio-status.test';
+const CALLBACK_URL = `${PUBLIC_BASE_URL}/v1/providers/twilio/status`;
+
+let stack: TestStack;
+let tenant: TestTenant;
+let twilio: FakeTwilio;
+let receiver: WebhookReceiver;
+let stop: () => Promise<void>;
+
+beforeAll(async () => {
+  twilio = await new FakeTwilio().start();
+  ({ stack, tenant, stop } = await startMailStack({
+    name: 'twilio-status',
+    messaging: {
+      twilio: {
+        accountSid: ACCOUNT_SID,
+        authToken: AUTH_TOKEN,
+        from: '+15550002222',
+        apiBaseUrl: twilio.url,
+        statusCallback: CALLBACK_URL,
+      },
+    },
+    appDeps: { twilio: { accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, publicBaseUrl: PUBLIC_BASE_URL } },
+  }));
+  receiver = await new WebhookReceiver().start();
+  await registerEndpoint(stack.app, tenant, receiver, '/hook', ['sms.failed', 'sms.delivered']);
+});
+afterAll(async () => {
+  await stop();
+  await twilio.stop();
+  await receiver.stop();
+});
+
+const api = () => stack.http();
+let numbers = 0;
+
+/** A live SMS through the API, sent by the worker; its message record (with Twilio's SID) once sent. */
+async function sendSms(owner: TestTenant = tenant, leadId?: string) {
+  const to = `+4477009${String(process.pid % 100).padStart(2, '0')}${String(++numbers).padStart(3, '0')}`;
+  const sent = await api().post('/v1/communications/send/sms').set(owner.live).send({ to, body: 'Your code is 1234', leadId }).expect(200);
+  expect(sent.body.data.status).toBe('sent');
+  return message(owner, sent.body.data.id);
+}
+const message = async (owner: TestTenant, id: string) =>
+  (await api().get(`/v1/communications/messages/${id}`).set(owner.live).expect(200)).body.data;
+
+interface Signing {
+  token?: string;
+  url?: string;
+  /** Sent as given instead; null: no header. */
+  signature?: string | null;
+}
+
+/** A status callback as Twilio posts it, signed as Twilio would unless `Signing` says otherwise. */
+function callback(
+  fields: { MessageSid: string; MessageStatus: string; ErrorCode?: string; AccountSid?: string },
+  { token = AUTH_TOKEN, url = CALLBACK_URL, signature }: Signing = {},
+) {
+  const params = {
+    AccountSid: ACCOUNT_SID,
+    ApiVersion: '2010-04-01',
+    SmsSid: fields.MessageSid,
+    SmsStatus: fields.MessageStatus,
+    ...fields,
+  };
+  const req = api().post('/v1/providers/twilio/status').type('form');
+  if (signature !== null) req.set('X-Twilio-Signature', signature ?? getExpectedTwilioSignature(token, url, params));
+  return req.send(params);
+}
+const outcomeOf = async (res: ReturnType<typeof callback>) => (await res.expect(200)).body.data.outcome;
+const eventsFor = async (owner: TestTenant, messageId: string) =>
+  (await outboxOf(stack.db, owner, 'live', ['sms.failed', 'sms.delivered'])).filter((e) => e.data.messageId === messageId);
+const received = (type: string, messageId: string) =>
+  receiver.for('/hook').filter((w) => w.body.type === type && w.body.data.messageId === messageId);
+
+describe('Twilio status callbacks', () => {
+  it("sends each SMS with StatusCallback at PUBLIC_BASE_URL's callback path, as config builds it", async () => {
+    const sms = await sendSms();
+    const request = twilio.requests.find((r) => r.form.get('To') === sms.to);
+    expect(request?.form.get('StatusCallback')).toBe(CALLBACK_URL);
+
+    const twilioEnv = { TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_FROM: '+15550002222' };
+    const withBase = messagingSettingsFromConfig(loadConfig({ ...twilioEnv, PUBLIC_BASE_URL: 'https://api.example.com/' }));
+    expect(withBase.twilio?.statusCallback).toBe('https://api.example.com/v1/providers/twilio/status');
+    expect(messagingSettingsFromConfig(loadConfig(twilioEnv)).twilio?.statusCallback).toBeUndefined();
+  });
+
+  it('fails a sent SMS that Twilio reports undelivered, naming status and error code, with sms.failed once however often Twilio repeats it', async () => {
+    const lead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data;
+    const sms = await sendSms(tenant, lead.id);
+    const sid = sms.providerMessageId as string;
+    expect(await outcomeOf(callback({ MessageSid: sid, MessageStatus: 'sent' }))).toBe('unchanged');
+    expect((await message(tenant, sms.id)).status).toBe('sent');
+
+    const undelivered = () => outcomeOf(callback({ MessageSid: sid, MessageStatus: 'undelivered', ErrorCode: '30003' }));
+    const outcomes = [...(await Promise.all([undelivered(), undelivered()])), await undelivered()];
+    expect(outcomes.sort()).toEqual(['failed', 'unchanged', 'unchanged']);
+    const failed = await message(tenant, sms.id);
+    expect(failed).toMatchObject({ status: 'failed', sentAt: sms.sentAt, deliveredAt: null });
+    expect(failed.error).toBe(
+      'Twilio reported the SMS undelivered after accepting it (error 30003: https://www.twilio.com/docs/api/errors/30003)',
+    );
+    // A final status after the outcome is known changes nothing, in either order.
+    expect(await outcomeOf(callback({ MessageSid: sid, MessageStatus: 'failed', ErrorCode: '30008' }))).toBe('unchanged');
+    expect(await outcomeOf(callback({ MessageSid: sid, MessageStatus: 'delivered' }))).toBe('unchanged');
+
+    await waitUntil(async () => received('sms.failed', sms.id).length > 0, 'sms.failed at the receiver');
+    expect(received('sms.failed', sms.id).map((w) => w.body.data)).toEqual([
+      { messageId: sms.id, to: sms.to, leadId: lead.id, campaignId: null, reason: failed.error, failedAt: expect.any(String) },
+    ]);
+    expect((await eventsFor(tenant, sms.id)).map((e) => e.type)).toEqual(['sms.failed']);
+    expect(await message(tenant, sms.id)).toMatchObject({ status: 'failed', error: failed.error, deliveredAt: null });
+  });
+
+  it('records a delivered SMS once (deliveredAt, sms.delivered); a late sent or failed after it changes nothing', async () => {
+    const sms = await sendSms();
+    const sid = sms.providerMessageId as string;
+    expect(await outcomeOf(callback({ MessageSid: sid, MessageStatus: 'delivered' }))).toBe('delivered');
+    expect(await outcomeOf(callback({ MessageSid: sid, MessageStatus: 'delivered' }))).toBe('unchanged');
+    expect(await outcomeOf(callback({ MessageSid: sid, MessageStatus: 'sent' }))).toBe('unchanged');
+    expect(await outcomeOf(callback({ MessageSid: sid, MessageStatus: 'failed', ErrorCode: '30008' }))).toBe('unchanged');
+
+    const delivered = await message(tenant, sms.id);
+    expect(delivered).toMatchObject({ status: 'sent', error: null, deliveredAt: expect.any(String) });
+    await waitUntil(async () => received('sms.delivered', sms.id).length > 0, 'sms.delivered at the receiver');
+    expect(received('sms.delivered', sms.id).map((w) => w.body.data)).toEqual([
+      { messageId: sms.id, leadId: null, campaignId: null, occurredAt: delivered.deliveredAt },
+    ]);
+    expect((await eventsFor(tenant, sms.id)).map((e) => e.type)).toEqual(['sms.delivered']);
+  });
+
+  it('refuses a missing or wrong signature, a tampered field and another account with 403 in the envelope, changing nothing', async () => {
+    const sms = await sendSms();
+    const sid = sms.providerMessageId as string;
+    const failed = { MessageSid: sid, MessageStatus: 'failed', ErrorCode: '30008' };
+    const refusals = [
+      [callback(failed, { signature: null }), /^X-Twilio-Signature is missing/],
+      [callback(failed, { token: 'another-accounts-token' }), /^X-Twilio-Signature does not match/],
+      [callback(failed, { url: 'https://elsewhere.test/v1/providers/twilio/status' }), /^X-Twilio-Signature does not match/],
+      // Signed for "delivered", posted as "failed".
+      [
+        callback(failed, { signature: getExpectedTwilioSignature(AUTH_TOKEN, CALLBACK_URL, { ...failed, MessageStatus: 'delivered' }) }),
+        /^X-Twilio-Signature does not match/,
+      ],
+      [callback({ ...failed, AccountSid: 'AC0000000000000000000000000000000f' }), /^AccountSid AC0+f is not this service's Twilio account/],
+    ] as const;
+    for (const [res, message] of refusals) {
+      const refused = await res;
+      expect([refused.status, refused.body.success, refused.body.status]).toEqual([403, false, 403]);
+      expect(refused.body.message).toMatch(message);
+    }
+    // Twilio posts a form; the same fields as JSON are refused whatever their signature.
+    const json = await api()
+      .post('/v1/providers/twilio/status')
+      .set('X-Twilio-Signature', getExpectedTwilioSignature(AUTH_TOKEN, CALLBACK_URL, { ...failed, AccountSid: ACCOUNT_SID }))
+      .send({ ...failed, AccountSid: ACCOUNT_SID });
+    expect([json.status, json.body.message]).toEqual([415, expect.stringContaining('application/x-www-form-urlencoded')]);
+
+    expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', error: null, deliveredAt: null });
+    expect(await eventsFor(tenant, sms.id)).toEqual([]);
+  });
+
+  it("acts on the SMS with the SID only: another tenant's SMS is untouched until its own SID reports", async () => {
+    const other = await newTenant(stack.db);
+    const [mine, theirs] = [await sendSms(tenant), await sendSms(other)];
+    expect(await outcomeOf(callback({ MessageSid: mine.providerMessageId, MessageStatus: 'undelivered', ErrorCode: '30005' }))).toBe(
+      'failed',
+    );
+    expect(await message(other, theirs.id)).toMatchObject({ status: 'sent', error: null, deliveredAt: null });
+    expect(await eventsFor(other, theirs.id)).toEqual([]);
+
+    expect(await outcomeOf(callback({ MessageSid: theirs.providerMessageId, MessageStatus: 'delivered' }))).toBe('delivered');
+    expect(await message(other, theirs.id)).toMatchObject({ status: 'sent', deliveredAt: expect.any(String) });
+    expect(await message(tenant, mine.id)).toMatchObject({ status: 'failed', deliveredAt: null });
+    expect((await eventsFor(other, theirs.id)).map((e) => e.type)).toEqual(['sms.delivered']);
+  });
+
+  it('answers an unknown SID 200 with outcome unknown_message, so Twilio does not retry what it cannot fix', async () => {
+    const res = await callback({ MessageSid: `SM${'f'.repeat(32)}`, MessageStatus: 'undelivered', ErrorCode: '30003' }).expect(200);
+    expect(res.body.data).toEqual({ messageSid: `SM${'f'.repeat(32)}`, outcome: 'unknown_message' });
+  });
+
+  it('answers 404 saying what to set where Twilio is not configured', async () => {
+    // This process's config has no Twilio account: the app reads none.
+    const bare = createApp({ db: stack.db, workflows: stack.workflows, webhooks: { allowPrivateTargets: true } });
+    try {
+      const sms = await sendSms();
+      const params = { MessageSid: sms.providerMessageId, MessageStatus: 'failed', AccountSid: ACCOUNT_SID };
+      const res = await request(bare)
+        .post('/v1/providers/twilio/status')
+        .type('form')
+        .set('X-Twilio-Signature', getExpectedTwilioSignature(AUTH_TOKEN, CALLBACK_URL, params))
+        .send(params);
+      expect([res.status, res.body.success]).toEqual([404, false]);
+      expect(res.body.message).toMatch(/not set up on this service: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and PUBLIC_BASE_URL/);
+      expect((await message(tenant, sms.id)).status).toBe('sent');
+    } finally {
+      await flushApp(bare);
+    }
+  });
+});
