@@ -26,6 +26,7 @@ let settings: MessagingSettings;
 
 beforeAll(async () => {
   ({ stack, tenant, smtp, stop } = await startMailStack({ name: 'bounce-at-sending' }));
+  await stack.subscribe(tenant);
   settings = {
     smtpUrl: smtp.url,
     emailFrom: 'Sales <sales@example.test>',

@@ -6,7 +6,8 @@ import { ScopedData } from '../db/scoped-data';
 import { storeMessageOnce } from '../domain/communications/store-message';
 import { encodeId } from '../lib/ids';
 import { sendMessageWorkflow } from '../workflows/send-message';
-import { outboxOf } from './support/events';
+import { outboxOf, subscribeToEverything } from './support/events';
+import { WebhookReceiver } from './support/webhook-receiver';
 import { SmtpSink } from './support/smtp-sink';
 import { newTenant, type TestTenant } from './support/stack';
 import { startTimeSkipping, timeSkippingWorker } from './support/time-skipping';
@@ -19,6 +20,7 @@ let env: TestWorkflowEnvironment;
 let db: DataSource;
 let smtp: SmtpSink;
 let tenant: TestTenant;
+let receiver: WebhookReceiver;
 let queues = 0;
 const tracking = { secret: 'message-delivery-secret-0123456789', baseUrl: 'https://delivery.test' };
 
@@ -26,9 +28,12 @@ beforeAll(async () => {
   env = await startTimeSkipping();
   db = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 4 });
   smtp = await new SmtpSink().start();
+  receiver = await new WebhookReceiver().start();
   tenant = await newTenant(db);
+  await subscribeToEverything(db, tenant, receiver.url());
 });
 afterAll(async () => {
+  await receiver?.stop();
   await smtp?.stop();
   await db?.destroy();
   await env?.teardown();

@@ -181,6 +181,7 @@ describe('Twilio status callbacks', () => {
 
   it("acts on the SMS with the SID only: another tenant's SMS is untouched until its own SID reports", async () => {
     const other = await newTenant(stack.db);
+    await stack.subscribe(other);
     const [mine, theirs] = [await sendSms(tenant), await sendSms(other)];
     expect(await outcomeOf(callback({ MessageSid: mine.providerMessageId, MessageStatus: 'undelivered', ErrorCode: '30005' }))).toBe(
       'failed',

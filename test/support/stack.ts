@@ -4,9 +4,6 @@ import type { Express } from 'express';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import type { ActivityDeps } from '../../activities';
-import { WebhookEndpoint } from '../../db/entities';
-import { scoped } from '../../db/scoped-repository';
-import { generateSecret } from '../../domain/webhooks/endpoints';
 import { createApp, flushApp, type AppOptions } from '../../api/app';
 import type { AppDeps } from '../../api/http/domain-context';
 import { initializeDatabase } from '../../db/data-source';
@@ -16,6 +13,7 @@ import { encodeId } from '../../lib/ids';
 import { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { createWorker, type WorkerSetup } from '../../workers/create-worker';
 import type { WorkerGroup } from '../../workers/worker-group';
+import { subscribeToEverything } from './events';
 import { WebhookReceiver } from './webhook-receiver';
 
 export interface TestStack {
@@ -101,16 +99,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     workflows,
     taskQueue,
     http: () => request.agent(app),
-    subscribe: async (tenant) => {
-      const url = (await (sink ??= new WebhookReceiver().start())).url('/every-event');
-      for (const environment of ['live', 'sandbox'] as const)
-        await scoped(db.manager, WebhookEndpoint, { tenantId: tenant.tenant.id, environment }).insert({
-          url,
-          events: ['*'],
-          secret: generateSecret(),
-          status: 'active',
-        });
-    },
+    subscribe: async (tenant) => subscribeToEverything(db, tenant, (await (sink ??= new WebhookReceiver().start())).url('/every-event')),
     stop: async () => {
       await workflows.drain();
       worker.shutdown();
