@@ -131,6 +131,40 @@ describe('email suppression by address', () => {
     }
   });
 
+  it('fails a queued transactional email unsent when its address bounces before the next attempt, and one whose address unsubscribed goes', async () => {
+    const [bouncing, optedOut] = [`tx-bounce-${Date.now()}@example.com`, `tx-optout-${Date.now()}@example.com`];
+    let open = false; // the server refuses both addresses for now, as one having an outage would
+    smtp.beforeAccept = async (mail) => {
+      if (!open && mail.to.some((to) => to === bouncing || to === optedOut))
+        throw Object.assign(new Error('Try again later'), { responseCode: 451 });
+    };
+    try {
+      const send = (to: string) =>
+        api()
+          .post('/v1/communications/send/email')
+          .set(tenant.live)
+          .send({ to, subject: 'Your receipt', body: 'Paid', category: 'transactional' })
+          .expect(200);
+      const [toBouncing, toOptedOut] = [await send(bouncing), await send(optedOut)];
+      await waitUntil(async () => smtp.to(bouncing).length > 0 && smtp.to(optedOut).length > 0, 'the refused attempts');
+      await api().post('/v1/suppressions').set(tenant.live).send({ email: bouncing, reason: 'bounced' }).expect(201);
+      await api().post('/v1/suppressions').set(tenant.live).send({ email: optedOut }).expect(201);
+      open = true;
+      const settled = (id: string) =>
+        waitUntil(async () => {
+          const m = (await api().get(`/v1/communications/messages/${id}`).set(tenant.live)).body.data;
+          return m.status !== 'queued' && m;
+        }, 'the next attempt');
+      expect(await settled(toBouncing.body.data.id)).toMatchObject({
+        status: 'failed',
+        error: 'Not sent: the address bounced after the email was queued',
+      });
+      expect(await settled(toOptedOut.body.data.id)).toMatchObject({ status: 'sent' });
+    } finally {
+      smtp.beforeAccept = () => {};
+    }
+  });
+
   it('after a bounce, other leads with the address leave their sequence unsent, and a merge keeps the stricter state', async () => {
     const address = `bounce-${Date.now()}@example.com`;
     const bounced = await newLead({ email: address, phone: '+44 20 7946 0101' });

@@ -119,30 +119,43 @@ describe('suppression is state the API shows', () => {
     expect(leadUpdates(twin.id)[0]).toEqual({ bouncedAt: expect.any(String) });
   });
 
-  it('a marketing send to a suppressed address is a 422 naming the suppression; a transactional one still goes', async () => {
+  it('a send to a bounced address is a 422 naming the suppression, transactional included; after an unsubscribe a transactional one still goes', async () => {
     const lead = await newLead();
     await api().post('/v1/communications/inbound/bounce').set(tenant.live).send({ email: lead.email }).expect(201);
     const [suppression] = (await api().get('/v1/suppressions').query({ email: lead.email }).set(tenant.live).expect(200)).body.data;
+    const send = (body: Record<string, unknown>) => api().post('/v1/communications/send/email').set(tenant.live).send(body);
 
-    const refused = await api()
-      .post('/v1/communications/send/email')
-      .set(tenant.live)
-      .send({ to: lead.email, subject: 'Spring offer', body: 'Hello', leadId: lead.id });
-    expect(refused.status).toBe(422);
-    expect(refused.body.errors).toEqual([{ field: 'to', message: expect.stringContaining(`bounced (suppression ${suppression.id})`) }]);
-    const explicit = await api()
-      .post('/v1/communications/send/email')
-      .set(tenant.live)
-      .send({ to: lead.email, subject: 'Spring offer', body: 'Hello', category: 'marketing' });
-    expect(explicit.status).toBe(422);
+    const bounced = {
+      field: 'to',
+      message: expect.stringContaining(`bounced (suppression ${suppression.id}). No email is sent to it, transactional included`),
+    };
+    const refused = await send({ to: lead.email, subject: 'Spring offer', body: 'Hello', leadId: lead.id });
+    expect([refused.status, refused.body.errors]).toEqual([422, [bounced]]);
+    const explicit = await send({ to: lead.email, subject: 'Spring offer', body: 'Hello', category: 'marketing' });
+    expect([explicit.status, explicit.body.errors]).toEqual([422, [bounced]]);
+    const receiptToBounced = await send({
+      to: lead.email,
+      subject: 'Your receipt',
+      body: 'Paid',
+      leadId: lead.id,
+      category: 'transactional',
+    });
+    expect([receiptToBounced.status, receiptToBounced.body.errors]).toEqual([422, [bounced]]);
+    expect(smtp.to(lead.email)).toEqual([]);
 
-    const receipt = await api()
-      .post('/v1/communications/send/email')
-      .set(tenant.live)
-      .send({ to: lead.email, subject: 'Your receipt', body: 'Paid: 10 EUR', leadId: lead.id, category: 'transactional' })
-      .expect(200);
+    const optedOut = await newLead();
+    await api().post('/v1/suppressions').set(tenant.live).send({ email: optedOut.email }).expect(201);
+    const offer = await send({ to: optedOut.email, subject: 'Spring offer', body: 'Hello', leadId: optedOut.id });
+    expect(offer.body.errors).toEqual([{ field: 'to', message: expect.stringContaining('unsubscribed (suppression') }]);
+    const receipt = await send({
+      to: optedOut.email,
+      subject: 'Your receipt',
+      body: 'Paid: 10 EUR',
+      leadId: optedOut.id,
+      category: 'transactional',
+    }).expect(200);
     expect(receipt.body.data.status).toBe('sent');
-    const [mail] = smtp.to(lead.email);
+    const [mail] = smtp.to(optedOut.email);
     expect(mail.text).toContain('Subject: Your receipt');
     expect(header(mail, 'List-Unsubscribe')).toBeUndefined();
   });

@@ -40,8 +40,8 @@ async function markSent(db: DataSource, workflows: WorkflowStarter, scope: Tenan
 /**
  * Sends one stored message at most once, however often Temporal runs this:
  * 1. a message that is no longer queued is done: return its status (after finishing a bounce an
- *    earlier attempt recorded); a marketing email whose address was suppressed since it was
- *    queued fails unsent;
+ *    earlier attempt recorded); an email whose address bounced since it was queued fails unsent,
+ *    and so does a marketing one whose address unsubscribed;
  * 2. sandbox, or no provider configured: the capture transport marks it sent (sandbox: true);
  * 3. otherwise the provider-attempt marker is written BEFORE the provider call and the message is
  *    marked sent right after. A provider error clears the marker (the retry sends again); finding
@@ -68,10 +68,10 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
       await sent({});
       return { status: 'sent' };
     }
-    // The address may have unsubscribed or bounced while the email waited (a provider outage, a retry).
-    const suppressed =
-      message.channel === 'email' && message.marketing ? await suppressionOf(new ScopedData(db.manager, scope), message.to) : null;
-    if (suppressed) {
+    // The address may have unsubscribed or bounced while the email waited (a provider outage, a
+    // retry): an unsubscribe stops marketing, a bounce any email (send-message.ts, refuseSuppressed).
+    const suppressed = message.channel === 'email' ? await suppressionOf(new ScopedData(db.manager, scope), message.to) : null;
+    if (suppressed === 'bounced' || (suppressed && message.marketing)) {
       const error = `Not sent: the address ${suppressed === 'bounced' ? 'bounced' : 'unsubscribed'} after the email was queued`;
       await unitOfWork({ db, workflows, scope }, (tx) => failQueuedMessage(tx, message, error));
       return { status: 'failed' };

@@ -80,25 +80,35 @@ async function deliver(ctx: DomainContext, message: Message, waitMs: number): Pr
   return (await ctx.data.repo(Message).findById(message.id)) ?? message;
 }
 
+const UNSUBSCRIBED_ADVICE =
+  'Marketing email is not sent to it; send receipts and other transactional mail with category "transactional", or re-subscribe the address with DELETE /v1/suppressions/:id if the person asked for it';
+const BOUNCED_ADVICE =
+  'No email is sent to it, transactional included: it would bounce again and hurt your sending reputation. If the mailbox works again, re-subscribe the address with DELETE /v1/suppressions/:id';
+
 /**
- * A marketing email to an address that unsubscribed or bounced is refused (422 naming the
- * suppression), so an integration learns it instead of mailing someone who opted out. A lead that
- * unsubscribed is refused at any address: it is the person's choice. A bounce belongs to the
- * address that bounced, which the list holds: the lead's own `bouncedAt` (set when a message to it
- * bounced, at whatever address) does not refuse another address, and re-subscribing an address
- * (DELETE /v1/suppressions/:id, as the message says) makes it sendable again.
+ * An email to a suppressed address is refused (422 naming the suppression), so an integration
+ * learns it instead of mailing someone who opted out or a mailbox that does not exist:
+ * - a hard bounce refuses every email, transactional included: it would bounce again, and
+ *   repeated bounces hurt the sender's reputation (Postmark and SendGrid block them alike);
+ * - an unsubscribe refuses marketing only: receipts and password resets still go. A lead that
+ *   unsubscribed is refused marketing at any address: it is the person's choice.
+ * A bounce belongs to the address that bounced, which the list holds: the lead's own `bouncedAt`
+ * (set when a message to it bounced, at whatever address) does not refuse another address, and
+ * re-subscribing an address (DELETE /v1/suppressions/:id, as the message says) makes it sendable again.
  */
-async function refuseSuppressed(ctx: DomainContext, to: string, lead: Lead | null): Promise<void> {
-  const advice =
-    'Marketing email is not sent to it; send receipts and other transactional mail with category "transactional", or re-subscribe the address with DELETE /v1/suppressions/:id if the person asked for it';
+async function refuseSuppressed(ctx: DomainContext, to: string, lead: Lead | null, marketing: boolean): Promise<void> {
   const suppression = await ctx.data.repo(EmailSuppression).findOne({ address: normalizeEmail(to) });
-  if (suppression) {
+  if (suppression && (marketing || suppression.reason === 'bounced')) {
     const id = encodeId('suppression', suppression.id);
+    const advice = suppression.reason === 'bounced' ? BOUNCED_ADVICE : UNSUBSCRIBED_ADVICE;
     throw validationFailed([{ field: 'to', message: `${to} is suppressed: it ${suppression.reason} (suppression ${id}). ${advice}` }]);
   }
-  if (lead?.unsubscribedAt) {
+  if (marketing && lead?.unsubscribedAt) {
     throw validationFailed([
-      { field: 'leadId', message: `The lead unsubscribed on ${lead.unsubscribedAt.toISOString()} (its address: ${lead.email}). ${advice}` },
+      {
+        field: 'leadId',
+        message: `The lead unsubscribed on ${lead.unsubscribedAt.toISOString()} (its address: ${lead.email}). ${UNSUBSCRIBED_ADVICE}`,
+      },
     ]);
   }
 }
@@ -130,7 +140,7 @@ export async function sendEmail(ctx: DomainContext, input: SendEmail, waitMs = S
   await assertExists(ctx.data, Opportunity, input.opportunityId, 'opportunityId', 'Opportunity');
   const sender = await requireSender(ctx, input.senderId, 'senderId');
   const marketing = (input.category ?? (input.leadId ? 'marketing' : 'transactional')) === 'marketing';
-  if (marketing) await refuseSuppressed(ctx, input.to, lead);
+  await refuseSuppressed(ctx, input.to, lead, marketing);
   const { body, format, subject, subjectField } = await emailSource(ctx, input);
   const vars = { ...(lead ? leadVariables(lead) : {}), ...input.templateData };
   const message = await storeMessageOnce(ctx.data, {
