@@ -39,7 +39,7 @@ export const SendEmail = z
       .meta({ description: 'The sender identity (from name, from address, reply-to); absent: EMAIL_FROM' }),
     category: z.enum(EMAIL_CATEGORIES).optional().meta({
       description:
-        'marketing (default when leadId is given): refused with 422 for an address on the suppression list, and sent with an unsubscribe link and List-Unsubscribe; transactional (default without leadId): receipts, password resets and the like, sent even to a suppressed address',
+        'marketing (default when leadId is given): refused with 422 for an address on the suppression list, and sent with an unsubscribe link and List-Unsubscribe; transactional (default without leadId): receipts, password resets and the like, sent to an address that unsubscribed but refused with 422 for one that hard-bounced',
     }),
   })
   .strict()
