@@ -1,7 +1,12 @@
 import { z } from 'zod';
 
-const sid = (prefix: string, what: string) =>
-  z.string().regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), `Must be a Twilio ${what} SID (${prefix} and 32 hexadecimal digits)`);
+const sid = (prefixes: string[], what: string) =>
+  z
+    .string()
+    .regex(
+      new RegExp(`^(${prefixes.join('|')})[0-9a-fA-F]{32}$`),
+      `Must be a Twilio ${what} SID (${prefixes.join(' or ')} and 32 hexadecimal digits)`,
+    );
 
 /**
  * Twilio's message status callback, as it posts it (application/x-www-form-urlencoded). Only the
@@ -10,12 +15,12 @@ const sid = (prefix: string, what: string) =>
  */
 export const TwilioStatusCallback = z
   .looseObject({
-    MessageSid: sid('(SM|MM)', 'message'),
+    MessageSid: sid(['SM', 'MM'], 'message'),
     MessageStatus: z.string().min(1).max(40).meta({
       description:
         'failed and undelivered fail the message (sms.failed), delivered records its delivery (sms.delivered); queued, sending, sent and any other status change nothing',
     }),
-    AccountSid: sid('AC', 'account').meta({ description: "Must be this service's account (TWILIO_ACCOUNT_SID)" }),
+    AccountSid: sid(['AC'], 'account').meta({ description: "Must be this service's account (TWILIO_ACCOUNT_SID)" }),
     ErrorCode: z.string().max(20).optional().meta({ description: "Twilio's error code of a failed or undelivered message" }),
   })
   .meta({ id: 'TwilioStatusCallback' });
