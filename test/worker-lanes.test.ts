@@ -9,6 +9,7 @@ let endpoint: http.Server;
 const held: http.ServerResponse[] = [];
 let received: () => void;
 const firstRequest = new Promise<void>((resolve) => (received = resolve));
+const HOOK_PATH = `/lanes-hook-${process.pid}-${Date.now()}`;
 
 beforeAll(async () => {
   // One slot on the database queue and one on the webhook lane: if a webhook attempt took the
@@ -20,7 +21,8 @@ beforeAll(async () => {
   endpoint = http.createServer((req, res) => {
     req.resume();
     held.push(res);
-    received();
+    // Only this file's delivery: a port freed by another test file may still be someone's target.
+    if (req.url === HOOK_PATH) received();
   });
   await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
 });
@@ -33,7 +35,7 @@ afterAll(async () => {
 describe('worker task queues: webhook, send and AI calls on lanes of their own', () => {
   it('a hanging webhook endpoint holds only the webhook lane: database activities run meanwhile', async () => {
     const tenant = await newTenant(stack.db);
-    const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/hook`;
+    const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}${HOOK_PATH}`;
     const hook = await stack
       .http()
       .post('/v1/integrations/webhooks')
