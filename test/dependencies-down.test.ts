@@ -1,8 +1,11 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import request from 'supertest';
+import { IsNull } from 'typeorm';
 import { createApp } from '../api/app';
 import { createDataSource } from '../db/data-source';
+import { OutboxEvent } from '../db/entities';
+import { relayAfterCommit } from '../domain/webhooks/relay';
 import { encodeId } from '../lib/ids';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { seedEnrollment } from './support/campaign-seed';
@@ -110,6 +113,11 @@ describe('when a dependency is down', () => {
         },
       },
     ]);
+    // Temporal is back (the stack's own): the relay dispatches the waiting event, as the sweep
+    // would, so that no other test file's sweep finds it left over.
+    const waiting = await stack.db.getRepository(OutboxEvent).find({ where: { tenantId: tenant.tenant.id } });
+    await relayAfterCommit(stack.db, stack.workflows, waiting);
+    expect(await stack.db.getRepository(OutboxEvent).count({ where: { tenantId: tenant.tenant.id, dispatchedAt: IsNull() } })).toBe(0);
   });
 
   it('lists enrollments promptly, without workflow progress, when Temporal is unreachable', async () => {

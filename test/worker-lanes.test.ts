@@ -1,14 +1,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { laneTaskQueue } from '../workflows/activity-lanes';
+import { workflowIds } from '../workflows/ids';
 import { webhookSweepWorkflow } from '../workflows/webhook-sweep';
 import { newTenant, startStack, validLead, type TestStack } from './support/stack';
 
 let stack: TestStack;
 let endpoint: http.Server;
 const held: http.ServerResponse[] = [];
-let received: () => void;
-const firstRequest = new Promise<void>((resolve) => (received = resolve));
+let received: (eventId: string) => void;
+/** The event ID (webhook-id) of the first attempt that reached this file's endpoint. */
+const firstRequest = new Promise<string>((resolve) => (received = resolve));
 const HOOK_PATH = `/lanes-hook-${process.pid}-${Date.now()}`;
 
 beforeAll(async () => {
@@ -22,7 +24,7 @@ beforeAll(async () => {
     req.resume();
     held.push(res);
     // Only this file's delivery: a port freed by another test file may still be someone's target.
-    if (req.url === HOOK_PATH) received();
+    if (req.url === HOOK_PATH) received(String(req.headers['webhook-id']));
   });
   await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
 });
@@ -43,7 +45,7 @@ describe('worker task queues: webhook, send and AI calls on lanes of their own',
       .send({ url, events: ['lead.created'] });
     expect(hook.status).toBe(201);
     expect((await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead())).status).toBe(201);
-    await firstRequest; // the attempt is in flight and will hang for its 30 s timeout
+    const eventId = await firstRequest; // the attempt is in flight and will hang for its 30 s timeout
 
     // The outbox sweep is a database activity on the workflows' queue, whose only slot is free.
     const sweep = stack.client.workflow.execute(webhookSweepWorkflow, {
@@ -54,9 +56,10 @@ describe('worker task queues: webhook, send and AI calls on lanes of their own',
     const outcome = await Promise.race([sweep.then(() => 'swept'), new Promise((r) => setTimeout(() => r('blocked'), 15_000))]);
     expect(outcome).toBe('swept');
 
-    // Where the attempt was scheduled: the webhook lane of the workflow's own queue.
-    const [delivery] = await listed(`WorkflowId STARTS_WITH "webhook/" AND TaskQueue = "${stack.taskQueue}"`);
-    const history = await stack.client.workflow.getHandle(delivery.workflowId).fetchHistory();
+    // Where the attempt was scheduled: the webhook lane of the workflow's own queue. By its ID: the
+    // sweep above may have started other files' leftover deliveries on this queue too.
+    const delivery = workflowIds.webhookDelivery(eventId, hook.body.data.id);
+    const history = await stack.client.workflow.getHandle(delivery).fetchHistory();
     const attempts = (history.events ?? [])
       .map((e) => e.activityTaskScheduledEventAttributes)
       .filter((a) => a?.activityType?.name === 'attemptWebhookDelivery');
@@ -80,14 +83,3 @@ const activitySlots = (w: TestStack['worker']['main']) => {
   const supplier = w.options.tuner.activityTaskSlotSupplier;
   return supplier.type === 'fixed-size' ? supplier.numSlots : undefined;
 };
-
-/** Visibility is eventually consistent: waits until the query lists something. */
-async function listed(query: string) {
-  for (let i = 0; i < 50; i++) {
-    const runs = [];
-    for await (const run of stack.client.workflow.list({ query })) runs.push(run);
-    if (runs.length) return runs;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no workflow listed for ${query}`);
-}
