@@ -4,7 +4,7 @@ import { IsNull } from 'typeorm';
 import { Message } from '../../db/entities';
 import { ScopedData } from '../../db/scoped-data';
 import { scoped, type TenantScope } from '../../db/scoped-repository';
-import { suppressionOf } from '../../domain/communications/email-suppressions';
+import { stopsEmail, suppressionOf } from '../../domain/communications/email-suppressions';
 import { failQueuedMessage } from '../../domain/communications/fail-message';
 import { unitOfWork } from '../../domain/unit-of-work';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
@@ -68,11 +68,10 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
       await sent({});
       return { status: 'sent' };
     }
-    // The address may have unsubscribed or bounced while the email waited (a provider outage, a
-    // retry): an unsubscribe stops marketing, a bounce any email (send-message.ts, refuseSuppressed).
+    // The address may have unsubscribed or bounced while the email waited (a provider outage, a retry).
     const suppressed = message.channel === 'email' ? await suppressionOf(new ScopedData(db.manager, scope), message.to) : null;
-    if (suppressed === 'bounced' || (suppressed && message.marketing)) {
-      const error = `Not sent: the address ${suppressed === 'bounced' ? 'bounced' : 'unsubscribed'} after the email was queued`;
+    if (suppressed && stopsEmail(suppressed, message.marketing)) {
+      const error = `Not sent: the address ${suppressed} after the email was queued`;
       await unitOfWork({ db, workflows, scope }, (tx) => failQueuedMessage(tx, message, error));
       return { status: 'failed' };
     }

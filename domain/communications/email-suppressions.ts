@@ -25,7 +25,13 @@ export async function suppressionsOf(data: ScopedData, addresses: string[]): Pro
   return new Map(rows.map((r) => [r.address, r.reason]));
 }
 
-/** Why an address gets no marketing email, or null when it may. */
+/**
+ * Whether a suppression stops an email: a hard bounce stops every email, transactional included
+ * (it would bounce again); an unsubscribe stops marketing only (receipts still go).
+ */
+export const stopsEmail = (reason: SuppressionReason, marketing: boolean): boolean => marketing || reason === 'bounced';
+
+/** Why an address is suppressed, or null when it is not (stopsEmail says which email that stops). */
 export async function suppressionOf(data: ScopedData, address: string): Promise<SuppressionReason | null> {
   return (await suppressionsOf(data, [address])).get(normalizeEmail(address)) ?? null;
 }

@@ -18,6 +18,7 @@ import { assertExists } from '../scoped-lookups';
 import { requireSender } from './senders';
 import { storeMessageOnce } from './store-message';
 import { failQueuedMessage } from './fail-message';
+import { stopsEmail } from './email-suppressions';
 import { unitOfWork } from '../unit-of-work';
 
 export interface MessageWithEngagement {
@@ -98,7 +99,7 @@ const BOUNCED_ADVICE =
  */
 async function refuseSuppressed(ctx: DomainContext, to: string, lead: Lead | null, marketing: boolean): Promise<void> {
   const suppression = await ctx.data.repo(EmailSuppression).findOne({ address: normalizeEmail(to) });
-  if (suppression && (marketing || suppression.reason === 'bounced')) {
+  if (suppression && stopsEmail(suppression.reason, marketing)) {
     const id = encodeId('suppression', suppression.id);
     const advice = suppression.reason === 'bounced' ? BOUNCED_ADVICE : UNSUBSCRIBED_ADVICE;
     throw validationFailed([{ field: 'to', message: `${to} is suppressed: it ${suppression.reason} (suppression ${id}). ${advice}` }]);
