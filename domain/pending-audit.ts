@@ -106,11 +106,13 @@ export async function writeWithAudit<R>(
     claim?.done(null);
     throw err;
   }
-  claim?.done(
-    row && written.auditId ? { id: written.auditId, resourceId: row.resourceId ?? null, statusCode: row.statusCode as number } : null,
-  );
+  claim?.done(row && writtenAudit(row, written.auditId));
   return written.result;
 }
+
+/** The entry `row` as stored with its change under `id`; null when the statement stored none. */
+export const writtenAudit = (row: Partial<AuditLog>, id: string | null | undefined): WrittenAudit | null =>
+  id ? { id, resourceId: row.resourceId ?? null, statusCode: row.statusCode as number } : null;
 
 /** Writes the claimed entry inside the change's transaction. */
 export async function insertClaimedAudit(data: ScopedData, claim: AuditClaim, result: unknown): Promise<WrittenAudit> {

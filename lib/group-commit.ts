@@ -1,41 +1,66 @@
-interface Waiting<T> {
+interface Waiting<T, R> {
   item: T;
-  resolve: () => void;
+  resolve: (result: R) => void;
   reject: (err: unknown) => void;
 }
 
+export interface GroupCommitOptions {
+  /** The most items one write takes. */
+  maxBatch?: number;
+  /** Writes in flight at once: more keep several connections busy, fewer make larger groups. */
+  maxInFlight?: number;
+}
+
 /**
- * Group commit: `add` resolves once its item is written. The first item is written at once; items
- * that arrive while a write is in flight go together in the next one. Under load that is one
- * statement for many requests, and nobody waits for a timer.
+ * Group commit: `add` resolves once its item is written, with the result the write gave it (the
+ * write returns one result per item, in order, or nothing). The first item is written at once;
+ * items that arrive while `maxInFlight` writes are in flight go together in the next one. Under
+ * load that is one statement for many requests, and nobody waits for a timer.
  */
-export class GroupCommit<T> {
-  private queue: Waiting<T>[] = [];
-  private writing = false;
+export class GroupCommit<T, R = void> {
+  private queue: Waiting<T, R>[] = [];
+  private inFlight = 0;
+  private readonly maxBatch: number;
+  private readonly maxInFlight: number;
 
   constructor(
-    private readonly write: (items: T[]) => Promise<void>,
-    private readonly maxBatch = 500,
-  ) {}
+    private readonly write: (items: T[]) => Promise<R[] | void>,
+    { maxBatch = 500, maxInFlight = 1 }: GroupCommitOptions = {},
+  ) {
+    this.maxBatch = maxBatch;
+    this.maxInFlight = maxInFlight;
+  }
 
-  add(item: T): Promise<void> {
+  add(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (!this.writing) void this.drain();
+      this.pump();
     });
   }
 
-  private async drain(): Promise<void> {
-    this.writing = true;
-    while (this.queue.length) {
-      const batch = this.queue.splice(0, this.maxBatch);
-      try {
-        await this.write(batch.map((w) => w.item));
-        for (const w of batch) w.resolve();
-      } catch (err) {
-        for (const w of batch) w.reject(err);
-      }
+  /** Whether nothing is queued or being written. */
+  get idle(): boolean {
+    return this.inFlight === 0 && this.queue.length === 0;
+  }
+
+  private pump(): void {
+    while (this.queue.length && this.inFlight < this.maxInFlight) {
+      this.inFlight++;
+      void this.writeBatch(this.queue.splice(0, this.maxBatch));
     }
-    this.writing = false;
+  }
+
+  private async writeBatch(batch: Waiting<T, R>[]): Promise<void> {
+    let outcome: { results: R[] | void } | { error: unknown };
+    try {
+      outcome = { results: await this.write(batch.map((w) => w.item)) };
+    } catch (error) {
+      outcome = { error };
+    }
+    // The next write starts before this one's items go on, so they see the group as it now is (idle).
+    this.inFlight--;
+    this.pump();
+    if ('error' in outcome) for (const w of batch) w.reject(outcome.error);
+    else batch.forEach((w, i) => w.resolve(outcome.results ? outcome.results[i] : (undefined as R)));
   }
 }

@@ -24,3 +24,11 @@ export const workflowStarts = new Counter({
   labelNames: ['workflow', 'outcome'] as const,
   registers: [metricsRegistry],
 });
+
+/** How many single lead creates each statement wrote (domain/leads/create-together.ts): 1 when idle, more under load. */
+export const leadCreateGroupSize = new Histogram({
+  name: 'lead_create_group_size',
+  help: 'Concurrent POST /v1/leads creates written by one statement',
+  buckets: [1, 2, 5, 10, 25, 50, 100],
+  registers: [metricsRegistry],
+});

@@ -1,31 +1,23 @@
 import { In } from 'typeorm';
-import { Lead, LeadDedupeKey, LeadIdentity, OutboxEvent, PendingEnrollment, SearchDocument, User, type Partner } from '../../db/entities';
+import { Lead, PendingEnrollment, User, type Partner } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
 import type { LeadCreate } from '../../contracts/lead';
 import { AppError, type FieldError } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
-import { pendingEnrollmentSql, startPendingEnrollment, triggeredCampaignsSql } from '../campaigns/auto-enroll';
+import { startPendingEnrollment } from '../campaigns/auto-enroll';
 import type { DomainContext } from '../context';
 import { unassignableReason } from '../scoped-lookups';
-import { dedupeKeys } from './dedupe-keys';
-import { RELAYED_FIELDS, type RelayedEvent } from '../webhooks/relay';
+import type { RelayedEvent } from '../webhooks/relay';
 import { startDuplicateDetection } from './leads';
-import { defaultLeadStatusHint, leadStatusExistsSql, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
+import { defaultLeadStatusHint, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
 import { normalizeEmail, normalizePhone } from '../normalize';
 import { resolveReferralCode } from '../referral-codes';
-import { leadSearchDocument, searchText } from '../search-index';
 import { relayCommitted } from '../unit-of-work';
-import { auditInsertSql, writeWithAudit } from '../pending-audit';
-import { subscribedSql } from '../webhooks/emit-event';
-import { commonKeysSql } from './identities';
-import type { ScopedData } from '../../db/scoped-data';
-import type { ScopedSqlBuilder } from '../../db/scoped-sql';
-import { eventPayloads } from '../../contracts/webhook-events';
+import { writeWithAudit } from '../pending-audit';
+import { writeLeads, type NewLeadRow } from './write-leads';
 
 export type BatchItemResult =
   { index: number; status: 'created' | 'duplicate'; id: string } | { index: number; status: 'error'; errors: FieldError[] };
-
-type Row = Omit<Lead, 'createdAt' | 'updatedAt' | 'duplicatesCheckedAt' | 'convertedAt'>;
 
 /**
  * Creates up to 100 leads with one statement (writeLeads), not a loop of single creates. Each lead
@@ -46,7 +38,7 @@ export async function createLeadBatch(
   const results = new Map<number, BatchItemResult>();
   const refs = await resolveReferences(ctx, items, { hintDefault });
   const firstByEmail = new Map<string, number>();
-  const toCreate: { index: number; row: Row }[] = [];
+  const toCreate: { index: number; row: NewLeadRow }[] = [];
   for (const { index, input } of items) {
     const problem = refs.problems.get(index);
     if (problem) {
@@ -75,12 +67,12 @@ export async function createLeadBatch(
         createdBy: ctx.actorUserId,
         customFields: input.customFields ?? {},
         partnerId: partner?.id ?? null,
-      } as Row,
+      },
     });
   }
 
   const rows = toCreate.map((c) => c.row);
-  const written = rows.length ? await writeLeads(ctx, rows, refs.hintedDefault) : { events: [], unchecked: [], pending: null };
+  const written = rows.length ? await writeBatch(ctx, rows, refs.hintedDefault) : { events: [], unchecked: [], pending: null };
   if (!written) return createLeadBatch(ctx, items, false);
   for (const { index, row } of toCreate) results.set(index, { index, status: 'created', id: encodeId('lead', row.id) });
   for (const { index, input } of items) {
@@ -150,97 +142,26 @@ export async function resolveReferences(
 }
 
 /**
- * The batch's one statement (atomic, so no BEGIN/COMMIT), as a single create's: the key claims in
- * key order (two batches claiming the same keys lock them alike), the leads (each marked checked
- * when every key of its was claimed by it or is common), their cluster rows (new leads' rows, so
- * without ON CONFLICT: see addIdentitiesSql), search documents and
- * lead.created events, the request's audit entry and the enrollments the creation triggers (one
- * pending enrollment for the batch). What comes back is only what follows needs: the events to
- * relay (none when nobody subscribes), the leads still to check for duplicates, the pending
- * enrollment to start. With `hintedDefault`, everything is written only while that status is
- * still the scope's default; null when it was not, and nothing was written.
+ * The batch's leads with its request's audit entry (writeLeads): only what follows needs comes
+ * back (the events to relay, the leads still to check for duplicates, the pending enrollment).
+ * With `hintedDefault`, null when that status was no longer the default and nothing was written.
  */
-async function writeLeads(
+async function writeBatch(
   ctx: DomainContext,
-  rows: Row[],
+  rows: NewLeadRow[],
   hintedDefault?: string,
 ): Promise<{ events: RelayedEvent[]; unchecked: string[]; pending: PendingEnrollment | null } | null> {
-  const keyed = rows
-    .flatMap((r) => dedupeKeys(r).map((key) => ({ key, leadId: r.id })))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const now = new Date();
-  const docs = rows.map((r) => {
-    const doc = leadSearchDocument(r);
-    return { docType: doc.type, docId: doc.id, data: doc.data, ...searchText(doc), indexedAt: now };
-  });
   return writeWithAudit(ctx, null, async (auditRow) => {
-    const result = await ctx.data.sql((q) => {
-      const [tenant, env] = q.scopeValues();
-      const guard = hintedDefault === undefined ? undefined : leadStatusExistsSql(q, hintedDefault, true, [tenant, env]);
-      // The key claims and the leads check the status; every other write follows the leads.
-      const leadWritten = guard && 'EXISTS (SELECT 1 FROM lead)';
-      const keys = `unnest(${q.value(keyed.map((k) => k.key))}::varchar[], ${q.value(keyed.map((k) => k.leadId))}::bigint[]) AS k(key, lead_id)`;
-      // Nothing to check when every key of the lead is new to it (claimed) or common.
-      const checked = `CASE WHEN NOT EXISTS (SELECT 1 FROM ${keys} WHERE k.lead_id = u.id
-        AND NOT EXISTS (SELECT 1 FROM claimed c WHERE c.lead_id = k.lead_id AND c.key = k.key)
-        AND k.key NOT IN (SELECT key FROM common)) THEN now() END`;
-      const when = (condition: string | undefined) => (condition ? ` WHERE ${condition}` : '');
-      return `WITH claimed AS (INSERT INTO ${q.table(LeadDedupeKey)} (tenant_id, environment, key, lead_id)
-        SELECT ${tenant}, ${env}, k.key, k.lead_id FROM ${keys}${when(guard)} ON CONFLICT DO NOTHING RETURNING key, lead_id),
-      common AS (${commonKeysSql(q, q.value([...new Set(keyed.map((k) => k.key))]), 'claimed')}),
-      lead AS (${q.insertMany(Lead, rows, { duplicatesCheckedAt: checked }, { where: guard })} RETURNING id, duplicates_checked_at),
-      identities AS (INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
-        SELECT ${tenant}, ${env}, k.key, k.lead_id FROM ${keys}${when(leadWritten)}),
-      docs AS (${q.insertMany(SearchDocument, docs, {}, { where: leadWritten })}),
-      event AS (${leadEventsInsertSql(q, 'lead.created', rows, leadWritten)} RETURNING *),
-      triggered AS (${triggeredCampaignsSql(q, 'lead_created')}),
-      pending AS (${pendingEnrollmentSql(q, 'lead_created', `${q.value(rows.map((r) => r.id))}::bigint[]`, ctx.actorUserId, leadWritten)})
-      ${auditRow ? `, audit AS (${auditInsertSql(q, auditRow, { where: leadWritten })} RETURNING id)` : ''}
-      SELECT EXISTS (SELECT 1 FROM lead) AS written,
-        (SELECT coalesce(array_agg(id::text ORDER BY id), '{}') FROM lead WHERE duplicates_checked_at IS NULL) AS unchecked,
-        ${q.columns(PendingEnrollment, 'p', 'p_')} ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''},
-        ${q.columns(OutboxEvent, 'e', 'e_', RELAYED_FIELDS)}
-      FROM (SELECT 1) one LEFT JOIN pending p ON true LEFT JOIN event e ON true`;
+    const written = await writeLeads(ctx, rows, {
+      guard: hintedDefault === undefined ? undefined : { status: hintedDefault, mustBeDefault: true },
+      audits: auditRow ? [auditRow] : [],
+      returning: ['id', 'duplicatesCheckedAt'],
     });
-    const [first] = result;
-    if (!first.written) return { result: null, auditId: null };
-    return {
-      result: {
-        events: result.filter((r) => r.e_id !== null).map((r) => ctx.data.entity<RelayedEvent>(OutboxEvent, r, 'e_')),
-        unchecked: first.unchecked as string[],
-        pending: first.p_id === null ? null : ctx.data.entity(PendingEnrollment, first, 'p_'),
-      },
-      auditId: (first.audit_id as string | undefined) ?? null,
-    };
+    if (!written) return { result: null, auditId: null };
+    const { events, pending, leads } = written;
+    const unchecked = leads.filter((l) => !l.duplicatesCheckedAt).map((l) => l.id);
+    return { result: { events, unchecked, pending }, auditId: written.auditIds[0] ?? null };
   });
-}
-
-type LeadEventType = 'lead.created' | 'lead.updated';
-type LeadEventInput<T extends LeadEventType> = Parameters<(typeof eventPayloads)[T]>[0];
-
-/**
- * The INSERT of one lead event type's outbox rows for leads written together, to compose into a
- * statement: written only when an active endpoint subscribes (as emitEvent's), each for the relay.
- */
-function leadEventsInsertSql<T extends LeadEventType>(q: ScopedSqlBuilder, type: T, inputs: LeadEventInput<T>[], where?: string): string {
-  const build = eventPayloads[type] as (input: LeadEventInput<T>) => Record<string, unknown>;
-  const events = inputs.map((input) => ({ type, data: build(input), targetEndpointId: null }));
-  const subscribed = subscribedSql(q, { type });
-  return q.insertMany(OutboxEvent, events, {}, { where: where ? `${where} AND ${subscribed}` : subscribed });
-}
-
-/** The outbox rows of one lead event type, in one statement (none when nobody subscribes). */
-export async function insertLeadEvents<T extends LeadEventType>(
-  tx: ScopedData,
-  type: T,
-  inputs: LeadEventInput<T>[],
-): Promise<RelayedEvent[]> {
-  if (!inputs.length) return [];
-  return tx.sqlEntities<RelayedEvent>(
-    OutboxEvent,
-    (q) => `WITH event AS (${leadEventsInsertSql(q, type, inputs)} RETURNING *)
-      SELECT ${q.columns(OutboxEvent, 'event', '', RELAYED_FIELDS)} FROM event`,
-  );
 }
 
 function assigneeErrors(userId: string | null | undefined, users: Map<string, User>): FieldError[] {

@@ -1,4 +1,4 @@
-import { Lead, OutboxEvent, PendingEnrollment, type Partner } from '../../db/entities';
+import { Lead, type Partner } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
 import { notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
@@ -6,22 +6,20 @@ import type { StartOptions } from '../../lib/temporal/workflow-starter';
 import { workflowIds } from '../../workflows/ids';
 import { leadDedupeWorkflow } from '../../workflows/lead-dedupe';
 import type { LeadCreate, LeadUpdate } from '../../contracts/lead';
-import { pendingEnrollmentSql, recordPendingEnrollment, startPendingEnrollment, triggeredCampaignsSql } from '../campaigns/auto-enroll';
+import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
 import { activeEnrollmentsOf, stopEnrollments } from '../campaigns/signal-enrollments';
 import type { DomainContext } from '../context';
-import { claimDedupeKeys, claimDedupeKeysSql, dedupeKeys } from './dedupe-keys';
-import { addIdentitiesSql, commonKeysSql, deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './identities';
-import { defaultLeadStatusHint, leadStatusExistsSql, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
+import { claimDedupeKeys } from './dedupe-keys';
+import { deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './identities';
+import { defaultLeadStatusHint, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
 import { normalizeEmail, normalizePhone } from '../normalize';
 import { resolveReferralCode } from '../referral-codes';
 import { assertAssignable } from '../scoped-lookups';
 import { detachFiles } from '../files';
-import { indexLead, leadSearchDocument, removeFromIndex, searchDocumentInsertSql } from '../search-index';
-import { outboxInsertSql } from '../webhooks/emit-event';
-import { RELAYED_FIELDS, type RelayedEvent } from '../webhooks/relay';
-import { eventPayloads } from '../../contracts/webhook-events';
+import { indexLead, removeFromIndex } from '../search-index';
 import { relayCommitted, unitOfWork } from '../unit-of-work';
-import { auditInsertSql, writeWithAudit } from '../pending-audit';
+import { insertLead } from './grouped-creates';
+import type { NewLeadRow } from './write-leads';
 
 export interface LeadFilters {
   page: number;
@@ -40,37 +38,37 @@ export interface LeadFilters {
 }
 
 /**
- * One statement writes the lead, its search document and its outbox event (a single statement is
- * atomic, so no BEGIN/COMMIT), claims its duplicate-detection keys, adds it to the clusters of its
- * email and phone (lead_identities, a row per key) and records the enrollments its creation
- * triggers (a pending enrollment, made after the answer by its auto-enroll workflow): the hot path
- * of the API (`npm run bench`, T2). A lead that claims all its keys has no duplicate and is marked
- * checked at once; only the others start a lead-dedupe workflow. An email or phone that many leads
- * share already (common, a placeholder) needs no check either. The lead's ID is reserved ahead
- * (nextId) so the document and the event, which carry its public ID, can be written by the same
- * statement. The status is checked by the statement itself; a miss (unknown code, stale default,
- * statuses not seeded yet) takes the slow path once.
+ * The hot path of the API (`npm run bench`, T2): one statement writes the lead with its key
+ * claims, cluster rows, search document, outbox event, audit entry and the enrollments its
+ * creation triggers (insertLead: writeLeads, shared with concurrent creates under load). A lead
+ * that claims all its keys has no duplicate and is marked checked at once; only the others start a
+ * lead-dedupe workflow. An email or phone that many leads share already (common, a placeholder)
+ * needs no check either. The lead's ID is reserved ahead (nextId) so the document and the event,
+ * which carry its public ID, can be written by the same statement. The status is checked by the
+ * statement itself; a miss (unknown code, stale default, statuses not seeded yet) takes the slow
+ * path once.
  */
 export async function createLead(ctx: DomainContext, input: LeadCreate): Promise<Lead> {
   await assertAssignable(ctx.data, input.assignedTo, 'assignedTo');
   const partner = input.referralCode ? await resolveReferralCode(ctx.data, input.referralCode, 'referralCode') : null;
+  const row = await newLeadRow(ctx, input, partner);
   const hinted = input.status ?? defaultLeadStatusHint(ctx.db, ctx.scope);
-  let created = hinted === undefined ? null : await insertLead(ctx, input, partner, hinted, input.status === undefined);
+  let created = hinted === undefined ? null : await insertLead(ctx, { ...row, status: hinted }, input.status === undefined);
   if (!created) {
     const status = await resolveLeadStatus(ctx.data, input.status);
     if (input.status === undefined) rememberDefaultLeadStatus(ctx.db, ctx.scope, status);
-    created = await insertLead(ctx, input, partner, status, false);
+    created = await insertLead(ctx, { ...row, status }, false);
     if (!created) throw new Error(`lead status ${status} vanished while the lead was created`);
   }
-  const { lead, event, pending } = created;
-  relayCommitted(ctx, event ? [event] : []);
+  const { lead, events, pending } = created;
+  relayCommitted(ctx, events);
   if (!lead.duplicatesCheckedAt) startDuplicateDetection(ctx, lead);
   startPendingEnrollment(ctx, pending);
   return lead;
 }
 
-async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partner | null, status: string, mustBeDefault: boolean) {
-  const values = {
+async function newLeadRow(ctx: DomainContext, input: LeadCreate, partner: Partner | null): Promise<Omit<NewLeadRow, 'status'>> {
+  return {
     id: await nextId(ctx.db, Lead),
     ...ctx.scope,
     email: input.email,
@@ -80,48 +78,12 @@ async function insertLead(ctx: DomainContext, input: LeadCreate, partner: Partne
     phone: input.phone ?? null,
     phoneNormalized: normalizePhone(input.phone),
     source: input.source ?? (partner ? 'referral' : 'api'),
-    status,
     score: input.score ?? 0,
     assignedTo: input.assignedTo === undefined ? ctx.actorUserId : input.assignedTo, // null: unassigned (spec 2.4)
     createdBy: ctx.actorUserId,
     customFields: input.customFields ?? {},
     partnerId: partner?.id ?? null,
   };
-  const leadWritten = { where: 'EXISTS (SELECT 1 FROM lead)' };
-  const keys = dedupeKeys(values);
-  // The request's audit entry is part of the statement: the lead and its entry commit together.
-  return writeWithAudit(ctx, encodeId('lead', values.id), async (auditRow) => {
-    const [row] = await ctx.data.sql((q) => {
-      const statusExists = leadStatusExistsSql(q, status, mustBeDefault);
-      const leadValues = {
-        ...values,
-        // Nothing to check when every key is new (claimed) or common (suggests no duplicates).
-        duplicatesCheckedAt: q.raw(
-          `CASE WHEN (SELECT count(*) FROM (SELECT key FROM claimed UNION SELECT key FROM common) k) = ${keys.length} THEN now() END`,
-        ),
-      };
-      const keysParam = q.value(keys);
-      return `WITH claimed AS (${claimDedupeKeysSql(q, values.id, keys, { where: statusExists })} RETURNING key),
-    common AS (${commonKeysSql(q, keysParam, 'claimed')}),
-    lead AS (${q.insert(Lead, leadValues, { where: statusExists })} RETURNING *),
-    identities AS (${addIdentitiesSql(q, values.id, keys, { ...leadWritten, newLead: true })}),
-    doc AS (${searchDocumentInsertSql(q, leadSearchDocument(values), leadWritten)}),
-    event AS (${outboxInsertSql(q, { type: 'lead.created', data: eventPayloads['lead.created'](values) }, leadWritten)} RETURNING *),
-    triggered AS (${triggeredCampaignsSql(q, 'lead_created')}),
-    pending AS (${pendingEnrollmentSql(q, 'lead_created', `ARRAY[${q.value(values.id)}]::bigint[]`, ctx.actorUserId, leadWritten.where)})
-    ${auditRow ? `, audit AS (${auditInsertSql(q, auditRow, leadWritten)} RETURNING id)` : ''}
-    SELECT ${q.columns(Lead, 'lead', 'l_')}, ${q.columns(OutboxEvent, 'event', 'e_', RELAYED_FIELDS)}, ${q.columns(PendingEnrollment, 'pending', 'p_')}
-      ${auditRow ? ', (SELECT id::text FROM audit) AS audit_id' : ''} FROM lead LEFT JOIN event ON true LEFT JOIN pending ON true`;
-    });
-    const result = row
-      ? {
-          lead: ctx.data.entity(Lead, row, 'l_'),
-          event: row.e_id === null ? null : ctx.data.entity<RelayedEvent>(OutboxEvent, row, 'e_'),
-          pending: row.p_id === null ? null : ctx.data.entity(PendingEnrollment, row, 'p_'),
-        }
-      : null;
-    return { result, auditId: (row?.audit_id as string | undefined) ?? null };
-  });
 }
 
 /**

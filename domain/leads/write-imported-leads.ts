@@ -6,7 +6,7 @@ import type { DomainContext } from '../context';
 import { normalizeEmail, normalizePhone } from '../normalize';
 import { leadSearchDocument, upsertSearchDocuments } from '../search-index';
 import type { UnitOfWork } from '../unit-of-work';
-import { insertLeadEvents } from './batch';
+import { insertLeadEvents } from './write-leads';
 import { dedupeKeys } from './dedupe-keys';
 import { changedFields } from './leads';
 
@@ -207,7 +207,7 @@ async function insertStaged(tx: UnitOfWork, ctx: DomainContext): Promise<Created
   });
   await tx.sql((q) => {
     const [tenant, env] = q.scopeValues();
-    // The new leads' rows: none can exist yet, so no ON CONFLICT check (see addIdentitiesSql).
+    // The new leads' rows: none can exist yet, so no ON CONFLICT check (see writeLeads).
     return `INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
       SELECT ${tenant}, ${env}, k.key, k.id FROM lead_import_keys k`;
   });
