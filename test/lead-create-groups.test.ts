@@ -1,5 +1,6 @@
 import type { QueryRunner } from 'typeorm';
 import { metricsRegistry } from '../lib/metrics';
+import { autoEnrollmentsMade, triggeredCampaign } from './support/campaign-api';
 import { waitUntil } from './support/wait-until';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
@@ -143,5 +144,18 @@ describe('concurrent lead creates written together', () => {
       const other = inputs[i].tenant === t1 ? t2 : t1;
       expect((await stack.http().get(`/v1/leads/${res.body.data.id}`).set(other.sandbox)).status).toBe(404);
     }
+  });
+
+  it("enrolls every lead of a group in the tenant's lead_created campaigns", async () => {
+    const t = await newTenant(stack.db);
+    await firstLead(t);
+    const campaign = await triggeredCampaign(stack.http, t.sandbox, 'lead_created', 'Welcome');
+    const before = await groupSizes();
+    const responses = await whileLeadsLocked(() =>
+      Promise.all(Array.from({ length: 8 }, () => stack.http().post('/v1/leads').set(t.sandbox).send(validLead()))),
+    );
+    expect((await groupSizes()).groups - before.groups).toBeLessThan(8);
+    await autoEnrollmentsMade(stack.db, t.tenant.id);
+    expect((await campaign.enrolledLeadIds()).sort()).toEqual(responses.map((r) => r.body.data.id).sort());
   });
 });

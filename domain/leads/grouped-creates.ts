@@ -74,7 +74,10 @@ async function writeGroup(group: Create[]): Promise<Settled[]> {
     return (await writeTogether(group)).map((value) => ({ ok: true, value }));
   } catch (error) {
     if (group.length === 1) return [{ ok: false, error }];
-    return Promise.all(group.map((create) => writeGroup([create]).then(([one]) => one)));
+    // One after the other: the scope still holds one connection at a time.
+    const settled: Settled[] = [];
+    for (const create of group) settled.push(...(await writeGroup([create])));
+    return settled;
   }
 }
 

@@ -77,14 +77,15 @@ export async function writeLeads(ctx: DomainContext, rows: NewLeadRow[], opts: W
     triggered AS (${triggeredCampaignsSql(q, 'lead_created')}),
     pending AS (${pendingEnrollmentSql(q, 'lead_created', `${q.value(rows.map((r) => r.id))}::bigint[]`, ctx.actorUserId, leadWritten)})
     ${audits.length ? `, audit AS (${q.insertMany(AuditLog, audits, {}, { where: leadWritten })} RETURNING id)` : ''}
-    SELECT ${q.columns(Lead, 'l', 'l_', opts.returning)}, ${q.columns(OutboxEvent, 'e', 'e_', RELAYED_FIELDS)}, ${q.columns(PendingEnrollment, 'p', 'p_')}
-      ${audits.length ? `, (SELECT array_agg(id::text ORDER BY id) FROM audit) AS audit_ids` : ''}
+    SELECT l.n = 1 AS first, ${q.columns(Lead, 'l', 'l_', opts.returning)}, ${q.columns(OutboxEvent, 'e', 'e_', RELAYED_FIELDS)},
+      ${q.columns(PendingEnrollment, 'p', 'p_')}${audits.length ? `, CASE WHEN l.n = 1 THEN (SELECT array_agg(id::text ORDER BY id) FROM audit) END AS audit_ids` : ''}
     FROM (SELECT *, row_number() OVER () AS n FROM lead) l
       LEFT JOIN (SELECT *, row_number() OVER () AS n FROM event) e ON e.n = l.n
-      LEFT JOIN pending p ON true`;
+      LEFT JOIN pending p ON l.n = 1`;
   });
   if (!result.length) return null; // the guard failed: no lead was written
-  const [first] = result;
+  // The pending enrollment and the audit IDs are the statement's, given with its first lead only.
+  const first = result.find((r) => r.first) as Record<string, unknown>;
   return {
     leads: result.map((r) => ctx.data.entity(Lead, r, 'l_')),
     events: result.filter((r) => r.e_id !== null).map((r) => ctx.data.entity<RelayedEvent>(OutboxEvent, r, 'e_')),
