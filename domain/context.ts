@@ -19,6 +19,13 @@ export interface DomainContext {
    * since the wait holds no connection.
    */
   beforeLongWait?: () => void;
+  /**
+   * Called before a write waits for a group commit (grouped-creates.ts): the API gives the slot
+   * back while no other tenant is active (the wait holds no connection, and the tenant's next
+   * requests can join the group), and keeps it while one is, so the shrunk share still bounds
+   * the tenant's work.
+   */
+  beforeGroupWait?: () => void;
   /** A mutating request's audit entry, until a change in its scope writes it (pending-audit.ts); none outside requests. */
   audit?: PendingAudit;
 }

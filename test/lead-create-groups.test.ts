@@ -1,4 +1,5 @@
 import type { QueryRunner } from 'typeorm';
+import { SHARED_WINDOW_MS } from '../api/middleware/tenant-fair-share';
 import { metricsRegistry } from '../lib/metrics';
 import { autoEnrollmentsMade, triggeredCampaign } from './support/campaign-api';
 import { waitUntil } from './support/wait-until';
@@ -8,6 +9,9 @@ import { newTenant, startStack, validLead, type TestStack, type TestTenant } fro
  * Concurrent POST /v1/leads of one scope share one statement (domain/leads/grouped-creates.ts).
  * Each test holds the leads table locked while its creates arrive, so the first creates wait in
  * PostgreSQL and the rest queue behind them and go together: groups form for certain, not by luck.
+ * The app runs with the default fair share (4 requests of a tenant at once, 1 while another
+ * tenant is active): a create gives its slot back while it waits for its group only while its
+ * tenant is alone.
  */
 let stack: TestStack;
 beforeAll(async () => {
@@ -33,6 +37,8 @@ async function whileLeadsLocked<T>(send: () => Promise<T>, scopes = 1): Promise<
   await runner.connect();
   await runner.startTransaction();
   await runner.query('LOCK TABLE leads IN SHARE MODE');
+  // Alone: no other tenant's request within the fair share's window.
+  await new Promise((r) => setTimeout(r, SHARED_WINDOW_MS + 100));
   const sent = send();
   try {
     await waitUntil(async () => {
@@ -77,7 +83,9 @@ describe('concurrent lead creates written together', () => {
     );
     const after = await groupSizes();
     expect(after.creates - before.creates).toBe(12);
-    expect(after.groups - before.groups).toBeLessThan(12);
+    // The first alone, then the other eleven, a statement per status: more than the tenant's share
+    // of 4 waited together, as each gave its slot back.
+    expect(after.groups - before.groups).toBe(3);
 
     expect(responses.map((r) => r.status)).toEqual(inputs.map(() => 201));
     for (const [i, res] of responses.entries()) {
@@ -126,16 +134,20 @@ describe('concurrent lead creates written together', () => {
     }, 'both twins to be checked for duplicates');
   });
 
-  it("keeps tenants apart: concurrent creates of two tenants are each written in their own tenant's scope", async () => {
+  it('keeps tenants apart: concurrent creates of two tenants are each written in their own scope, each tenant within its shared fair share', async () => {
     const [t1, t2] = [await newTenant(stack.db), await newTenant(stack.db)];
     await firstLead(t1);
     await firstLead(t2);
     const inputs = Array.from({ length: 10 }, (_, i) => ({ tenant: i % 2 ? t2 : t1, lead: validLead() }));
+    const before = await groupSizes();
     const responses = await whileLeadsLocked(
       () => Promise.all(inputs.map(({ tenant, lead }) => stack.http().post('/v1/leads').set(tenant.sandbox).send(lead))),
       2,
     );
     expect(responses.map((r) => r.status)).toEqual(inputs.map(() => 201));
+    // Two tenants at once: each keeps its share of one request at a time, so no create of either
+    // waited in a group, and neither took the API from the other.
+    expect((await groupSizes()).groups - before.groups).toBe(10);
     for (const t of [t1, t2]) {
       const listed = (await stack.http().get('/v1/leads?limit=100').set(t.sandbox)).body.data.map((l: { email: string }) => l.email);
       for (const { tenant, lead } of inputs) expect(listed.includes(lead.email)).toBe(tenant === t);

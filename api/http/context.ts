@@ -20,6 +20,8 @@ interface RequestContext {
   auth?: AuthContext;
   /** Gives the tenant's in-flight slot back before the request ends (api/middleware/tenant-fair-share.ts). */
   leaveFairShare?: () => void;
+  /** The same, but only while no other tenant or environment is using the process (its share is not shrunk). */
+  leaveFairShareWhileAlone?: () => void;
 }
 
 declare global {

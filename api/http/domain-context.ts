@@ -46,14 +46,21 @@ type BuiltByApp = 'limiter' | 'keyCache' | 'trackingHits';
 /** What an entry point hands createApp: the clients, and settings that override config. */
 export type AppServices = Omit<AppDeps, BuiltByApp | ConfigDefaulted> & Partial<Pick<AppDeps, ConfigDefaulted>>;
 
-export function domainContext(deps: AppDeps, auth: AuthContext, beforeLongWait?: () => void, audit?: PendingAudit): DomainContext {
+/** The request's fair-share hooks (RequestContext) become the domain's waits. */
+export function domainContext(
+  deps: AppDeps,
+  auth: AuthContext,
+  fairShare: { leaveFairShare?: () => void; leaveFairShareWhileAlone?: () => void } = {},
+  audit?: PendingAudit,
+): DomainContext {
   return createDomainContext({
     db: deps.db,
     workflows: deps.workflows,
     scope: { tenantId: auth.tenantId, environment: auth.environment },
     actorUserId: auth.actorUserId,
     webhooks: deps.webhooks,
-    beforeLongWait,
+    beforeLongWait: fairShare.leaveFairShare,
+    beforeGroupWait: fairShare.leaveFairShareWhileAlone,
     audit,
   });
 }

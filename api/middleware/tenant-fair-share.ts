@@ -32,7 +32,10 @@ interface Lane {
  *
  * A request that then waits on something else (a send or an AI generation waiting for its
  * workflow) gives its slot back first (`req.ctx.leaveFairShare`, the domain's `beforeLongWait`),
- * so a tenant's slow calls never hold up its quick ones.
+ * so a tenant's slow calls never hold up its quick ones. A request that waits for a group commit
+ * (concurrent lead creates written by one statement) gives it back only while the process is not
+ * shared (`leaveFairShareWhileAlone`): alone, the tenant's next requests join the group; shared,
+ * the shrunk share keeps bounding the CPU its requests take (test/reliability/duplicate-flood).
  */
 export function tenantFairShare({ maxInFlight, sharedMaxInFlight, now = Date.now }: FairShareSettings): RequestHandler {
   const lanes = new Map<string, Lane>();
@@ -73,6 +76,9 @@ export function tenantFairShare({ maxInFlight, sharedMaxInFlight, now = Date.now
       res.once('finish', release);
       res.once('close', release);
       req.ctx.leaveFairShare = release;
+      req.ctx.leaveFairShareWhileAlone = () => {
+        if (capOf(key) > shared) release();
+      };
       next();
     };
     if (lane.running < capOf(key)) return run(lane);

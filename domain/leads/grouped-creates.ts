@@ -36,10 +36,11 @@ const groups = new WeakMap<DataSource, Map<string, GroupCommit<Create, Settled>>
  *
  * A scope has one such statement in flight at a time per process, however many creates wait
  * (two gave no more throughput in `npm run bench:ab`); the creates that arrive meanwhile go
- * together in the next. That one connection bounds the tenant's share of the pool here, so a
- * create gives its request's fair-share slot back before it joins (`beforeLongWait`, as a wait
- * for a workflow does): the tenant's next requests reach the group instead of waiting for a slot
- * held by a create that holds no connection.
+ * together in the next. That one connection bounds the tenant's share of the pool here, so while
+ * no other tenant is active a create gives its request's fair-share slot back before it joins
+ * (`beforeGroupWait`): the tenant's next requests reach the group instead of waiting for a slot
+ * held by a create that holds no connection. While another tenant is active the slot stays, and
+ * the shrunk share keeps the tenant from taking the API's CPU from the other one.
  */
 export async function insertLead(ctx: DomainContext, row: NewLeadRow, mustBeDefault: boolean): Promise<InsertedLead | null> {
   let byScope = groups.get(ctx.db);
@@ -47,7 +48,7 @@ export async function insertLead(ctx: DomainContext, row: NewLeadRow, mustBeDefa
   const key = `${ctx.scope.tenantId}/${ctx.scope.environment}`;
   let group = byScope.get(key);
   if (!group) byScope.set(key, (group = new GroupCommit(writeGroups, { maxBatch: 100 })));
-  ctx.beforeLongWait?.();
+  ctx.beforeGroupWait?.();
   const settled = await group.add({ ctx, row, mustBeDefault });
   if (group.idle && byScope.get(key) === group) byScope.delete(key);
   if (!settled.ok) throw settled.error;
