@@ -2,6 +2,9 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createDataSource, runMigrationsExclusively } from '../db/data-source';
 import { migrations } from '../db/migrations';
+import { createDomainContext } from '../domain/context';
+import { searchDocuments } from '../domain/search-index';
+import { encodeId } from '../lib/ids';
 
 /** A brand-new database per run of this test: migrations must work from nothing. */
 async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
@@ -199,6 +202,60 @@ describe('migrations', () => {
       );
       expect(reverted.phoneKeys).toEqual(Object.fromEntries(phones.map(([name, , normalized]) => [name, [`p:${normalized}`]])));
       expect(reverted.claims).toEqual(migrated.claims);
+    } finally {
+      if (before.isInitialized) await before.destroy();
+      if (all.isInitialized) await all.destroy();
+      await empty.drop();
+    }
+  });
+
+  it('give the documents stored before a vector without accents and with their phone key, found by the search', async () => {
+    const empty = await emptyDatabase();
+    const options = createDataSource({ url: empty.url }).options;
+    const upTo = migrations.findIndex((m) => m.name === 'SearchAccentsPhonesAndCustomFields1796020000000');
+    const before = new DataSource({ ...options, migrations: migrations.slice(0, upTo) });
+    const all = new DataSource({ ...options, migrations: migrations.slice(0, upTo + 1) });
+    try {
+      await before.initialize();
+      await before.runMigrations();
+      const [{ id }] = await before.query(
+        `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, phone, phone_normalized)
+         VALUES (1, 'live', 'jose@example.com', 'jose@example.com', 'José', 'Müller', '+44 20 7946 0958', '442079460958') RETURNING id::text`,
+      );
+      const leadDoc = encodeId('lead', id);
+      // The documents as the writers stored them before this migration.
+      await before.query(
+        `INSERT INTO search_documents (tenant_id, environment, doc_type, doc_id, data, title, body, indexed_at) VALUES
+           (1, 'live', 'lead', $1, $2, 'José Müller jose@example.com jose example.com', '+44 20 7946 0958 new api', now()),
+           (1, 'live', 'partner', $3, $4, 'Günther Ødegård g@engines.example g engines.example', 'gold approved', now())`,
+        [
+          leadDoc,
+          { email: 'jose@example.com', firstName: 'José', lastName: 'Müller', phone: '+44 20 7946 0958', status: 'new', source: 'api' },
+          encodeId('partner', '1'),
+          { email: 'g@engines.example', firstName: 'Günther', lastName: 'Ødegård', company: null, tier: 'gold', status: 'approved' },
+        ],
+      );
+      await before.destroy();
+
+      await all.initialize();
+      await all.runMigrations();
+      const ctx = createDomainContext({
+        db: all,
+        scope: { tenantId: '1', environment: 'live' },
+        actorUserId: '1',
+        workflows: undefined as never,
+      });
+      const found = async (q: string) => (await searchDocuments(ctx, { q, page: 1, limit: 10 })).rows.map((r) => r.doc.docId);
+      expect(await found('jose muller')).toEqual([leadDoc]);
+      expect(await found('020 7946 0958')).toEqual([leadDoc]);
+      expect(await found('gunther odegard')).toEqual([encodeId('partner', '1')]);
+
+      // Down: the plain vector again.
+      await all.undoLastMigration();
+      const vectors = await all.query(
+        `SELECT tsv = setweight(to_tsvector('simple', title), 'A') || setweight(to_tsvector('simple', body), 'B') AS plain FROM search_documents`,
+      );
+      expect(vectors).toEqual([{ plain: true }, { plain: true }]);
     } finally {
       if (before.isInitialized) await before.destroy();
       if (all.isInitialized) await all.destroy();
