@@ -75,12 +75,25 @@ export async function removeFromIndex(data: ScopedData, type: SearchType, id: st
 }
 
 /** What a lead's search document is made of. */
-export type SearchedLead = Pick<Lead, 'id' | 'email' | 'firstName' | 'lastName' | 'phone' | 'status' | 'source'>;
+export type SearchedLead = Pick<Lead, 'id' | 'email' | 'firstName' | 'lastName' | 'phone' | 'status' | 'source' | 'customFields'>;
 
+/**
+ * A lead's document. Its custom fields' values (not their names) are words of its body (weight B),
+ * as its status and source are; its phone also gives it a phone key (search_phone_key, in the
+ * vector). Migration 1796020000000 rewrote the documents stored before in this shape.
+ */
 export const leadSearchDocument = (l: SearchedLead): SearchDocumentInput => ({
   type: 'lead',
   id: encodeId('lead', l.id),
-  data: { email: l.email, firstName: l.firstName, lastName: l.lastName, phone: l.phone, status: l.status, source: l.source },
+  data: {
+    email: l.email,
+    firstName: l.firstName,
+    lastName: l.lastName,
+    phone: l.phone,
+    status: l.status,
+    source: l.source,
+    customFields: l.customFields,
+  },
 });
 
 export const indexLead = (data: ScopedData, l: Lead) => indexDocument(data, leadSearchDocument(l));

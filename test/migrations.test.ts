@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { createDataSource, runMigrationsExclusively } from '../db/data-source';
 import { migrations } from '../db/migrations';
 import { createDomainContext } from '../domain/context';
-import { searchDocuments } from '../domain/search-index';
+import { leadSearchDocument, searchDocuments, searchText, type SearchedLead } from '../domain/search-index';
 import { encodeId } from '../lib/ids';
 
 /** A brand-new database per run of this test: migrations must work from nothing. */
@@ -209,7 +209,7 @@ describe('migrations', () => {
     }
   });
 
-  it('give the documents stored before a vector without accents and with their phone key, found by the search', async () => {
+  it("rewrite the lead documents stored before with their lead's custom fields, as the writers now write them, and give every document a vector without accents and with its phone key", async () => {
     const empty = await emptyDatabase();
     const options = createDataSource({ url: empty.url }).options;
     const upTo = migrations.findIndex((m) => m.name === 'SearchAccentsPhonesAndCustomFields1796020000000');
@@ -222,6 +222,9 @@ describe('migrations', () => {
         `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, phone, phone_normalized)
          VALUES (1, 'live', 'jose@example.com', 'jose@example.com', 'José', 'Müller', '+44 20 7946 0958', '442079460958') RETURNING id::text`,
       );
+      await before.query(`UPDATE leads SET custom_fields = $1`, [
+        { company_size: 'Enterprise', industry: 'Fintech', seats: 250, note: null },
+      ]);
       const leadDoc = encodeId('lead', id);
       // The documents as the writers stored them before this migration.
       await before.query(
@@ -249,9 +252,24 @@ describe('migrations', () => {
       expect(await found('jose muller')).toEqual([leadDoc]);
       expect(await found('020 7946 0958')).toEqual([leadDoc]);
       expect(await found('gunther odegard')).toEqual([encodeId('partner', '1')]);
+      expect(await found('fintech enterprise')).toEqual([leadDoc]);
+      expect(await found('250')).toEqual([leadDoc]);
+      expect(await found('healthcare')).toEqual([]);
+      // The document is the one the writers write for this lead now.
+      const [lead] = await all.query(
+        `SELECT id::text, email, first_name AS "firstName", last_name AS "lastName", phone, status, source, custom_fields AS "customFields" FROM leads`,
+      );
+      const written = leadSearchDocument(lead as SearchedLead);
+      const stored = async () => (await all.query(`SELECT data, title, body FROM search_documents WHERE doc_type = 'lead'`))[0];
+      expect(await stored()).toEqual({ data: written.data, ...searchText(written) });
 
-      // Down: the plain vector again.
+      // Down: documents without custom fields, and the plain vector, again.
       await all.undoLastMigration();
+      expect(await stored()).toEqual({
+        data: { email: 'jose@example.com', firstName: 'José', lastName: 'Müller', phone: '+44 20 7946 0958', status: 'new', source: 'api' },
+        title: 'José Müller jose@example.com jose example.com',
+        body: '+44 20 7946 0958 new api',
+      });
       const vectors = await all.query(
         `SELECT tsv = setweight(to_tsvector('simple', title), 'A') || setweight(to_tsvector('simple', body), 'B') AS plain FROM search_documents`,
       );

@@ -200,6 +200,38 @@ describe('search', () => {
     expect(await found('gunther odegard')).toEqual([partner.id]);
   });
 
+  it("finds a lead by its custom fields' values, not their names, as create, batch and update write them", async () => {
+    const t = await newTenant(stack.db);
+    const other = await newTenant(stack.db);
+    const customFields = { company_size: 'Enterprise', industry: 'Fintech', seats: 250, note: null };
+    const created = await newLead(t, { customFields });
+    const batched = (
+      await stack
+        .http()
+        .post('/v1/leads/batch')
+        .set(t.sandbox)
+        .send({ leads: [validLead({ customFields: { industry: 'Agritech', region: 'Zürich' } })] })
+        .expect(200)
+    ).body.data[0].id;
+    await newLead(other, { customFields: { industry: 'Fintech' } });
+    const found = async (q: string) => ids(await search(t, `q=${encodeURIComponent(q)}`));
+
+    for (const q of ['fintech', 'Enterprise Fintech', 'ada 250']) expect([q, await found(q)]).toEqual([q, [created.id]]);
+    expect(await found('agritech zurich')).toEqual([batched]);
+    for (const q of ['industry', 'company_size', 'healthcare']) expect([q, await found(q)]).toEqual([q, []]);
+    expect((await search(t, 'q=fintech')).body.data[0].data).toMatchObject({ firstName: 'Ada', customFields });
+
+    // An update merges custom fields; the document follows.
+    await stack
+      .http()
+      .patch(`/v1/leads/${created.id}`)
+      .set(t.sandbox)
+      .send({ customFields: { industry: 'Healthcare' } })
+      .expect(200);
+    expect(await found('healthcare enterprise')).toEqual([created.id]);
+    expect(await found('fintech')).toEqual([]);
+  });
+
   it('is scoped to tenant and environment and paginates', async () => {
     const t = await newTenant(stack.db);
     for (let i = 0; i < 3; i++) await newLead(t, { lastName: `Zephyr${i}` });
