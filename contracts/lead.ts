@@ -71,7 +71,10 @@ export const LeadListQuery = PaginationQuery.extend({
   status: z.string().max(40).optional(),
   source: z.enum(LEAD_SOURCES).optional(),
   assignedTo: encodedId('user').optional(),
-  q: nonBlank(200).optional(),
+  q: nonBlank(200).optional().meta({
+    description:
+      "Text to find in the name, email, phone or a custom field's value (case and accents ignored). A phone number of at least 7 digits also finds leads whose phone ends in the same digits, with or without country code",
+  }),
   scoreMin: z.coerce.number().int().min(0).max(100).optional(),
   scoreMax: z.coerce.number().int().min(0).max(100).optional(),
   createdFrom: isoDateTime.optional(),

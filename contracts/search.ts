@@ -31,12 +31,9 @@ export const SearchHit = z
   .meta({ id: 'SearchHit' });
 
 export const SearchQuery = PaginationQuery.extend({
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .optional()
-    .meta({ description: 'Words to find (each as a prefix); without q, newest documents first' }),
+  q: z.string().trim().min(1).max(200).optional().meta({
+    description:
+      'Words to find (each as a prefix; accents ignored). A phone number of at least 7 digits also finds documents whose phone ends in the same digits, with or without country code. Without q, newest documents first',
+  }),
   type: z.enum(SEARCH_TYPES).optional(),
 });

@@ -5,6 +5,7 @@ import type { ScopedData } from '../db/scoped-data';
 import type { ScopedSqlBuilder } from '../db/scoped-sql';
 import { encodeId } from '../lib/ids';
 import type { DomainContext } from './context';
+import { phoneKeyQuery, phoneQueryDigits } from './phone-search';
 
 /** Fields that name a record rank above the rest of its text (tsvector weight A vs B). */
 const TITLE_KEYS = ['name', 'title', 'firstName', 'lastName', 'company', 'email'];
@@ -74,12 +75,25 @@ export async function removeFromIndex(data: ScopedData, type: SearchType, id: st
 }
 
 /** What a lead's search document is made of. */
-export type SearchedLead = Pick<Lead, 'id' | 'email' | 'firstName' | 'lastName' | 'phone' | 'status' | 'source'>;
+export type SearchedLead = Pick<Lead, 'id' | 'email' | 'firstName' | 'lastName' | 'phone' | 'status' | 'source' | 'customFields'>;
 
+/**
+ * A lead's document. Its custom fields' values (not their names) are words of its body (weight B),
+ * as its status and source are; its phone also gives it a phone key (search_phone_key, in the
+ * vector). Migration 1796020000000 rewrote the documents stored before in this shape.
+ */
 export const leadSearchDocument = (l: SearchedLead): SearchDocumentInput => ({
   type: 'lead',
   id: encodeId('lead', l.id),
-  data: { email: l.email, firstName: l.firstName, lastName: l.lastName, phone: l.phone, status: l.status, source: l.source },
+  data: {
+    email: l.email,
+    firstName: l.firstName,
+    lastName: l.lastName,
+    phone: l.phone,
+    status: l.status,
+    source: l.source,
+    customFields: l.customFields,
+  },
 });
 
 export const indexLead = (data: ScopedData, l: Lead) => indexDocument(data, leadSearchDocument(l));
@@ -127,25 +141,32 @@ export const indexPartner = (data: ScopedData, p: Partner) =>
   });
 
 /**
- * The query's words as prefix terms ANDed together, split by the same parser that built the
- * documents' vectors: it keeps an email, a host name or a dotted name as one word
- * ("ada@example.com", "example.com", "li.wei"), where splitting the query on punctuation would
- * look for words no document has. Each lexeme is quoted for to_tsquery (quotes doubled,
- * backslashes escaped).
+ * The query's words as prefix terms ANDed together, split by the same parser and configuration
+ * that built the documents' vectors: the parser keeps an email, a host name or a dotted name as
+ * one word ("ada@example.com", "example.com", "li.wei"), where splitting the query on punctuation
+ * would look for words no document has, and `simple_unaccent` drops accents as it did for the
+ * documents ("José" and "Jose" are both `jose`). Each lexeme is quoted for to_tsquery (quotes
+ * doubled, backslashes escaped); its words are lexemes already, which `simple` keeps as they are.
  */
 const PREFIX_QUERY = String.raw`(SELECT to_tsquery('simple', coalesce(string_agg(
     '''' || replace(replace(t.lexeme, E'\\', E'\\\\'), '''', '''''') || ''':*', ' & '), ''))
-  FROM unnest(to_tsvector('simple', :q)) t)`;
+  FROM unnest(to_tsvector('simple_unaccent', :q)) t)`;
 
-/** Ranked by ts_rank; without a query every document matches with rank 0, newest first. */
+/**
+ * Ranked by ts_rank; without a query every document matches with rank 0, newest first. A query
+ * written like a phone number (domain/phone-search.ts) also finds the documents whose phone matches
+ * its digits, beside those with its words.
+ */
 export async function searchDocuments(ctx: DomainContext, f: { q?: string; type?: SearchType; page: number; limit: number }) {
   // Words are made of letters and digits: a query of punctuation alone matches nothing.
   if (f.q !== undefined && !/[\p{L}\p{N}]/u.test(f.q)) return { rows: [] as { doc: SearchDocument; rank: number }[], total: 0 };
+  const phone = f.q === undefined ? null : phoneQueryDigits(f.q);
+  const query = phone ? `(${PREFIX_QUERY} || CAST(:phone AS tsquery))` : PREFIX_QUERY;
   const qb = ctx.data.repo(SearchDocument).select('d');
-  if (f.q !== undefined) qb.andWhere(`d.tsv @@ ${PREFIX_QUERY}`, { q: f.q });
+  if (f.q !== undefined) qb.andWhere(`d.tsv @@ ${query}`, { q: f.q, ...(phone && { phone: phoneKeyQuery(phone) }) });
   if (f.type) qb.andWhere('d.doc_type = :type', { type: f.type });
   const total = await qb.boundedCount(f.page, f.limit);
-  qb.addSelect(f.q !== undefined ? `ts_rank(d.tsv, ${PREFIX_QUERY})` : '0', 'rank')
+  qb.addSelect(f.q !== undefined ? `ts_rank(d.tsv, ${query})` : '0', 'rank')
     .orderBy('rank', 'DESC')
     .addOrderBy('d.indexed_at', 'DESC')
     .addOrderBy('d.id', 'DESC')

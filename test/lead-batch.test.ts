@@ -46,6 +46,9 @@ describe('POST /v1/leads/batch', () => {
     expect(lead.body.data).toMatchObject({ phone: '+44 20 7946 0018', score: 70, customFields: { plan: 'pro' }, source: 'api' });
     const found = await stack.http().get('/v1/search?q=batchington&type=lead').set(tenant.live).expect(200);
     expect(found.body.data.map((d: { id: string }) => d.id)).toContain(results[0].id);
+    // A batch lead's document holds its custom fields.
+    const pro = await stack.http().get('/v1/search?q=pro&type=lead').set(tenant.live).expect(200);
+    expect(pro.body.data.find((d: { id: string }) => d.id === results[4].id)?.data).toMatchObject({ customFields: { plan: 'pro' } });
     const events = await stack.db.query(`SELECT data->>'leadId' AS id FROM events WHERE tenant_id = $1 AND type = 'lead.created'`, [
       tenant.tenant.id,
     ]);

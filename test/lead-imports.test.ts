@@ -102,8 +102,14 @@ describe('POST /v1/leads/imports', () => {
         phone: '+44 20 7946 0018',
         status: 'new',
         source: 'import',
+        customFields: { company: 'Babbage & Co, Ltd' },
       },
     });
+    // Found by its custom fields and its phone too.
+    const babbage = await stack.http().get('/v1/search?q=babbage&type=lead').set(t.live).expect(200);
+    expect(babbage.body.data.map((d: { id: string }) => d.id)).toEqual([encodeId('lead', leads[0].id)]);
+    const byPhone = await stack.http().get('/v1/search?q=020%207946%200018&type=lead').set(t.live).expect(200);
+    expect(byPhone.body.data.map((d: { id: string }) => d.id)).toEqual([encodeId('lead', leads[0].id)]);
 
     const failures = await stack.http().get(`/v1/leads/imports/${done.id}/failures`).set(t.live).expect(200);
     expect(failures.body.data.map((f: { line: number; reason: string }) => [f.line, f.reason.split(':')[0]])).toEqual([
@@ -156,6 +162,9 @@ describe('POST /v1/leads/imports', () => {
     });
     const found = await stack.http().get('/v1/search?q=newton&type=lead').set(t.live).expect(200);
     expect(found.body.data).toHaveLength(1);
+    // The updated document has the merged custom fields.
+    const initech = await stack.http().get('/v1/search?q=initech%20gold&type=lead').set(t.live).expect(200);
+    expect(initech.body.data.map((d: { id: string }) => d.id)).toEqual([found.body.data[0].id]);
 
     expect(await importCsv(t, csv, { onExisting: 'create' })).toMatchObject({ created: 2, updated: 0, skipped: 0 });
     expect((await leadsOf(t)).filter((l: { email: string }) => l.email.toLowerCase() === 'existing@example.com')).toHaveLength(2);

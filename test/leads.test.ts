@@ -135,6 +135,54 @@ describe('leads', () => {
     expect(beyond.body.pagination).toMatchObject({ total: 5, hasNext: false, hasPrev: true });
   });
 
+  it("filters by q: a substring of the name, email or a custom field's value without case or accents, or the phone number", async () => {
+    const t = await newTenant(stack.db);
+    const other = await newTenant(stack.db);
+    const jose = (
+      await create(
+        validLead({
+          email: 'jm@acme.example',
+          firstName: 'José',
+          lastName: 'Müller',
+          phone: '+44 20 7946 0958',
+          customFields: { industry: 'Fintech' },
+        }),
+        t.live,
+      )
+    ).body.data.id;
+    const ana = (
+      await create(
+        validLead({
+          email: 'ana@lopez.example',
+          firstName: 'Ana',
+          lastName: 'Lopez',
+          phone: '020 7946 0960',
+          customFields: { city: 'Zürich', seats: 12 },
+        }),
+        t.live,
+      )
+    ).body.data.id;
+    await create(validLead({ firstName: 'Jose', phone: '+44 20 7946 0958', customFields: { industry: 'Fintech' } }), other.live);
+    const found = async (q: string) =>
+      (
+        await stack
+          .http()
+          .get(`/v1/leads?q=${encodeURIComponent(q)}`)
+          .set(t.live)
+          .expect(200)
+      ).body.data.map((l: { id: string }) => l.id);
+
+    for (const q of ['jose', 'JOSÉ MÜL', 'é m', 'acme.ex', 'fintech', 'TECH', '2079460958', '+44 (0)20 7946 0958', '79460958']) {
+      expect([q, await found(q)]).toEqual([q, [jose]]);
+    }
+    // A phone written without its country code is found by the number with it; a custom field's accents fold too.
+    for (const q of ['+44 20 7946 0960', 'zurich']) expect([q, await found(q)]).toEqual([q, [ana]]);
+    // Names of custom fields, another number, and text across two fields are no match.
+    for (const q of ['industry', '2079460957', 'müller jm', 'lopez zurich']) expect([q, await found(q)]).toEqual([q, []]);
+    // Fewer digits are a substring of the phone as written.
+    expect((await found('7946 09')).sort()).toEqual([jose, ana].sort());
+  });
+
   it('updates and deletes a lead', async () => {
     const lead = (await create(validLead({ customFields: { a: 1 } }))).body.data;
     const patched = await stack

@@ -2,6 +2,9 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createDataSource, runMigrationsExclusively } from '../db/data-source';
 import { migrations } from '../db/migrations';
+import { createDomainContext } from '../domain/context';
+import { leadSearchDocument, searchDocuments, searchText, type SearchedLead } from '../domain/search-index';
+import { encodeId } from '../lib/ids';
 
 /** A brand-new database per run of this test: migrations must work from nothing. */
 async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
@@ -199,6 +202,78 @@ describe('migrations', () => {
       );
       expect(reverted.phoneKeys).toEqual(Object.fromEntries(phones.map(([name, , normalized]) => [name, [`p:${normalized}`]])));
       expect(reverted.claims).toEqual(migrated.claims);
+    } finally {
+      if (before.isInitialized) await before.destroy();
+      if (all.isInitialized) await all.destroy();
+      await empty.drop();
+    }
+  });
+
+  it("rewrite the lead documents stored before with their lead's custom fields, as the writers now write them, and give every document a vector without accents and with its phone key", async () => {
+    const empty = await emptyDatabase();
+    const options = createDataSource({ url: empty.url }).options;
+    const upTo = migrations.findIndex((m) => m.name === 'SearchAccentsPhonesAndCustomFields1796020000000');
+    const before = new DataSource({ ...options, migrations: migrations.slice(0, upTo) });
+    const all = new DataSource({ ...options, migrations: migrations.slice(0, upTo + 1) });
+    try {
+      await before.initialize();
+      await before.runMigrations();
+      const [{ id }] = await before.query(
+        `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, phone, phone_normalized)
+         VALUES (1, 'live', 'jose@example.com', 'jose@example.com', 'José', 'Müller', '+44 20 7946 0958', '442079460958') RETURNING id::text`,
+      );
+      await before.query(`UPDATE leads SET custom_fields = $1`, [
+        { company_size: 'Enterprise', industry: 'Fintech', seats: 250, note: null },
+      ]);
+      const leadDoc = encodeId('lead', id);
+      // The documents as the writers stored them before this migration.
+      await before.query(
+        `INSERT INTO search_documents (tenant_id, environment, doc_type, doc_id, data, title, body, indexed_at) VALUES
+           (1, 'live', 'lead', $1, $2, 'José Müller jose@example.com jose example.com', '+44 20 7946 0958 new api', now()),
+           (1, 'live', 'partner', $3, $4, 'Günther Ødegård g@engines.example g engines.example', 'gold approved', now())`,
+        [
+          leadDoc,
+          { email: 'jose@example.com', firstName: 'José', lastName: 'Müller', phone: '+44 20 7946 0958', status: 'new', source: 'api' },
+          encodeId('partner', '1'),
+          { email: 'g@engines.example', firstName: 'Günther', lastName: 'Ødegård', company: null, tier: 'gold', status: 'approved' },
+        ],
+      );
+      await before.destroy();
+
+      await all.initialize();
+      await all.runMigrations();
+      const ctx = createDomainContext({
+        db: all,
+        scope: { tenantId: '1', environment: 'live' },
+        actorUserId: '1',
+        workflows: undefined as never,
+      });
+      const found = async (q: string) => (await searchDocuments(ctx, { q, page: 1, limit: 10 })).rows.map((r) => r.doc.docId);
+      expect(await found('jose muller')).toEqual([leadDoc]);
+      expect(await found('020 7946 0958')).toEqual([leadDoc]);
+      expect(await found('gunther odegard')).toEqual([encodeId('partner', '1')]);
+      expect(await found('fintech enterprise')).toEqual([leadDoc]);
+      expect(await found('250')).toEqual([leadDoc]);
+      expect(await found('healthcare')).toEqual([]);
+      // The document is the one the writers write for this lead now.
+      const [lead] = await all.query(
+        `SELECT id::text, email, first_name AS "firstName", last_name AS "lastName", phone, status, source, custom_fields AS "customFields" FROM leads`,
+      );
+      const written = leadSearchDocument(lead as SearchedLead);
+      const stored = async () => (await all.query(`SELECT data, title, body FROM search_documents WHERE doc_type = 'lead'`))[0];
+      expect(await stored()).toEqual({ data: written.data, ...searchText(written) });
+
+      // Down: documents without custom fields, and the plain vector, again.
+      await all.undoLastMigration();
+      expect(await stored()).toEqual({
+        data: { email: 'jose@example.com', firstName: 'José', lastName: 'Müller', phone: '+44 20 7946 0958', status: 'new', source: 'api' },
+        title: 'José Müller jose@example.com jose example.com',
+        body: '+44 20 7946 0958 new api',
+      });
+      const vectors = await all.query(
+        `SELECT tsv = setweight(to_tsvector('simple', title), 'A') || setweight(to_tsvector('simple', body), 'B') AS plain FROM search_documents`,
+      );
+      expect(vectors).toEqual([{ plain: true }, { plain: true }]);
     } finally {
       if (before.isInitialized) await before.destroy();
       if (all.isInitialized) await all.destroy();

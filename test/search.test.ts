@@ -66,6 +66,7 @@ describe('search', () => {
       );
     };
     // The email counts as its parts too; the title's words carry no B positions of a repeated body.
+    // The phone is also its key: `#` and its digits reversed, which only a phone query looks for.
     expect(await vector()).toEqual({
       'ada@engines.example': 'A',
       ada: 'AA',
@@ -74,6 +75,7 @@ describe('search', () => {
       '+14155550123': 'B',
       new: 'B',
       api: 'B',
+      '#32105555141': 'A',
     });
     // Recomputed by PostgreSQL when the document is replaced.
     await stack.http().patch(`/v1/leads/${lead.id}`).set(t.sandbox).send({ lastName: 'King' }).expect(200);
@@ -142,6 +144,92 @@ describe('search', () => {
     expect(ids(await search(t, 'q=zanzibar'))).toEqual([opp]);
     await stack.http().delete(`/v1/opportunities/${opp}`).set(t.sandbox).expect(200);
     expect(ids(await search(t, 'q=zanzibar'))).toEqual([]);
+  });
+
+  it('finds a lead by its phone number, with or without country code, trunk zero or punctuation, and only in its own scope', async () => {
+    const t = await newTenant(stack.db);
+    const other = await newTenant(stack.db);
+    const london = await newLead(t, { lastName: 'London', phone: '+44 20 7946 0958' });
+    const neighbour = await newLead(t, { lastName: 'Neighbour', phone: '+44 20 7946 0959' });
+    const national = await newLead(t, { lastName: 'National', phone: '020 7946 0960' });
+    const theirs = await newLead(other, { lastName: 'Theirs', phone: '+44 20 7946 0958' });
+    const found = async (q: string, tenant = t) => ids(await search(tenant, `q=${encodeURIComponent(q)}`));
+
+    for (const q of ['2079460958', '442079460958', '+442079460958', '+44 20 7946 0958', '020 7946 0958', '(020) 7946-0958']) {
+      expect([q, await found(q)]).toEqual([q, [london.id]]);
+    }
+    for (const q of ['0044 20 7946 0958', '+44 (0)20 7946 0958', '79460958']) expect([q, await found(q)]).toEqual([q, [london.id]]);
+    // A lead whose phone has no country code is found by the number with one (the query ends with it).
+    expect(await found('+44 20 7946 0960')).toEqual([national.id]);
+    expect(await found('2079460959')).toEqual([neighbour.id]);
+    // Another number, or too few digits to compare by their end, finds nothing.
+    for (const q of ['2079460957', '+44 20 7946 0961', '460958']) expect([q, await found(q)]).toEqual([q, []]);
+    // The other tenant's lead with the same phone is theirs only.
+    expect(await found('020 7946 0958', other)).toEqual([theirs.id]);
+    expect(ids(await search(t, 'q=2079460958', t.live))).toEqual([]);
+    // A posted document's phone is looked up the same way.
+    const opp = (await stack.http().post('/v1/opportunities').set(t.sandbox).send({ name: 'Call back', value: 1 }).expect(201)).body.data
+      .id;
+    await stack
+      .http()
+      .post('/v1/search/index')
+      .set(t.sandbox)
+      .send({ type: 'opportunity', id: opp, data: { name: 'Call back', phone: '+1 (415) 555-0100' } })
+      .expect(200);
+    expect(await found('415 555 0100')).toEqual([opp]);
+  });
+
+  it('ignores accents in documents and in queries', async () => {
+    const t = await newTenant(stack.db);
+    const jose = await newLead(t, { firstName: 'José', lastName: 'Müller' });
+    const francois = await newLead(t, { firstName: 'Francois', lastName: 'Lefevre-Straße' });
+    const found = async (q: string) => ids(await search(t, `q=${encodeURIComponent(q)}`));
+
+    for (const q of ['jose', 'Jose', 'JOSÉ', 'muller', 'Mül', 'jose muller', 'José Müller'])
+      expect([q, await found(q)]).toEqual([q, [jose.id]]);
+    for (const q of ['François', 'Lefèvre', 'strasse', 'lefevre-straße']) expect([q, await found(q)]).toEqual([q, [francois.id]]);
+    for (const q of ['Josh', 'Miller', 'Françoise']) expect([q, await found(q)]).toEqual([q, []]);
+    const partner = (
+      await stack
+        .http()
+        .post('/v1/partners')
+        .set(t.sandbox)
+        .send({ email: 'g@engines.example', firstName: 'Günther', lastName: 'Ødegård' })
+        .expect(201)
+    ).body.data;
+    expect(await found('gunther odegard')).toEqual([partner.id]);
+  });
+
+  it("finds a lead by its custom fields' values, not their names, as create, batch and update write them", async () => {
+    const t = await newTenant(stack.db);
+    const other = await newTenant(stack.db);
+    const customFields = { company_size: 'Enterprise', industry: 'Fintech', seats: 250, note: null };
+    const created = await newLead(t, { customFields });
+    const batched = (
+      await stack
+        .http()
+        .post('/v1/leads/batch')
+        .set(t.sandbox)
+        .send({ leads: [validLead({ customFields: { industry: 'Agritech', region: 'Zürich' } })] })
+        .expect(200)
+    ).body.data[0].id;
+    await newLead(other, { customFields: { industry: 'Fintech' } });
+    const found = async (q: string) => ids(await search(t, `q=${encodeURIComponent(q)}`));
+
+    for (const q of ['fintech', 'Enterprise Fintech', 'ada 250']) expect([q, await found(q)]).toEqual([q, [created.id]]);
+    expect(await found('agritech zurich')).toEqual([batched]);
+    for (const q of ['industry', 'company_size', 'healthcare']) expect([q, await found(q)]).toEqual([q, []]);
+    expect((await search(t, 'q=fintech')).body.data[0].data).toMatchObject({ firstName: 'Ada', customFields });
+
+    // An update merges custom fields; the document follows.
+    await stack
+      .http()
+      .patch(`/v1/leads/${created.id}`)
+      .set(t.sandbox)
+      .send({ customFields: { industry: 'Healthcare' } })
+      .expect(200);
+    expect(await found('healthcare enterprise')).toEqual([created.id]);
+    expect(await found('fintech')).toEqual([]);
   });
 
   it('is scoped to tenant and environment and paginates', async () => {

@@ -5,9 +5,13 @@ export const SEARCH_TYPES = ['lead', 'opportunity', 'partner'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
 /**
- * One searchable document per (type, id). `tsv` is a generated column of `title` (weight A) and
- * `body` (weight B), so every writer gets the same vector; the GIN index on it is created by the
- * migration (TypeORM cannot declare GIN indexes, hence synchronize: false).
+ * One searchable document per (type, id). `tsv` is a generated column of `title` (weight A), `body`
+ * (weight B) and the phone key of `data.phone`, so every writer gets the same vector; the GIN index
+ * on it is created by the migration (TypeORM cannot declare GIN indexes, hence synchronize: false).
+ * `simple_unaccent` and `search_phone_key` are defined by migration
+ * 1796020000000-SearchAccentsPhonesAndCustomFields: words are stored without their accents, and a
+ * phone as one `#`-lexeme of its digits reversed, which only a phone query looks for
+ * (domain/phone-search.ts).
  */
 @Entity({ name: 'search_documents' })
 // The unique index starts with the scope, so the pair needs none of its own (TenantScopedColumns).
@@ -37,7 +41,7 @@ export class SearchDocument extends TenantScopedColumns {
     insert: false,
     update: false,
     generatedType: 'STORED',
-    asExpression: `setweight(to_tsvector('simple'::regconfig, title), 'A') || setweight(to_tsvector('simple'::regconfig, body), 'B')`,
+    asExpression: `setweight(to_tsvector('simple_unaccent'::regconfig, title), 'A') || setweight(to_tsvector('simple_unaccent'::regconfig, body), 'B') || search_phone_key(data ->> 'phone')`,
   })
   tsv: string | null;
 

@@ -19,10 +19,11 @@ export interface CreatedRange {
  */
 export async function indexImportedLeads(ctx: DomainContext, range: CreatedRange): Promise<number> {
   return unitOfWork(ctx, async (tx) => {
-    // Only what a lead's document holds: the rest of the row (dates, custom fields) cost the worker
-    // more to read and convert than the document itself.
+    // Only what a lead's document holds: the rest of the row (dates, scores, assignees) cost the
+    // worker more to read and convert than the document itself.
     const leads = await tx.sql<SearchedLead>(
-      (q) => `SELECT l.id::text AS id, l.email, l.first_name AS "firstName", l.last_name AS "lastName", l.phone, l.status, l.source
+      (q) => `SELECT l.id::text AS id, l.email, l.first_name AS "firstName", l.last_name AS "lastName", l.phone, l.status, l.source,
+          l.custom_fields AS "customFields"
         FROM ${q.table(Lead)} l
         WHERE ${q.scope('l')} AND l.id BETWEEN ${q.value(range.from)}::bigint AND ${q.value(range.to)}::bigint FOR KEY SHARE`,
     );

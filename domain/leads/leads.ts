@@ -13,6 +13,7 @@ import { claimDedupeKeys } from './dedupe-keys';
 import { deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './identities';
 import { defaultLeadStatusHint, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
 import { normalizeEmail, normalizePhone } from '../normalize';
+import { PHONE_MATCH_DIGITS, phoneQueryDigits } from '../phone-search';
 import { resolveReferralCode } from '../referral-codes';
 import { assertAssignable } from '../scoped-lookups';
 import { detachFiles } from '../files';
@@ -119,6 +120,22 @@ const SORT_COLUMNS: Record<LeadFilters['sort']['field'], string> = {
   lastName: 'l.last_name',
 };
 
+/**
+ * `q` of GET /v1/leads: a substring, without case or accents (search_fold, migration
+ * 1796020000000), of the name, the email, the phone as written or a custom field's value. The
+ * pattern is folded once; the name and email are one string per lead (a newline apart, so no match
+ * spans both), and custom fields are only looked into for leads nothing else of matched.
+ */
+const QUERY_MATCH = `search_fold(l.first_name || ' ' || l.last_name || E'\\n' || l.email_normalized) LIKE (SELECT search_fold(:like))
+  OR l.phone LIKE :like
+  OR EXISTS (SELECT 1 FROM jsonb_each_text(l.custom_fields) f WHERE search_fold(f.value) LIKE (SELECT search_fold(:like)))`;
+/**
+ * A `q` written like a phone number also matches the leads whose phone matches its digits
+ * (domain/phone-search.ts): one ends with the other, leading zeros aside, with at least 7 digits.
+ */
+const PHONE_MATCH = `ltrim(l.phone_normalized, '0') LIKE '%' || :phone
+  OR (length(ltrim(l.phone_normalized, '0')) >= ${PHONE_MATCH_DIGITS} AND :phone LIKE '%' || ltrim(l.phone_normalized, '0'))`;
+
 export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ rows: Lead[]; total: number }> {
   const qb = ctx.data.repo(Lead).select('l');
   if (f.status) qb.andWhere('l.status = :status', { status: f.status });
@@ -132,8 +149,9 @@ export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ r
     qb.andWhere(`l.custom_fields ->> :cfKey${i} = :cfValue${i}`, { [`cfKey${i}`]: key, [`cfValue${i}`]: value });
   }
   if (f.q) {
-    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
-    qb.andWhere("(l.email_normalized LIKE :like OR lower(l.first_name || ' ' || l.last_name) LIKE :like)", { like });
+    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const phone = phoneQueryDigits(f.q);
+    qb.andWhere(`(${QUERY_MATCH}${phone ? ` OR ${PHONE_MATCH}` : ''})`, { like, ...(phone && { phone }) });
   }
   qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction).addOrderBy('l.id', f.sort.direction);
   const [rows, total] = await qb.page(f.page, f.limit);

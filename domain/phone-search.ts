@@ -1,0 +1,37 @@
+/**
+ * A query looked up as a phone number (docs/decisions.md, "Search"). Two numbers match when one
+ * ends with the other and they share at least PHONE_MATCH_DIGITS digits, compared without
+ * punctuation, a `(0)` trunk digit or leading zeros: so a number written with its country code
+ * (`+44 20 7946 0958`, `0044 ...`), without it (`20 7946 0958`) or in national form with a trunk
+ * zero (`020 7946 0958`) finds the same lead, whichever way the lead's phone was written.
+ */
+
+/** Fewer digits would match too many numbers by their end (and read as a year, a zip code, an amount). */
+export const PHONE_MATCH_DIGITS = 7;
+
+/** Written only with what a phone number is written with (as the phone field accepts it). */
+const PHONE_LIKE = /^\+?[\d\s()./-]+$/;
+
+/**
+ * The digits a query is compared by as a phone number, or null when it is no phone number. The
+ * same rule as the documents' phone keys (SQL function search_phone_key) and as GET /v1/leads?q=.
+ */
+export function phoneQueryDigits(q: string): string | null {
+  const text = q.trim();
+  if (!PHONE_LIKE.test(text)) return null;
+  const digits = text.replaceAll('(0)', '').replace(/\D/g, '').replace(/^0+/, '');
+  return digits.length >= PHONE_MATCH_DIGITS ? digits : null;
+}
+
+/**
+ * The tsquery of phone keys matching `digits`. A key is `#` and a phone's digits reversed, so the
+ * phone ends with the query when the key starts with the reversed query (a prefix term), and the
+ * query ends with the phone when the key is one of the reversed query's beginnings (exact terms,
+ * from PHONE_MATCH_DIGITS digits on). Digits need no quoting.
+ */
+export function phoneKeyQuery(digits: string): string {
+  const reversed = [...digits].reverse().join('');
+  const terms = [`'#${reversed}':*`];
+  for (let n = PHONE_MATCH_DIGITS; n < reversed.length; n++) terms.push(`'#${reversed.slice(0, n)}'`);
+  return terms.join(' | ');
+}
