@@ -45,9 +45,19 @@ export function relayCommitted(ctx: Pick<UnitOfWorkContext, 'db' | 'workflows'>,
   ctx.workflows.runSoon(`webhook relay of ${events.length} event(s)`, () => relayAfterCommit(ctx.db, ctx.workflows, events));
 }
 
+/** Attempts of a unit of work that PostgreSQL aborts to break a deadlock (or a serialization failure). */
+const ATTEMPTS = 3;
+const RETRIED_CODES = new Set(['40P01', '40001']);
+
 /**
  * Runs `work` as one unit of work and relays its events after the commit. The request's audit
  * entry, while no other change has written it, commits in the same transaction (pending-audit.ts).
+ *
+ * A transaction PostgreSQL aborts to break a deadlock (40P01) has rolled back whole, and
+ * PostgreSQL's advice is to run it again: it is, up to ATTEMPTS times after a short random
+ * pause, so two requests that lock the same rows in opposite orders (a re-subscribe and a merge
+ * of that address's lead, say) both succeed instead of one answering 500. `work` must therefore
+ * keep its effects inside `tx` (what it returns is used after the commit), as every caller does.
  */
 export async function unitOfWork<R>(ctx: UnitOfWorkContext, work: (tx: UnitOfWork) => Promise<R>): Promise<R> {
   let tx: UnitOfWork | undefined;
@@ -55,11 +65,19 @@ export async function unitOfWork<R>(ctx: UnitOfWorkContext, work: (tx: UnitOfWor
   let written: WrittenAudit | null = null;
   let result: R;
   try {
-    result = await ctx.db.transaction(async (manager) => {
-      const r = await work((tx = new UnitOfWork(manager, ctx.scope)));
-      if (audit) written = await insertClaimedAudit(tx, audit, r);
-      return r;
-    });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        result = await ctx.db.transaction(async (manager) => {
+          const r = await work((tx = new UnitOfWork(manager, ctx.scope)));
+          if (audit) written = await insertClaimedAudit(tx, audit, r);
+          return r;
+        });
+        break;
+      } catch (err) {
+        if (attempt >= ATTEMPTS || !RETRIED_CODES.has((err as { code?: string })?.code ?? '')) throw err;
+        await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+      }
+    }
   } catch (err) {
     audit?.done(null);
     throw err;
