@@ -34,6 +34,7 @@ import { DkimKeysPerSelector1795985000000 } from './1795985000000-DkimKeysPerSel
 import { RenormalizeInternationalPhones1795990000000 } from './1795990000000-RenormalizeInternationalPhones';
 import { AddSmsStatusCallbacks1796000000000 } from './1796000000000-AddSmsStatusCallbacks';
 import { AddEventsCreatedIndex1796010000000 } from './1796010000000-AddEventsCreatedIndex';
+import { AddLeadsStatusIndex1796030000000 } from './1796030000000-AddLeadsStatusIndex';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -72,4 +73,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   RenormalizeInternationalPhones1795990000000,
   AddSmsStatusCallbacks1796000000000,
   AddEventsCreatedIndex1796010000000,
+  AddLeadsStatusIndex1796030000000,
 ];
