@@ -109,7 +109,8 @@ export async function updateStatusDefinition(ctx: DomainContext, id: string, pat
   return unitOfWork(ctx, async (tx) => {
     await lockEntityType(tx, found.entityType);
     const repo = tx.repo(StatusDefinitionEntity);
-    const row = await repo.findById(id);
+    // A new code is refused while records have the old one: locked first, as a delete locks it.
+    const row = patch.code === undefined ? await repo.findById(id) : await repo.findByIdForUpdate(id);
     if (!row) throw notFound('Status');
     if (row.isDefault && patch.isDefault === false) {
       throw new AppError('conflict', 'The default cannot be unset; make another definition the default instead', [
@@ -132,13 +133,24 @@ export async function updateStatusDefinition(ctx: DomainContext, id: string, pat
   });
 }
 
+/**
+ * Deletes a definition no record uses. The row is locked FOR UPDATE before the records are
+ * counted: every write of a lead's status holds the definition it names FOR KEY SHARE until it
+ * commits (domain/leads/statuses.ts), so this waits for a lead being written with it, and the
+ * count, a later statement, then sees that lead and refuses; a writer that comes second waits
+ * for this delete and then finds no definition (the 422 of an unknown status). Locked before
+ * counting, not after: a count before the lock would miss a lead whose writer holds the row, and
+ * the delete, once that writer committed, would not look again.
+ */
 export async function deleteStatusDefinition(ctx: DomainContext, id: string): Promise<Entity> {
-  const row = await getStatusDefinition(ctx, id);
-  if (row.isDefault) {
-    throw new AppError('conflict', 'The default cannot be deleted; make another definition the default first');
-  }
+  const found = await getStatusDefinition(ctx, id);
   return unitOfWork(ctx, async (tx) => {
-    await lockEntityType(tx, row.entityType);
+    await lockEntityType(tx, found.entityType);
+    const row = await tx.repo(StatusDefinitionEntity).findByIdForUpdate(id);
+    if (!row) throw notFound('Status');
+    if (row.isDefault) {
+      throw new AppError('conflict', 'The default cannot be deleted; make another definition the default first');
+    }
     await assertUnused(tx, row, 'It cannot be deleted');
     await tx.repo(StatusDefinitionEntity).deleteById(id);
     return row;
