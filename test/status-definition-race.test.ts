@@ -238,6 +238,33 @@ describe('a lead status deleted while a lead is written with it', () => {
     expect(await orphans(t)).toEqual([]);
   });
 
+  it('a conversion after the delete took `qualified`: it waits, then converts the lead and leaves its status as it was', async () => {
+    const t = await tenant();
+    const lead = (
+      await stack
+        .http()
+        .post('/v1/leads')
+        .set(t.sandbox)
+        .send(validLead({ status: 'contacted' }))
+        .expect(201)
+    ).body.data;
+    const del = await deleting(t, 'qualified');
+    const convert = stack
+      .http()
+      .post('/v1/opportunities/convert')
+      .set(t.sandbox)
+      .send({ leadId: lead.id })
+      .then((r) => r);
+    try {
+      await waiting(del.pid, /FROM "status_definitions"/, 'the conversion to wait for the delete', convert);
+    } finally {
+      await del.end(true);
+    }
+    expect((await convert).status).toBe(201);
+    expect((await stack.http().get(`/v1/leads/${lead.id}`).set(t.sandbox).expect(200)).body.data.status).toBe('contacted');
+    expect(await orphans(t)).toEqual([]);
+  });
+
   it('POST /v1/leads/batch after the delete took a status: the items with it fail alone, the others are created', async () => {
     const t = await tenant();
     const del = await deleting(t, 'unqualified');
