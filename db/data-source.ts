@@ -66,12 +66,19 @@ const MIGRATION_LOCK_KEY = 7_302_514_901;
  * starting together (replicas, a migrate job beside `npm run admin`) both saw the same pending
  * migrations and both ran them. The second now waits, then finds nothing left to do. The lock
  * lives on a connection of its own, released with it even if this process dies mid-way.
+ *
+ * The wait polls pg_try_advisory_lock instead of blocking in pg_advisory_lock: a session blocked in
+ * a statement holds that statement's snapshot all along, and CREATE INDEX CONCURRENTLY (a migration
+ * with `transaction = false`) waits for every older snapshot to end, so the migrating process and
+ * the waiting ones would each wait for the other forever.
  */
 export async function runMigrationsExclusively(ds: DataSource): Promise<Migration[]> {
   const lock = ds.createQueryRunner();
   await lock.connect();
   try {
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    while (!(await lock.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_KEY]))[0].locked) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     try {
       return await ds.runMigrations();
     } finally {

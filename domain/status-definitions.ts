@@ -12,6 +12,7 @@ import type { DomainContext } from './context';
 import { DEFAULT_DEFINITIONS } from './default-status-definitions';
 import { unitOfWork } from './unit-of-work';
 import { type ScopedData } from '../db/scoped-data';
+import type { ScopedSqlBuilder } from '../db/scoped-sql';
 
 type Entity = StatusDefinitionEntity;
 
@@ -108,7 +109,8 @@ export async function updateStatusDefinition(ctx: DomainContext, id: string, pat
   return unitOfWork(ctx, async (tx) => {
     await lockEntityType(tx, found.entityType);
     const repo = tx.repo(StatusDefinitionEntity);
-    const row = await repo.findById(id);
+    // A new code is refused while records have the old one: locked first, as a delete locks it.
+    const row = patch.code === undefined ? await repo.findById(id) : await repo.findByIdForUpdate(id);
     if (!row) throw notFound('Status');
     if (row.isDefault && patch.isDefault === false) {
       throw new AppError('conflict', 'The default cannot be unset; make another definition the default instead', [
@@ -131,13 +133,24 @@ export async function updateStatusDefinition(ctx: DomainContext, id: string, pat
   });
 }
 
+/**
+ * Deletes a definition no record uses. The row is locked FOR UPDATE before the records are
+ * counted: every write of a lead's status holds the definition it names FOR KEY SHARE until it
+ * commits (domain/leads/statuses.ts), so this waits for a lead being written with it, and the
+ * count, a later statement, then sees that lead and refuses; a writer that comes second waits
+ * for this delete and then finds no definition (the 422 of an unknown status). Locked before
+ * counting, not after: a count before the lock would miss a lead whose writer holds the row, and
+ * the delete, once that writer committed, would not look again.
+ */
 export async function deleteStatusDefinition(ctx: DomainContext, id: string): Promise<Entity> {
-  const row = await getStatusDefinition(ctx, id);
-  if (row.isDefault) {
-    throw new AppError('conflict', 'The default cannot be deleted; make another definition the default first');
-  }
+  const found = await getStatusDefinition(ctx, id);
   return unitOfWork(ctx, async (tx) => {
-    await lockEntityType(tx, row.entityType);
+    await lockEntityType(tx, found.entityType);
+    const row = await tx.repo(StatusDefinitionEntity).findByIdForUpdate(id);
+    if (!row) throw notFound('Status');
+    if (row.isDefault) {
+      throw new AppError('conflict', 'The default cannot be deleted; make another definition the default first');
+    }
     await assertUnused(tx, row, 'It cannot be deleted');
     await tx.repo(StatusDefinitionEntity).deleteById(id);
     return row;
@@ -147,20 +160,30 @@ export async function deleteStatusDefinition(ctx: DomainContext, id: string): Pr
 const USES_COUNTED = 10_000;
 
 /**
+ * The statement that counts a definition's records, up to USES_COUNTED. A lead status's leads are
+ * read from `ix_leads_scope_status` (that status's entries only, no table rows once vacuumed);
+ * without it, a status no lead has meant reading every lead of the scope to find none. Checked
+ * for the plan a prepared statement settles on and for a status few leads have, the usual delete
+ * (test/status-in-use-plan.test.ts).
+ */
+export function usesCountSql(q: ScopedSqlBuilder, row: Pick<Entity, 'entityType' | 'code' | 'id'>): string {
+  const using =
+    row.entityType === 'lead'
+      ? `SELECT 1 FROM ${q.table(Lead)} WHERE ${q.scope()} AND status = ${q.value(row.code)}`
+      : `SELECT 1 FROM ${q.table(Opportunity)} WHERE ${q.scope()} AND stage_id = ${q.value(row.id)}`;
+  return `SELECT count(*)::int AS n FROM (${using} LIMIT ${USES_COUNTED}) used`;
+}
+
+/**
  * A status that leads have, or a stage that opportunities are in, keeps its code and stays: the
  * records store the code (leads) or the stage (opportunities), and a renamed or deleted definition
  * would leave them with a status no definition describes, which filters, conditions and the
  * dashboard no longer know. A stage's closed and won flags stay too: its deals' state follows
- * them. Counted up to 10,000 (a definition is rarely deleted; the count reads the scope's records).
+ * them. Counted up to 10,000 (a definition is rarely deleted).
  */
 async function assertUnused(data: ScopedData, row: Entity, refused: string): Promise<void> {
   const lead = row.entityType === 'lead';
-  const [{ n }] = await data.sql<{ n: number }>((q) => {
-    const using = lead
-      ? `SELECT 1 FROM ${q.table(Lead)} WHERE ${q.scope()} AND status = ${q.value(row.code)}`
-      : `SELECT 1 FROM ${q.table(Opportunity)} WHERE ${q.scope()} AND stage_id = ${q.value(row.id)}`;
-    return `SELECT count(*)::int AS n FROM (${using} LIMIT ${USES_COUNTED}) used`;
-  });
+  const [{ n }] = await data.sql<{ n: number }>((q) => usesCountSql(q, row));
   if (!n) return;
   const count = n >= USES_COUNTED ? `${USES_COUNTED.toLocaleString('en-US')} or more` : String(n);
   const records = lead ? `lead${n === 1 ? ' has' : 's have'} this status` : `opportunit${n === 1 ? 'y is' : 'ies are'} in this stage`;

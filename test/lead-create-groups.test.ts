@@ -43,7 +43,7 @@ async function whileLeadsLocked<T>(send: () => Promise<T>, scopes = 1): Promise<
   try {
     await waitUntil(async () => {
       const [{ n }] = await stack.db.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH claimed AS%'`,
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH statuses AS%'`,
       );
       return n >= scopes;
     }, 'the first creates to wait on the lock');

@@ -625,6 +625,63 @@ describe('lead imports without a running workflow', () => {
     }
   });
 
+  it('holds the statuses its chunk writes: a status deleted while the chunk waits fails its rows, and rows without one take the default as it is then', async () => {
+    const t = await newTenant(stack.db);
+    const app = idle();
+    try {
+      await stack.http().get('/v1/config/statuses?entityType=lead').set(t.live).expect(200); // seeds them
+      const csv =
+        'Email,First name,Last name,Status\nkept@example.com,Kept,K,contacted\ngone@example.com,Gone,G,unqualified\nplain@example.com,Plain,P,\n';
+      const fileId = await upload(t, csv, 'text/csv', app.http);
+      const mapping = { email: 'Email', firstName: 'First name', lastName: 'Last name', status: 'Status' };
+      const { id, input } = await queuedImport(t, app.http, { fileId, format: 'csv', mapping, onExisting: 'create' });
+      // An administrator's transaction, not committed yet: `unqualified` deleted, and the default
+      // moved from `new` to `contacted` with `new` deleted, each row locked first as the API does.
+      const runner = stack.db.createQueryRunner();
+      await runner.connect();
+      await runner.startTransaction();
+      const [{ pid }] = await runner.query('SELECT pg_backend_pid() AS pid');
+      const lead = `tenant_id = $1 AND environment = 'live' AND entity_type = 'lead'`;
+      await runner.query(`SELECT id FROM status_definitions WHERE ${lead} AND code IN ('unqualified', 'new') ORDER BY id FOR UPDATE`, [
+        t.tenant.id,
+      ]);
+      for (const [code, isDefault] of [
+        ['new', false],
+        ['contacted', true],
+      ]) {
+        await runner.query(`UPDATE status_definitions SET is_default = $2 WHERE ${lead} AND code = $3`, [t.tenant.id, isDefault, code]);
+      }
+      await runner.query(`DELETE FROM status_definitions WHERE ${lead} AND code IN ('unqualified', 'new')`, [t.tenant.id]);
+      const chunk = chunkActivities().importLeadChunk(input);
+      try {
+        await waitUntil(async () => {
+          const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [
+            pid,
+          ]);
+          return n > 0;
+        }, 'the chunk to wait for the transaction');
+      } finally {
+        await runner.commitTransaction();
+        await runner.release();
+      }
+      expect(await chunk).toMatchObject({ done: true, rowsRead: 3, created: 2, failed: 1 });
+      const failures = await stack.http().get(`/v1/leads/imports/${id}/failures`).set(t.live).expect(200);
+      expect(failures.body.data.map((f: { line: number; reason: string }) => [f.line, f.reason])).toEqual([
+        [3, "status: Must be one of the tenant's lead statuses (GET /v1/config/statuses?entityType=lead)"],
+      ]);
+      const leads: { email: string; status: string }[] = await stack.db.query(
+        `SELECT email, status FROM leads WHERE tenant_id = $1 AND environment = 'live' ORDER BY email`,
+        [t.tenant.id],
+      );
+      expect(leads).toEqual([
+        { email: 'kept@example.com', status: 'contacted' },
+        { email: 'plain@example.com', status: 'contacted' },
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it("leaves a chunk's search documents to the index step, which skips a lead deleted meanwhile and keeps a newer document", async () => {
     const t = await newTenant(stack.db);
     const app = idle();

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { WorkflowNode } from '../../contracts/sequence-definition';
 import { CampaignEnrollment, Lead, Task } from '../../db/entities';
 import { changedFields } from '../../domain/leads/leads';
-import { isLeadStatus } from '../../domain/leads/statuses';
+import { holdsLeadStatus } from '../../domain/leads/statuses';
 import { indexLead } from '../../domain/search-index';
 import { unitOfWork } from '../../domain/unit-of-work';
 import { logger } from '../../lib/logger';
@@ -45,9 +45,10 @@ export function runCampaignAction(db: DataSource, workflows: WorkflowStarter) {
       } else if (
         input.action.actionType === 'update_lead_status' &&
         input.action.status &&
-        !(await isLeadStatus(tx, input.action.status))
+        !(await holdsLeadStatus(tx, input.action.status))
       ) {
-        // Checked when the definition was saved; deleted since. No lead gets a status nobody defines.
+        // Checked when the definition was saved; deleted since. No lead gets a status nobody defines:
+        // one that is there is held until the commit, so its delete waits for this lead, then refuses.
         logger.warn(
           { campaignId: input.campaignId, leadId: input.leadId, nodeId: input.nodeId, status: input.action.status },
           'campaign action names a lead status that no longer exists: lead left as it is',

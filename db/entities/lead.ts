@@ -7,6 +7,8 @@ export const LEAD_SOURCES = ['web', 'referral', 'api', 'import', 'manual'] as co
 // Every index starts with the scope, so the pair needs none of its own (TenantScopedColumns).
 @Index('ix_leads_scope_email', ['tenantId', 'environment', 'emailNormalized'])
 @Index('ix_leads_scope_created', ['tenantId', 'environment', 'createdAt'])
+// A status's leads: whether a definition is in use (its delete), and GET /v1/leads?status= by createdAt.
+@Index('ix_leads_scope_status', ['tenantId', 'environment', 'status', 'createdAt'])
 // The lead-dedupe sweep looks for leads whose check never ran.
 @Index('ix_leads_unchecked', ['createdAt'], { where: 'duplicates_checked_at IS NULL' })
 export class Lead extends TenantScopedColumns {

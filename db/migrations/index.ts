@@ -35,6 +35,7 @@ import { RenormalizeInternationalPhones1795990000000 } from './1795990000000-Ren
 import { AddSmsStatusCallbacks1796000000000 } from './1796000000000-AddSmsStatusCallbacks';
 import { AddEventsCreatedIndex1796010000000 } from './1796010000000-AddEventsCreatedIndex';
 import { SearchAccentsPhonesAndCustomFields1796020000000 } from './1796020000000-SearchAccentsPhonesAndCustomFields';
+import { AddLeadsStatusIndex1796030000000 } from './1796030000000-AddLeadsStatusIndex';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -74,4 +75,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddSmsStatusCallbacks1796000000000,
   AddEventsCreatedIndex1796010000000,
   SearchAccentsPhonesAndCustomFields1796020000000,
+  AddLeadsStatusIndex1796030000000,
 ];

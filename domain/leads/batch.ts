@@ -26,9 +26,10 @@ export type BatchItemResult =
  * references do not resolve (status, assignee, referral code) fails alone; an item with the same
  * normalised email as an earlier item of the batch is not created twice: it answers `duplicate`
  * with the earlier item's lead. Items without a status take the default this process last saw,
- * checked by the statement itself as a single create's (a round trip less per batch); when it is
- * no longer the default, the statement writes nothing and the batch is written again with the
- * default looked up.
+ * checked by the statement itself as a single create's (a round trip less per batch). The
+ * statement holds every status it writes (writeLeads); when one was deleted since it was looked
+ * up, or the hinted default is no longer the default, it writes nothing and the batch is written
+ * again with its statuses looked up anew (an item whose status is gone then fails alone).
  */
 export async function createLeadBatch(
   ctx: DomainContext,
@@ -90,7 +91,7 @@ export async function createLeadBatch(
 /**
  * Statuses, assignees and referral codes, each distinct value looked up once; per-item problems by
  * index. With `hintDefault`, no status means the default this process last saw, not looked up
- * (`hintedDefault`): the statement that writes the leads must check it (leadStatusExistsSql).
+ * (`hintedDefault`): the statement that writes the leads must check it (heldLeadStatusesSql).
  */
 export async function resolveReferences(
   ctx: DomainContext,
@@ -144,7 +145,7 @@ export async function resolveReferences(
 /**
  * The batch's leads with its request's audit entry (writeLeads): only what follows needs comes
  * back (the events to relay, the leads still to check for duplicates, the pending enrollment).
- * With `hintedDefault`, null when that status was no longer the default and nothing was written.
+ * Null when a status did not hold (writeLeads) and nothing was written.
  */
 async function writeBatch(
   ctx: DomainContext,
@@ -153,7 +154,7 @@ async function writeBatch(
 ): Promise<{ events: RelayedEvent[]; unchecked: string[]; pending: PendingEnrollment | null } | null> {
   return writeWithAudit(ctx, null, async (auditRow) => {
     const written = await writeLeads(ctx, rows, {
-      guard: hintedDefault === undefined ? undefined : { status: hintedDefault, mustBeDefault: true },
+      hintedDefault,
       audits: auditRow ? [auditRow] : [],
       returning: ['id', 'duplicatesCheckedAt'],
     });

@@ -94,7 +94,7 @@ async function writeTogether(group: Create[]): Promise<(InsertedLead | null)[]> 
     written = await writeLeads(
       ctx,
       group.map((c) => c.row),
-      { guard: { status: row.status, mustBeDefault }, audits: audits.map((a) => a.row) },
+      { hintedDefault: mustBeDefault ? row.status : undefined, audits: audits.map((a) => a.row) },
     );
   } catch (err) {
     settle([]);

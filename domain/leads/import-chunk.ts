@@ -8,12 +8,13 @@ import { csvRecords } from '../../lib/records/csv-records';
 import { ndjsonRecords } from '../../lib/records/ndjson-records';
 import type { DomainContext } from '../context';
 import { findOrFail } from '../scoped-lookups';
-import { unitOfWork } from '../unit-of-work';
+import { unitOfWork, type UnitOfWork } from '../unit-of-work';
 import { referredBy, resolveReferences } from './batch';
 import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
 import { describeErrors, rowOf, storableRow, type ImportRow } from './import-rows';
 import { writeImportedLeads, type CreatedLead, type ValidRow } from './write-imported-leads';
 import type { CreatedRange } from './import-search-index';
+import { holdLeadStatus, holdLeadStatuses, unknownLeadStatus } from './statuses';
 
 /** Rows per chunk: one activity, one transaction. */
 export const IMPORT_CHUNK_ROWS = 5_000;
@@ -106,6 +107,7 @@ export async function importChunk(
     else
       valid.push({
         line: r.line,
+        raw: r.raw,
         input: r.input,
         status: r.input.status === undefined ? null : (refs.statuses.get(r.input.status) as string),
         partnerId: referredBy(refs.partners, r.input.referralCode)?.id ?? null,
@@ -121,17 +123,19 @@ export async function importChunk(
     // Chunks of the scope's imports take turns: which emails exist is looked up inside, and two
     // imports of one file side by side would each create the leads the other had not committed.
     await tx.lockScope('lead-import-rows');
-    const applied = await writeImportedLeads(tx, ctx, locked, valid, refs.statuses.get('') ?? null, ids, indexLater);
+    const held = await holdRowStatuses(tx, valid, refs.statuses.get('') ?? null);
+    const applied = await writeImportedLeads(tx, ctx, locked, held.rows, held.defaultStatus, ids, indexLater);
+    const chunkFailures = [...failures, ...held.failures];
     await tx
       .repo(LeadImportFailure)
-      .insertMany(failures.map((f) => ({ importId, line: f.line, reason: f.reason, raw: storableRow(f.raw) })));
+      .insertMany(chunkFailures.map((f) => ({ importId, line: f.line, reason: f.reason, raw: storableRow(f.raw) })));
     const range = rangeOf(applied.created);
     const counts = {
       rowsRead: locked.rowsRead + rows.length,
       created: locked.created + applied.created.length,
       updated: locked.updated + applied.updated,
       skipped: locked.skipped + applied.skipped,
-      failed: locked.failed + failures.length,
+      failed: locked.failed + chunkFailures.length,
       chunkFirstLeadId: range?.from ?? null,
       chunkLastLeadId: range?.to ?? null,
     };
@@ -165,6 +169,21 @@ export async function importChunk(
     }
   }
   return resultOf(outcome.imp, file.size, indexLater);
+}
+
+/**
+ * The chunk's statuses, looked up before its transaction, held from now until its commit
+ * (holdLeadStatuses): a row whose status was deleted in between fails as an unknown status does,
+ * and rows without one take the default as it is now (it may have moved, and the old one gone).
+ */
+async function holdRowStatuses(tx: UnitOfWork, valid: ValidRow[], defaultStatus: string | null) {
+  const named = [...new Set(valid.flatMap((r) => (r.status === null ? [] : [r.status])))];
+  const held = await holdLeadStatuses(tx, defaultStatus === null ? named : [...named, defaultStatus]);
+  if (defaultStatus !== null && !held.has(defaultStatus)) defaultStatus = await holdLeadStatus(tx, undefined);
+  const gone = describeErrors(unknownLeadStatus().errors ?? []);
+  const rows = valid.filter((r) => r.status === null || held.has(r.status));
+  const failures = valid.filter((r) => r.status !== null && !held.has(r.status)).map((r) => ({ line: r.line, raw: r.raw, reason: gone }));
+  return { rows, failures, defaultStatus };
 }
 
 function rangeOf(leads: CreatedLead[]): CreatedRange | null {

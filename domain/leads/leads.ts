@@ -11,7 +11,7 @@ import { activeEnrollmentsOf, stopEnrollments } from '../campaigns/signal-enroll
 import type { DomainContext } from '../context';
 import { claimDedupeKeys } from './dedupe-keys';
 import { deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './identities';
-import { defaultLeadStatusHint, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
+import { defaultLeadStatusHint, holdLeadStatus, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
 import { normalizeEmail, normalizePhone } from '../normalize';
 import { PHONE_MATCH_DIGITS, phoneQueryDigits } from '../phone-search';
 import { resolveReferralCode } from '../referral-codes';
@@ -45,9 +45,10 @@ export interface LeadFilters {
  * that claims all its keys has no duplicate and is marked checked at once; only the others start a
  * lead-dedupe workflow. An email or phone that many leads share already (common, a placeholder)
  * needs no check either. The lead's ID is reserved ahead (nextId) so the document and the event,
- * which carry its public ID, can be written by the same statement. The status is checked by the
- * statement itself; a miss (unknown code, stale default, statuses not seeded yet) takes the slow
- * path once.
+ * which carry its public ID, can be written by the same statement. The status is checked, and
+ * held until the lead commits, by the statement itself; a miss (unknown code, stale default,
+ * statuses not seeded yet) takes the slow path: the status looked up, then written. A status
+ * deleted between the two is looked up again, and so answers the 422 of an unknown status.
  */
 export async function createLead(ctx: DomainContext, input: LeadCreate): Promise<Lead> {
   await assertAssignable(ctx.data, input.assignedTo, 'assignedTo');
@@ -55,11 +56,11 @@ export async function createLead(ctx: DomainContext, input: LeadCreate): Promise
   const row = await newLeadRow(ctx, input, partner);
   const hinted = input.status ?? defaultLeadStatusHint(ctx.db, ctx.scope);
   let created = hinted === undefined ? null : await insertLead(ctx, { ...row, status: hinted }, input.status === undefined);
-  if (!created) {
+  // Each pass that misses follows a delete (or a move of the default) committed since the last lookup.
+  while (!created) {
     const status = await resolveLeadStatus(ctx.data, input.status);
     if (input.status === undefined) rememberDefaultLeadStatus(ctx.db, ctx.scope, status);
     created = await insertLead(ctx, { ...row, status }, false);
-    if (!created) throw new Error(`lead status ${status} vanished while the lead was created`);
   }
   const { lead, events, pending } = created;
   relayCommitted(ctx, events);
@@ -164,7 +165,8 @@ export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpda
     const lead = await leads.findByIdForUpdate(id);
     if (!lead) throw notFound('Lead');
     await assertAssignable(tx, patch.assignedTo, 'assignedTo', lead.assignedTo);
-    if (patch.status !== undefined) patch = { ...patch, status: await resolveLeadStatus(tx, patch.status) };
+    // Held until the commit, so a concurrent delete of the status waits for this lead, then refuses.
+    if (patch.status !== undefined) patch = { ...patch, status: await holdLeadStatus(tx, patch.status) };
     const { customFields, ...fields } = patch;
     const changes = changedFields(lead, fields, customFields);
     Object.assign(lead, fields);

@@ -1,57 +1,106 @@
 import type { DataSource } from 'typeorm';
 import { StatusDefinition } from '../../db/entities';
 import { type TenantScope } from '../../db/scoped-repository';
-import { validationFailed } from '../../lib/errors';
+import { type AppError, validationFailed } from '../../lib/errors';
 import { ensureSeeded } from '../status-definitions';
 import { type ScopedData } from '../../db/scoped-data';
 import type { ScopedSqlBuilder } from '../../db/scoped-sql';
+import type { UnitOfWork } from '../unit-of-work';
 
 /**
  * Lead statuses are the tenant's lead status definitions (seeded new/contacted/qualified/
- * unqualified): a given code must be one of them, and no code means the default one.
+ * unqualified): a lead's status must be one of them, and no code means the default one.
+ *
+ * A definition can be deleted (or given another code) only while no lead has it, and that check
+ * cannot see a lead not committed yet. So every write of a lead's status holds the definition it
+ * names, FOR KEY SHARE, in the statement or transaction that writes the lead, as a foreign key
+ * check holds the row it references; the delete locks the definition FOR UPDATE before it counts
+ * the leads (domain/status-definitions.ts). The two locks conflict, so whichever comes second
+ * waits for the other's commit: a delete that waited counts the new lead (its count is a later
+ * statement) and refuses; a writer that waited finds the definition gone (PostgreSQL re-checks a
+ * row it waited for and skips it when deleted, or when its code no longer matches) and writes
+ * nothing, as for an unknown status. Never a lead whose status no definition describes.
  */
-export async function resolveLeadStatus(data: ScopedData, code: string | undefined): Promise<string> {
-  // A prepared statement of two shapes: every batch create and import chunk asks this.
-  const find = async () =>
-    (
-      await data.sql<{ code: string }>(
-        (q) =>
-          `SELECT s.code FROM ${q.from(StatusDefinition, 's')}
-            WHERE s.entity_type = 'lead' AND ${code ? `s.code = ${q.value(code)}::varchar` : 's.is_default'} LIMIT 1`,
-      )
-    )[0]?.code;
+
+/** The 422 of a status that is not one of the scope's lead statuses. */
+export function unknownLeadStatus(): AppError {
+  return validationFailed([
+    { field: 'status', message: "Must be one of the tenant's lead statuses (GET /v1/config/statuses?entityType=lead)" },
+  ]);
+}
+
+type Lock = '' | ' FOR KEY SHARE';
+
+// A prepared statement of two shapes (four with the lock): every batch create and import chunk asks this.
+const findLeadStatus = async (data: ScopedData, code: string | undefined, lock: Lock) =>
+  (
+    await data.sql<{ code: string }>(
+      (q) =>
+        `SELECT s.code FROM ${q.from(StatusDefinition, 's')}
+          WHERE s.entity_type = 'lead' AND ${code ? `s.code = ${q.value(code)}::varchar` : 's.is_default'} LIMIT 1${lock}`,
+    )
+  )[0]?.code;
+
+async function findOrSeed(data: ScopedData, code: string | undefined, lock: Lock): Promise<string> {
   // Seeding is checked only when the lookup misses: a tenant's first lead, or an unknown code.
-  let found = await find();
+  let found = await findLeadStatus(data, code, lock);
   if (!found) {
     await ensureSeeded(data, 'lead');
-    found = await find();
+    found = await findLeadStatus(data, code, lock);
   }
-  if (!found) {
-    throw validationFailed([
-      { field: 'status', message: "Must be one of the tenant's lead statuses (GET /v1/config/statuses?entityType=lead)" },
-    ]);
-  }
+  if (!found) throw unknownLeadStatus();
   return found;
 }
 
-/** Whether `code` is one of the scope's lead statuses (a definition may have been deleted since it was named). */
-export async function isLeadStatus(data: ScopedData, code: string): Promise<boolean> {
-  return Boolean(await data.repo(StatusDefinition).findOne({ entityType: 'lead', code }));
+/**
+ * The lead status `code` names (the default when none), or the 422 of an unknown one. Only looked
+ * up: the statement that then writes the lead must hold it (heldLeadStatusesSql).
+ */
+export function resolveLeadStatus(data: ScopedData, code: string | undefined): Promise<string> {
+  return findOrSeed(data, code, '');
+}
+
+/** As resolveLeadStatus, and holds the definition (FOR KEY SHARE) until `tx` ends: for a transaction that writes the lead after. */
+export function holdLeadStatus(tx: UnitOfWork, code: string | undefined): Promise<string> {
+  return findOrSeed(tx, code, ' FOR KEY SHARE');
 }
 
 /**
- * `EXISTS` of the scope's lead status `code` (and, with `mustBeDefault`, that it is the default),
- * for a statement that writes leads only when a status it did not look up first still holds.
+ * Which of `codes` are lead statuses of the scope, each held (FOR KEY SHARE) until `tx` ends:
+ * a transaction that writes leads with them writes only the ones returned.
+ */
+export async function holdLeadStatuses(tx: UnitOfWork, codes: string[]): Promise<Set<string>> {
+  if (!codes.length) return new Set();
+  const rows = await tx.sql<{ code: string }>(
+    (q) =>
+      `SELECT s.code FROM ${q.from(StatusDefinition, 's')}
+        WHERE s.entity_type = 'lead' AND s.code = ANY(${q.value(codes)}::varchar[]) FOR KEY SHARE`,
+  );
+  return new Set(rows.map((r) => r.code));
+}
+
+/** Whether `code` is one of the scope's lead statuses, held (FOR KEY SHARE) until `tx` ends when it is. */
+export async function holdsLeadStatus(tx: UnitOfWork, code: string): Promise<boolean> {
+  return (await holdLeadStatuses(tx, [code])).has(code);
+}
+
+/**
+ * A query whose one row's `held` says whether every one of `codes` (distinct) is a lead status of
+ * the scope, and `hintedDefault`, when given, still its default; it holds them FOR KEY SHARE until
+ * the statement's transaction ends. For a statement that writes leads only when their statuses,
+ * not looked up first or looked up by an earlier statement, still hold: its CTE, evaluated once.
  * `scope`: the statement's scope parameters, when it has them already (scopeValues).
  */
-export function leadStatusExistsSql(
+export function heldLeadStatusesSql(
   q: ScopedSqlBuilder,
-  code: string,
-  mustBeDefault: boolean,
+  codes: string[],
+  hintedDefault: string | undefined,
   [tenant, environment]: [string, string] = q.scopeValues(),
 ): string {
-  return `EXISTS (SELECT 1 FROM ${q.table(StatusDefinition)} s WHERE s.tenant_id = ${tenant} AND s.environment = ${environment}
-    AND s.entity_type = 'lead' AND s.code = ${q.value(code)}::varchar${mustBeDefault ? ' AND s.is_default' : ''})`;
+  const stillDefault = hintedDefault === undefined ? '' : ` WHERE s.is_default OR s.code <> ${q.value(hintedDefault)}::varchar`;
+  return `SELECT count(*) = ${codes.length} AS held FROM (SELECT s.code, s.is_default FROM ${q.table(StatusDefinition)} s
+    WHERE s.tenant_id = ${tenant} AND s.environment = ${environment} AND s.entity_type = 'lead'
+      AND s.code = ANY(${q.value(codes)}::varchar[]) FOR KEY SHARE) s${stillDefault}`;
 }
 
 const defaults = new WeakMap<DataSource, Map<string, string>>();

@@ -13,6 +13,8 @@ import { changedFields } from './leads';
 /** A validated row; `status` is the resolved code when the row named one, `partnerId` the partner its referral code names. */
 export interface ValidRow {
   line: number;
+  /** The record as read: what a failure found later (in the chunk's transaction) stores. */
+  raw: Record<string, unknown>;
   input: LeadCreate;
   status: string | null;
   partnerId: string | null;

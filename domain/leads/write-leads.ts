@@ -9,14 +9,14 @@ import { subscribedSql } from '../webhooks/emit-event';
 import { RELAYED_FIELDS, type RelayedEvent } from '../webhooks/relay';
 import { dedupeKeys } from './dedupe-keys';
 import { commonKeysSql } from './identities';
-import { leadStatusExistsSql } from './statuses';
+import { heldLeadStatusesSql } from './statuses';
 
 /** A new lead's row as the API builds it; the database sets the rest. */
 export type NewLeadRow = Omit<Lead, 'createdAt' | 'updatedAt' | 'duplicatesCheckedAt' | 'convertedAt' | 'unsubscribedAt' | 'bouncedAt'>;
 
 export interface WriteLeadsOptions {
-  /** Write only while this status exists (and, with mustBeDefault, is still the scope's default). */
-  guard?: { status: string; mustBeDefault: boolean };
+  /** The rows' status when it was not looked up but taken as the scope's default: written only while it still is. */
+  hintedDefault?: string;
   /** Audit entries that commit with the leads (a batch request's one entry, or one per grouped create). */
   audits: Partial<AuditLog>[];
   /** The lead columns to read back (all by default). */
@@ -42,8 +42,10 @@ export interface LeadsWritten {
  * more than half the insert's cost to each row; the primary key still refuses a repeat), search
  * documents and lead.created events, the audit entries and the enrollments the creation triggers.
  * Two leads of one statement with the same key are written both, as two creates one after the
- * other would be: the second does not claim it, so it is checked for duplicates. With a `guard`,
- * everything is written only while that status holds; null when it did not, and nothing was written.
+ * other would be: the second does not claim it, so it is checked for duplicates. Everything is
+ * written only while the rows' statuses are lead statuses of the scope (and `hintedDefault` still
+ * the default), held until the statement commits (heldLeadStatusesSql): null when one was not,
+ * and nothing was written.
  */
 export async function writeLeads(ctx: DomainContext, rows: NewLeadRow[], opts: WriteLeadsOptions): Promise<LeadsWritten | null> {
   const keyed = rows
@@ -56,22 +58,23 @@ export async function writeLeads(ctx: DomainContext, rows: NewLeadRow[], opts: W
   });
   const result = await ctx.data.sql((q) => {
     const [tenant, env] = q.scopeValues();
-    const { guard: status, audits } = opts;
-    const guard = status && leadStatusExistsSql(q, status.status, status.mustBeDefault, [tenant, env]);
-    // The key claims and the leads check the status; every other write follows the leads.
-    const leadWritten = guard && 'EXISTS (SELECT 1 FROM lead)';
+    const { audits } = opts;
+    const statuses = heldLeadStatusesSql(q, [...new Set(rows.map((r) => r.status))], opts.hintedDefault, [tenant, env]);
+    // The key claims and the leads check the statuses (held once, by the first CTE); every other write follows the leads.
+    const guard = '(SELECT held FROM statuses)';
+    const leadWritten = 'EXISTS (SELECT 1 FROM lead)';
     const keys = `unnest(${q.value(keyed.map((k) => k.key))}::varchar[], ${q.value(keyed.map((k) => k.leadId))}::bigint[]) AS k(key, lead_id)`;
     // Nothing to check when every key of the lead is new to it (claimed) or common.
     const checked = `CASE WHEN NOT EXISTS (SELECT 1 FROM ${keys} WHERE k.lead_id = u.id
       AND NOT EXISTS (SELECT 1 FROM claimed c WHERE c.lead_id = k.lead_id AND c.key = k.key)
       AND k.key NOT IN (SELECT key FROM common)) THEN now() END`;
-    const when = (condition: string | undefined) => (condition ? ` WHERE ${condition}` : '');
-    return `WITH claimed AS (INSERT INTO ${q.table(LeadDedupeKey)} (tenant_id, environment, key, lead_id)
-      SELECT ${tenant}, ${env}, k.key, k.lead_id FROM ${keys}${when(guard)} ON CONFLICT DO NOTHING RETURNING key, lead_id),
+    return `WITH statuses AS MATERIALIZED (${statuses}),
+    claimed AS (INSERT INTO ${q.table(LeadDedupeKey)} (tenant_id, environment, key, lead_id)
+      SELECT ${tenant}, ${env}, k.key, k.lead_id FROM ${keys} WHERE ${guard} ON CONFLICT DO NOTHING RETURNING key, lead_id),
     common AS (${commonKeysSql(q, q.value([...new Set(keyed.map((k) => k.key))]), 'claimed')}),
     lead AS (${q.insertMany(Lead, rows, { duplicatesCheckedAt: checked }, { where: guard })} RETURNING *),
     identities AS (INSERT INTO ${q.table(LeadIdentity)} (tenant_id, environment, key, lead_id)
-      SELECT ${tenant}, ${env}, k.key, k.lead_id FROM ${keys}${when(leadWritten)}),
+      SELECT ${tenant}, ${env}, k.key, k.lead_id FROM ${keys} WHERE ${leadWritten}),
     docs AS (${q.insertMany(SearchDocument, docs, {}, { where: leadWritten })}),
     event AS (${leadEventsInsertSql(q, 'lead.created', rows, leadWritten)} RETURNING *),
     triggered AS (${triggeredCampaignsSql(q, 'lead_created')}),
@@ -83,7 +86,7 @@ export async function writeLeads(ctx: DomainContext, rows: NewLeadRow[], opts: W
       LEFT JOIN (SELECT *, row_number() OVER () AS n FROM event) e ON e.n = l.n
       LEFT JOIN pending p ON l.n = 1`;
   });
-  if (!result.length) return null; // the guard failed: no lead was written
+  if (!result.length) return null; // a status did not hold: no lead was written
   // The pending enrollment and the audit IDs are the statement's, given with its first lead only.
   const first = result.find((r) => r.first) as Record<string, unknown>;
   return {

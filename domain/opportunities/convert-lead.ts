@@ -1,5 +1,5 @@
 import { Lead, Opportunity, type PendingEnrollment } from '../../db/entities';
-import { isLeadStatus } from '../leads/statuses';
+import { holdsLeadStatus } from '../leads/statuses';
 import type { TenantScope } from '../../db/scoped-repository';
 import { AppError } from '../../lib/errors';
 import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
@@ -70,8 +70,9 @@ async function convertInTransaction(
     closedAt: effects.status === 'open' ? null : new Date(),
   });
   const changes: Record<string, unknown> = {};
-  // A tenant that deleted its `qualified` status keeps the lead's own: no lead gets an undefined status.
-  if (lead.status !== QUALIFIED && (await isLeadStatus(tx, QUALIFIED))) changes.status = lead.status = QUALIFIED;
+  // A tenant that deleted its `qualified` status keeps the lead's own: no lead gets an undefined status
+  // (held until the commit, so a concurrent delete of it waits and then finds this lead).
+  if (lead.status !== QUALIFIED && (await holdsLeadStatus(tx, QUALIFIED))) changes.status = lead.status = QUALIFIED;
   lead.convertedAt = new Date();
   changes.convertedAt = lead.convertedAt.toISOString();
   const saved = await tx.repo(Lead).save(lead);
