@@ -4,32 +4,21 @@ interface Waiting<T, R> {
   reject: (err: unknown) => void;
 }
 
-export interface GroupCommitOptions {
-  /** The most items one write takes. */
-  maxBatch?: number;
-  /** Writes in flight at once: more keep several connections busy, fewer make larger groups. */
-  maxInFlight?: number;
-}
-
 /**
  * Group commit: `add` resolves once its item is written, with the result the write gave it (the
  * write returns one result per item, in order, or nothing). The first item is written at once;
- * items that arrive while `maxInFlight` writes are in flight go together in the next one. Under
- * load that is one statement for many requests, and nobody waits for a timer.
+ * items that arrive while a write is in flight go together in the next one. Under load that is
+ * one statement for many requests, and nobody waits for a timer.
  */
 export class GroupCommit<T, R = void> {
   private queue: Waiting<T, R>[] = [];
-  private inFlight = 0;
-  private readonly maxBatch: number;
-  private readonly maxInFlight: number;
+  private writing = false;
 
   constructor(
     private readonly write: (items: T[]) => Promise<R[] | void>,
-    { maxBatch = 500, maxInFlight = 1 }: GroupCommitOptions = {},
-  ) {
-    this.maxBatch = maxBatch;
-    this.maxInFlight = maxInFlight;
-  }
+    /** The most items one write takes. */
+    private readonly maxBatch = 500,
+  ) {}
 
   add(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
@@ -40,14 +29,13 @@ export class GroupCommit<T, R = void> {
 
   /** Whether nothing is queued or being written. */
   get idle(): boolean {
-    return this.inFlight === 0 && this.queue.length === 0;
+    return !this.writing && this.queue.length === 0;
   }
 
   private pump(): void {
-    while (this.queue.length && this.inFlight < this.maxInFlight) {
-      this.inFlight++;
-      void this.writeBatch(this.queue.splice(0, this.maxBatch));
-    }
+    if (this.writing || !this.queue.length) return;
+    this.writing = true;
+    void this.writeBatch(this.queue.splice(0, this.maxBatch));
   }
 
   private async writeBatch(batch: Waiting<T, R>[]): Promise<void> {
@@ -58,7 +46,7 @@ export class GroupCommit<T, R = void> {
       outcome = { error };
     }
     // The next write starts before this one's items go on, so they see the group as it now is (idle).
-    this.inFlight--;
+    this.writing = false;
     this.pump();
     if ('error' in outcome) for (const w of batch) w.reject(outcome.error);
     else batch.forEach((w, i) => w.resolve(outcome.results ? outcome.results[i] : (undefined as R)));

@@ -42,12 +42,9 @@ describe('GroupCommit', () => {
 
   it('splits a long queue into writes of at most maxBatch items', async () => {
     const batches: number[][] = [];
-    const group = new GroupCommit(
-      async (items: number[]) => {
-        batches.push(items);
-      },
-      { maxBatch: 2 },
-    );
+    const group = new GroupCommit(async (items: number[]) => {
+      batches.push(items);
+    }, 2);
     await Promise.all([1, 2, 3, 4, 5].map((n) => group.add(n)));
     expect(batches.flat()).toEqual([1, 2, 3, 4, 5]);
     expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(2);
@@ -56,19 +53,6 @@ describe('GroupCommit', () => {
   it('gives each item the result the write returned for it', async () => {
     const group = new GroupCommit(async (items: number[]) => items.map((n) => n * 10));
     await expect(Promise.all([1, 2, 3].map((n) => group.add(n)))).resolves.toEqual([10, 20, 30]);
-  });
-
-  it('keeps up to maxInFlight writes in flight and groups what arrives while they are', async () => {
-    const w = manualWrites();
-    const group = new GroupCommit(w.write, { maxInFlight: 2 });
-    const all = [1, 2, 3, 4, 5].map((n) => group.add(n));
-    expect(w.batches).toEqual([[1], [2]]);
-    w.pending[1].resolve();
-    await new Promise((r) => setImmediate(r));
-    expect(w.batches).toEqual([[1], [2], [3, 4, 5]]);
-    w.pending[0].resolve();
-    w.pending[2].resolve();
-    await Promise.all(all);
   });
 
   it('is idle by the time its last item goes on, and busy while any write or item is left', async () => {

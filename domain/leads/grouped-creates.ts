@@ -47,7 +47,7 @@ export async function insertLead(ctx: DomainContext, row: NewLeadRow, mustBeDefa
   if (!byScope) groups.set(ctx.db, (byScope = new Map()));
   const key = `${ctx.scope.tenantId}/${ctx.scope.environment}`;
   let group = byScope.get(key);
-  if (!group) byScope.set(key, (group = new GroupCommit(writeGroups, { maxBatch: 100 })));
+  if (!group) byScope.set(key, (group = new GroupCommit(writeGroups, 100)));
   ctx.beforeGroupWait?.();
   const settled = await group.add({ ctx, row, mustBeDefault });
   if (group.idle && byScope.get(key) === group) byScope.delete(key);
