@@ -8,7 +8,7 @@ import { stopEnrollments } from '../campaigns/signal-enrollments';
 import type { WebhookDomainOptions } from '../context';
 import { normalizeEmail } from '../normalize';
 import { unitOfWork } from '../unit-of-work';
-import { suppressAddress } from './email-suppressions';
+import { lockLeadsOfAddress, suppressAddresses } from './email-suppressions';
 
 /** What suppressing needs: the database, Temporal (to end enrollments) and the webhook relay. */
 export interface SuppressionDeps {
@@ -36,8 +36,8 @@ export async function applySuppression(deps: SuppressionDeps, scope: TenantScope
   const [column, field] = LEAD_COLUMN[cause.reason];
   const address = normalizeEmail(cause.address);
   const marked = await unitOfWork({ ...deps, scope }, async (tx) => {
-    await suppressAddress(tx, address, cause.reason);
-    const rows = await tx.sql<{ id: string; email_normalized: string }>(
+    await lockLeadsOfAddress(tx, address, cause.leadId);
+    const rows = await tx.sql<{ id: string; email_normalized: string | null }>(
       (q) => `UPDATE ${q.table(Lead)} SET ${column} = ${q.value(cause.at)}, updated_at = now()
         WHERE ${q.scope()} AND (email_normalized = ${q.value(address)} OR id = ${q.value(cause.leadId)}::bigint) AND ${column} IS NULL
         RETURNING id::text, email_normalized`,
@@ -45,11 +45,8 @@ export async function applySuppression(deps: SuppressionDeps, scope: TenantScope
     for (const { id } of rows) await tx.emit('lead.updated', { id, changes: { [field]: cause.at.toISOString() } });
     // The person opted out, whatever address their lead has now: that address is suppressed too, so
     // the list holds what refuses them, and re-subscribing it (DELETE /v1/suppressions/:id) undoes it.
-    if (cause.reason === 'unsubscribed') {
-      for (const other of new Set(rows.map((r) => r.email_normalized).filter((a) => a !== address))) {
-        await suppressAddress(tx, other, 'unsubscribed');
-      }
-    }
+    const others = cause.reason === 'unsubscribed' ? rows.flatMap((r) => (r.email_normalized ? [r.email_normalized] : [])) : [];
+    await suppressAddresses(tx, [address, ...others], cause.reason);
     return rows.map((r) => r.id);
   });
   await stopEnrollmentsOfAddress(deps, new ScopedData(deps.db.manager, scope), address, cause.leadId, cause.reason);

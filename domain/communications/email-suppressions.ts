@@ -1,18 +1,37 @@
 import { In } from 'typeorm';
-import { EmailSuppression } from '../../db/entities';
+import { EmailSuppression, Lead } from '../../db/entities';
 import type { SuppressionReason } from '../../db/entities/email-suppression';
 import { normalizeEmail } from '../normalize';
 import { type ScopedData } from '../../db/scoped-data';
+import type { UnitOfWork } from '../unit-of-work';
 
 /**
- * Suppresses an address for the tenant and environment, whichever lead carries it. One row per
- * address; a bounce outranks an unsubscribe, so a later unsubscribe never weakens a bounce.
+ * The one lock order of the suppression list: a transaction that writes a lead's suppression state
+ * locks those leads first, in ID order (as a merge locks its pair), and the list's rows after them.
+ * Re-subscribe, unsubscribe, bounce and merge then queue behind one another instead of deadlocking,
+ * as they did when the first two locked the list's row before the leads and a merge the reverse.
+ * Locks the scope's leads with `address` (and the lead `leadId`, whatever its address) until `tx` ends.
  */
-export async function suppressAddress(data: ScopedData, address: string, reason: SuppressionReason): Promise<void> {
+export async function lockLeadsOfAddress(tx: UnitOfWork, address: string, leadId: string | null = null): Promise<void> {
+  await tx.sql(
+    (q) => `SELECT id FROM ${q.table(Lead)} WHERE ${q.scope()}
+      AND (email_normalized = ${q.value(normalizeEmail(address))} OR id = ${q.value(leadId)}::bigint) ORDER BY id FOR UPDATE`,
+  );
+}
+
+/**
+ * Suppresses addresses for the tenant and environment, whichever lead carries them. One row per
+ * address; a bounce outranks an unsubscribe, so a later unsubscribe never weakens a bounce. Rows
+ * are written in address order; a caller holds the addresses' leads first (lockLeadsOfAddress).
+ */
+export async function suppressAddresses(data: ScopedData, addresses: string[], reason: SuppressionReason): Promise<void> {
+  const sorted = [...new Set(addresses.map(normalizeEmail))].sort();
+  if (!sorted.length) return;
   await data.sql((q) => {
     const [tenant, environment] = q.scopeValues();
     return `INSERT INTO ${q.table(EmailSuppression)} (tenant_id, environment, address, reason)
-      VALUES (${tenant}, ${environment}, ${q.value(normalizeEmail(address))}, ${q.value(reason)})
+      SELECT ${tenant}, ${environment}, a.address, ${q.value(reason)} FROM unnest(${q.value(sorted)}::varchar[]) WITH ORDINALITY a(address, n)
+      ORDER BY a.n
       ON CONFLICT (tenant_id, environment, address) DO UPDATE
         SET reason = CASE WHEN email_suppressions.reason = 'bounced' THEN 'bounced' ELSE excluded.reason END, updated_at = now()`;
   });

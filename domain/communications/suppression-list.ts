@@ -1,5 +1,6 @@
 import type { SuppressionCreate, SuppressionListQuery } from '../../contracts/suppression';
 import { applySuppression } from './apply-suppression';
+import { lockLeadsOfAddress } from './email-suppressions';
 import { EmailSuppression, Lead } from '../../db/entities';
 import { notFound } from '../../lib/errors';
 import type { DomainContext } from '../context';
@@ -38,7 +39,9 @@ export async function resubscribe(ctx: DomainContext, id: string): Promise<Email
     const suppressions = tx.repo(EmailSuppression);
     const suppression = await suppressions.findById(id);
     if (!suppression) throw notFound('Suppression');
-    await suppressions.deleteById(id);
+    await lockLeadsOfAddress(tx, suppression.address);
+    // Gone since it was read (another re-subscribe): the leads' update below must not happen twice.
+    if (!(await suppressions.deleteById(id))) throw notFound('Suppression');
     const leads = await tx.sql<{ id: string }>(
       (q) => `UPDATE ${q.table(Lead)} SET unsubscribed_at = NULL, bounced_at = NULL, updated_at = now()
         WHERE ${q.scope()} AND email_normalized = ${q.value(suppression.address)} AND (unsubscribed_at IS NOT NULL OR bounced_at IS NOT NULL)

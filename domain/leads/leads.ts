@@ -1,6 +1,6 @@
 import { Lead, type Partner } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
-import { notFound } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import type { StartOptions } from '../../lib/temporal/workflow-starter';
 import { workflowIds } from '../../workflows/ids';
@@ -38,6 +38,9 @@ export interface LeadFilters {
   customFields?: Record<string, string>;
 }
 
+/** Lookups of a create's status before it gives up (see createLead's loop). */
+const STATUS_LOOKUPS = 3;
+
 /**
  * The hot path of the API (`npm run bench`, T2): one statement writes the lead with its key
  * claims, cluster rows, search document, outbox event, audit entry and the enrollments its
@@ -56,8 +59,12 @@ export async function createLead(ctx: DomainContext, input: LeadCreate): Promise
   const row = await newLeadRow(ctx, input, partner);
   const hinted = input.status ?? defaultLeadStatusHint(ctx.db, ctx.scope);
   let created = hinted === undefined ? null : await insertLead(ctx, { ...row, status: hinted }, input.status === undefined);
-  // Each pass that misses follows a delete (or a move of the default) committed since the last lookup.
-  while (!created) {
+  // Each pass that misses follows a delete (or a move of the default) committed since the last
+  // lookup: a named status is then unknown (422) at the next lookup; only a default that keeps
+  // moving could miss every time, and is answered after a few passes rather than chased forever.
+  for (let pass = 1; !created; pass++) {
+    if (pass > STATUS_LOOKUPS)
+      throw new AppError('conflict', "The tenant's default lead status kept changing while the lead was created; send the request again");
     const status = await resolveLeadStatus(ctx.data, input.status);
     if (input.status === undefined) rememberDefaultLeadStatus(ctx.db, ctx.scope, status);
     created = await insertLead(ctx, { ...row, status }, false);

@@ -3,7 +3,7 @@ import type { ScopedData } from '../../db/scoped-data';
 import { notFound, validationFailed } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { activeEnrollmentsOf, stopEnrollments } from '../campaigns/signal-enrollments';
-import { suppressAddress } from '../communications/email-suppressions';
+import { suppressAddresses } from '../communications/email-suppressions';
 import type { DomainContext } from '../context';
 import { deleteIdentities, syncIdentities } from './identities';
 import { removeFromIndex, indexLead } from '../search-index';
@@ -90,7 +90,7 @@ export async function mergeLeads(ctx: DomainContext, survivorId: string, duplica
     if (survivor.unsubscribedAt === null && duplicate.unsubscribedAt !== null) take('unsubscribedAt', duplicate.unsubscribedAt);
     if (survivor.bouncedAt === null && duplicate.bouncedAt !== null) take('bouncedAt', duplicate.bouncedAt);
     const reason = survivor.bouncedAt ? 'bounced' : survivor.unsubscribedAt ? 'unsubscribed' : null;
-    if (reason) await suppressAddress(tx, survivor.email, reason);
+    if (reason) await suppressAddresses(tx, [survivor.email], reason); // after both leads' locks, as lockLeadsOfAddress orders
     changes.mergedLeadId = encodeId('lead', duplicateId);
     const saved = await leads.save(survivor);
     await leads.deleteById(duplicateId);
