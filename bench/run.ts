@@ -3,7 +3,7 @@
  * reporting the median ratio. Machines here are noisy; only ratios mean anything.
  *
  * The service runs as it ships (bench/shipped.ts): first `npm run api` + `npm run worker` as two
- * processes from dist/, then `npm start`'s all-in-one process, each with production settings, against
+ * processes from dist/, then `npm start`'s all-in-one command, each with production settings, against
  * the same embedded PostgreSQL and Temporal dev server as the baselines. One table per layout in
  * bench/results/latest.json and latest.md.
  *
@@ -477,7 +477,7 @@ async function main(): Promise<void> {
       start: async () => [await startApi(shippedCtx), await startWorker(shippedCtx)],
     },
     'all-in-one': {
-      title: '`npm start` (API and worker in one process)',
+      title: '`npm start` (one command: the API, and the worker as its child process)',
       how: '`node dist/scripts/start.js` with the same settings, pointed at the same PostgreSQL and Temporal through DATABASE_URL and TEMPORAL_ADDRESS (so only the process layout differs; its own embedded servers would add nothing but their start-up).',
       start: async () => [await startAllInOne(shippedCtx)],
     },

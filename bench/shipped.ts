@@ -1,6 +1,6 @@
 /**
  * The service as it ships, started from dist/ the way users run it: `npm run api` and
- * `npm run worker` as two processes, or `npm start` (dist/scripts/start.js) as one. Production
+ * `npm run worker` as two processes, or `npm start` (dist/scripts/start.js) as one command. Production
  * settings: NODE_ENV=production with this run's secrets (bench/secrets.ts), LOG_LEVEL=info (one
  * access-log line per request), logs written to a file as a log collector would read them.
  * BENCH_CPU_PROF=<dir> adds --cpu-prof; the processes stop on SIGTERM and write their profiles.
@@ -146,7 +146,7 @@ export async function startWorker(ctx: ShippedContext): Promise<ShippedProcess> 
 }
 
 /**
- * `npm start` (dist/scripts/start.js: API and worker in one process), pointed at the same
+ * `npm start` (dist/scripts/start.js: the API, and the worker as its child process), pointed at the same
  * PostgreSQL and Temporal as everything else here so only the process layout differs.
  */
 export async function startAllInOne(ctx: ShippedContext): Promise<ShippedProcess> {

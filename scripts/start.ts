@@ -1,37 +1,28 @@
 /**
  * `npm start`: the whole stack on one machine with nothing else installed. Embedded PostgreSQL
- * unless DATABASE_URL, a Temporal dev server unless TEMPORAL_ADDRESS, migrations, the worker and
- * the API in this process. Ctrl-C stops everything; the next start reuses DATA_DIR.
+ * unless DATABASE_URL, a Temporal dev server unless TEMPORAL_ADDRESS, migrations, the worker (a
+ * child process: scripts/worker-process.ts) and the API in this process. Ctrl-C stops everything;
+ * the next start reuses DATA_DIR.
  */
-import { Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import { createApp, flushApp } from '../api/app';
 import type { ApiKeyCache } from '../api/auth/key-cache';
 import { initializeDatabase } from '../db/data-source';
-import { initializeWorkerDatabase } from '../db/worker-pool';
 import { resolveDatabase } from '../db/local-database';
 import { config } from '../lib/config';
 import { listen } from '../lib/http-server';
 import { logger } from '../lib/logger';
 import { connectTemporalClient } from '../lib/temporal/client';
-import { temporalConnectionOptions } from '../lib/temporal/connection-options';
 import { startDevServer } from '../lib/temporal/dev-server';
 import { findTemporalBinary } from '../lib/temporal/find-binary';
-import { registerSearchAttributes } from '../lib/temporal/register-search-attributes';
-import { TASK_QUEUE } from '../lib/temporal/task-queues';
-import { ensureWorkerSchedules } from '../workers/ensure-schedules';
 import { SHUTDOWN_DRAIN_MS, WorkflowStarter } from '../lib/temporal/workflow-starter';
-import { aiSettingsFromConfig } from '../activities/ai/settings';
 import { describeError } from '../lib/describe-error';
-import { createWorker } from '../workers/create-worker';
-import { installWorkerRuntime } from '../workers/runtime';
 import path from 'node:path';
 import { ensureDevTenant } from './dev-credentials';
+import { startWorkerProcess } from './worker-process';
 
 const step = (msg: string) => console.log(`[start] ${msg}`);
 
 async function main(): Promise<void> {
-  installWorkerRuntime();
   const stops: (() => Promise<void>)[] = [];
   const shutdown = async (code: number) => {
     step('shutting down ...');
@@ -84,33 +75,16 @@ async function main(): Promise<void> {
       poolSize: config.DB_POOL_SIZE,
     });
     stops.push(() => db.destroy());
-    const workerDb = await initializeWorkerDatabase(database.url, config);
-    stops.push(() => workerDb.destroy());
-
-    const admin = await Connection.connect(temporalConnectionOptions(temporalAddress));
-    await registerSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
-    await admin.close();
 
     step(config.WORKFLOW_BUNDLE_PATH ? 'starting worker ...' : 'starting worker (bundling workflows) ...');
+    const worker = await startWorkerProcess({ ...process.env, DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress }, (pid) =>
+      step(`worker running (process ${pid})`),
+    );
+    stops.push(worker.stop);
     const client = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
     stops.push(() => client.connection.close());
     const workflows = new WorkflowStarter(client);
-    await ensureWorkerSchedules(client, TASK_QUEUE, config);
     const webhooks = { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS };
-    const workerConnection = await NativeConnection.connect(temporalConnectionOptions(temporalAddress));
-    const worker = await createWorker({
-      connection: workerConnection,
-      namespace: config.TEMPORAL_NAMESPACE,
-      deps: { db: workerDb, workflows, webhooks, ai: aiSettingsFromConfig(config) },
-      maxConcurrentActivities: config.WORKER_DB_POOL_SIZE,
-      workflowBundle: config.WORKFLOW_BUNDLE_PATH ? { codePath: config.WORKFLOW_BUNDLE_PATH } : undefined,
-    });
-    const running = worker.run();
-    stops.push(async () => {
-      worker.shutdown();
-      await running;
-      await workerConnection.close();
-    });
 
     const baseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
     const app = createApp({ db, workflows, webhooks }, { publicBaseUrl: baseUrl, temporalUiUrl: temporalUi });

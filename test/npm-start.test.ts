@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { freePort } from './support/free-port';
 import { runScript, ServiceProcess } from './support/processes/service-process';
+import { waitUntil } from './support/wait-until';
 
 let start: ServiceProcess;
 let dataDir: string;
@@ -67,11 +68,44 @@ describe('npm start with npm run admin beside it', () => {
     expect(second.stderr).toMatch(/already running on .*is another `npm start` running\?/);
   });
 
+  it('runs the worker as a process of its own, and starts it again when it dies', async () => {
+    const workerPid = (line: string) => Number(/\[start\] worker running \(process (\d+)\)/.exec(line)?.[1] ?? NaN);
+    const first = start.output.map(workerPid).find((pid) => !Number.isNaN(pid))!;
+    expect(first).toBeGreaterThan(0);
+    expect(first).not.toBe(start.pid);
+    process.kill(first, 'SIGKILL'); // as the OOM killer would
+    await start.waitForLine((l) => l.includes('the worker process exited; starting it again'), 15_000);
+    await start.waitForLine((l) => workerPid(l) > 0 && workerPid(l) !== first, 60_000);
+
+    // The new worker runs what the API queues: a lead import is a workflow with activities.
+    const base = `http://127.0.0.1:${start.env.PORT}`;
+    const key = JSON.parse((await admin(['tenant', 'create', '--name', 'Worker Restart', '--plan', 'pro'])).stdout).liveKey as string;
+    const form = new FormData();
+    form.append('file', new Blob(['Email,First name,Last name\nrestart@example.com,Wor,Ker\n'], { type: 'text/csv' }), 'leads.csv');
+    const uploaded = await fetch(`${base}/v1/files/upload`, { method: 'POST', headers: { 'X-API-Key': key }, body: form });
+    const file = ((await uploaded.json()) as { data: { id: string } }).data;
+    const mapping = { email: 'Email', firstName: 'First name', lastName: 'Last name' };
+    const started = await fetch(`${base}/v1/leads/imports`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ fileId: file.id, format: 'csv', mapping, onExisting: 'skip' }),
+    });
+    expect(started.status).toBe(202);
+    const { id } = ((await started.json()) as { data: { id: string } }).data;
+    const done = await waitUntil(async () => {
+      const res = await fetch(`${base}/v1/leads/imports/${id}`, { headers: { 'X-API-Key': key } });
+      const { data } = (await res.json()) as { data: { status: string } };
+      return data.status === 'completed' && data;
+    }, 'the import to complete on the restarted worker');
+    expect(done).toMatchObject({ created: 1, failed: 0 });
+  }, 120_000);
+
   it('stops on Ctrl-C without an error-level log line', async () => {
     await start.interrupt();
     expect(start.exitCode).toBe(0);
     expect(start.output).toContain('[start] stopped');
-    const errors = start.output.filter((l) => /"level":(50|60)/.test(l));
+    const restarted = (l: string) => l.includes('the worker process exited; starting it again'); // the kill -9 above
+    const errors = start.output.filter((l) => /"level":(50|60)/.test(l) && !restarted(l));
     expect(errors).toEqual([]);
   });
 });

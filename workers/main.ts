@@ -17,6 +17,7 @@ import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createWorker } from './create-worker';
 import { serveWorkerEndpoints } from './http-endpoints';
 import { installWorkerRuntime } from './runtime';
+import { WORKER_READY } from './parent-channel';
 
 async function main(): Promise<void> {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
@@ -44,25 +45,28 @@ async function main(): Promise<void> {
     workflowBundle,
     maxConcurrentActivities: config.WORKER_DB_POOL_SIZE,
   });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      if (worker.getState() !== 'RUNNING') return; // SIGINT then SIGTERM: already draining
-      logger.info({ signal }, 'worker draining');
-      worker.shutdown();
-    });
-  }
+  const drain = (reason: string) => {
+    if (worker.getState() !== 'RUNNING') return; // SIGINT then SIGTERM: already draining
+    logger.info({ reason }, 'worker draining');
+    worker.shutdown();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => drain(signal));
+  // Started by npm start: a parent that died (kill -9) leaves no worker behind.
+  process.once('disconnect', () => drain('npm start exited'));
   const running = worker.run();
   const endpoints =
     config.WORKER_HTTP_PORT === undefined
       ? null
       : await serveWorkerEndpoints({ port: config.WORKER_HTTP_PORT, worker, db, sdkMetricsAddress: config.TEMPORAL_SDK_METRICS_ADDRESS });
   logger.info({ taskQueues: worker.workers.map((w) => w.options.taskQueue), httpPort: endpoints?.port }, 'worker running');
+  process.send?.(WORKER_READY);
   await running;
   await endpoints?.close();
   await connection.close();
   await client.connection.close();
   await db.destroy();
   logger.info('worker stopped');
+  if (process.connected) process.disconnect(); // npm start's channel would keep this process alive
 }
 
 main().catch((err) => {
