@@ -163,9 +163,10 @@ const USES_COUNTED = 10_000;
 
 /**
  * The statement that counts a definition's records, up to USES_COUNTED. A lead status's leads are
- * read from `ix_leads_scope_status` (that status's entries only, no table rows once vacuumed);
- * without it, a status no lead has meant reading every lead of the scope to find none. Checked
- * for the plan a prepared statement settles on and for a status few leads have, the usual delete
+ * read from `ix_leads_scope_status`, a stage's deals from `ix_opportunities_scope_stage` (that
+ * status's or stage's entries only, no table rows once vacuumed); without them, a definition no
+ * record uses meant reading every lead or deal of the scope to find none. Checked for the plan a
+ * prepared statement settles on and for a definition few records use, the usual delete
  * (test/status-in-use-plan.test.ts).
  */
 export function usesCountSql(q: ScopedSqlBuilder, row: Pick<Entity, 'entityType' | 'code' | 'id'>): string {
