@@ -25,7 +25,7 @@ export type DefinitionLock = 'none' | 'key share';
 /** The definition a record names: by code (a lead's status), by ID (an opportunity's stage), or the default. */
 export type DefinitionRef = { code: string } | { id: string } | undefined;
 
-// A prepared statement per entity type and shape: every lead create that misses, batch and import chunk asks it.
+// A prepared statement of three shapes (six with the lock): every lead create that misses, batch and import chunk asks it.
 async function findDefinition(data: ScopedData, entityType: EntityType, ref: DefinitionRef, lock: DefinitionLock) {
   const [found] = await data.sqlEntities(StatusDefinition, (q) => {
     const which =
