@@ -109,8 +109,10 @@ export async function updateStatusDefinition(ctx: DomainContext, id: string, pat
   return unitOfWork(ctx, async (tx) => {
     await lockEntityType(tx, found.entityType);
     const repo = tx.repo(StatusDefinitionEntity);
-    // A new code is refused while records have the old one: locked first, as a delete locks it.
-    const row = patch.code === undefined ? await repo.findById(id) : await repo.findByIdForUpdate(id);
+    // A new code, and a stage's new closed or won flag, are refused while records use the row: it is
+    // locked first, as a delete locks it, so that writers holding it are waited for and counted.
+    const inUseMatters = patch.code !== undefined || patch.isClosed !== undefined || patch.isWon !== undefined;
+    const row = inUseMatters ? await repo.findByIdForUpdate(id) : await repo.findById(id);
     if (!row) throw notFound('Status');
     if (row.isDefault && patch.isDefault === false) {
       throw new AppError('conflict', 'The default cannot be unset; make another definition the default instead', [
@@ -135,12 +137,12 @@ export async function updateStatusDefinition(ctx: DomainContext, id: string, pat
 
 /**
  * Deletes a definition no record uses. The row is locked FOR UPDATE before the records are
- * counted: every write of a lead's status holds the definition it names FOR KEY SHARE until it
- * commits (domain/leads/statuses.ts), so this waits for a lead being written with it, and the
- * count, a later statement, then sees that lead and refuses; a writer that comes second waits
- * for this delete and then finds no definition (the 422 of an unknown status). Locked before
- * counting, not after: a count before the lock would miss a lead whose writer holds the row, and
- * the delete, once that writer committed, would not look again.
+ * counted: every write of a lead's status or a deal's stage holds the definition it names FOR KEY
+ * SHARE until it commits (domain/find-definition.ts), so this waits for a record being written
+ * with it, and the count, a later statement, then sees that record and refuses; a writer that
+ * comes second waits for this delete and then finds no definition (the 422 of an unknown status
+ * or stage). Locked before counting, not after: a count before the lock would miss a record whose
+ * writer holds the row, and the delete, once that writer committed, would not look again.
  */
 export async function deleteStatusDefinition(ctx: DomainContext, id: string): Promise<Entity> {
   const found = await getStatusDefinition(ctx, id);
@@ -161,9 +163,10 @@ const USES_COUNTED = 10_000;
 
 /**
  * The statement that counts a definition's records, up to USES_COUNTED. A lead status's leads are
- * read from `ix_leads_scope_status` (that status's entries only, no table rows once vacuumed);
- * without it, a status no lead has meant reading every lead of the scope to find none. Checked
- * for the plan a prepared statement settles on and for a status few leads have, the usual delete
+ * read from `ix_leads_scope_status`, a stage's deals from `ix_opportunities_scope_stage` (that
+ * status's or stage's entries only, no table rows once vacuumed); without them, a definition no
+ * record uses meant reading every lead or deal of the scope to find none. Checked for the plan a
+ * prepared statement settles on and for a definition few records use, the usual delete
  * (test/status-in-use-plan.test.ts).
  */
 export function usesCountSql(q: ScopedSqlBuilder, row: Pick<Entity, 'entityType' | 'code' | 'id'>): string {

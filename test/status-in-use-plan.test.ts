@@ -4,12 +4,12 @@ import { ScopedSqlBuilder } from '../db/scoped-sql';
 import { usesCountSql } from '../domain/status-definitions';
 
 /**
- * Deleting a lead status (or giving it another code) first counts the leads that have it
- * (domain/status-definitions.ts, usesCountSql). Without an index on the status that meant reading
- * every lead of the tenant, millions on a large one, to find that none has it. The statement must
- * read `ix_leads_scope_status` both as a prepared statement's generic plan (it is one: every
- * hand-written statement is prepared, db/sql.ts) and for a status that no lead has while others
- * are common, which is what a delete usually meets.
+ * Deleting a lead status or an opportunity stage (or changing what its records depend on) first
+ * counts the records that use it (domain/status-definitions.ts, usesCountSql). Without an index on
+ * the status or stage that meant reading every lead or deal of the tenant, millions on a large
+ * one, to find that none uses it. The statement must read the index both as a prepared
+ * statement's generic plan (it is one: every hand-written statement is prepared, db/sql.ts) and
+ * for a definition that no record uses while others are common, which is what a delete usually meets.
  */
 let db: DataSource;
 beforeAll(async () => {
@@ -18,31 +18,42 @@ beforeAll(async () => {
 afterAll(() => db.destroy());
 
 const scope = { tenantId: '1', environment: 'live' as const };
-const statusOf = (q: ScopedSqlBuilder) => usesCountSql(q, { entityType: 'lead', code: 'archived', id: '1' });
 
-/** Runs `explain` over a temporary `leads` that shadows the real one in this transaction: same columns and indexes, 30,000 rows. */
-function withLargeLeads(explain: (m: EntityManager) => Promise<string>): Promise<string> {
+/**
+ * Runs `explain` over a temporary `table` that shadows the real one in this transaction: same
+ * columns and indexes, the 30,000 rows `fill` inserts from `generate_series(1, 30000) g`.
+ */
+function withLargeTable(table: string, fill: string, explain: (m: EntityManager) => Promise<string>): Promise<string> {
   return db.transaction(async (m) => {
-    await m.query('CREATE TEMP TABLE leads (LIKE public.leads INCLUDING ALL) ON COMMIT DROP');
-    // One tenant's leads in the seeded statuses, most of them new; another tenant's beside them.
-    await m.query(
-      `INSERT INTO leads (id, tenant_id, environment, email, email_normalized, first_name, last_name, status, created_at)
-       OVERRIDING SYSTEM VALUE SELECT g, CASE WHEN g % 10 = 0 THEN 2 ELSE 1 END, 'live', 'l' || g || '@x.io', 'l' || g || '@x.io', 'L', 'L',
-         (ARRAY['new', 'new', 'new', 'contacted', 'qualified', 'unqualified'])[1 + g % 6], now() - g * interval '1 minute'
-       FROM generate_series(1, 30000) g`,
-    );
+    await m.query(`CREATE TEMP TABLE ${table} (LIKE public.${table} INCLUDING ALL) ON COMMIT DROP`);
+    await m.query(`${fill} FROM generate_series(1, 30000) g`);
     return explain(m);
   });
 }
 
 const planText = (rows: { 'QUERY PLAN': string }[]) => rows.map((r) => r['QUERY PLAN']).join('\n');
 
+/** The generic plan of the prepared statement `sql` builds. */
+const genericPlan = (sql: (q: ScopedSqlBuilder) => string) => async (m: EntityManager) =>
+  planText(await m.query(`EXPLAIN (GENERIC_PLAN) ${sql(new ScopedSqlBuilder(m, scope))}`));
+
+/** The plan `sql` runs with, its values given, once the table is analyzed. */
+const analyzedPlan = (table: string, sql: (q: ScopedSqlBuilder) => string) => async (m: EntityManager) => {
+  await m.query(`ANALYZE ${table}`);
+  const q = new ScopedSqlBuilder(m, scope);
+  const text = sql(q);
+  return planText(await m.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${text}`, q.params.values));
+};
+
 describe("the in-use check of a lead status's delete", () => {
+  const statusOf = (q: ScopedSqlBuilder) => usesCountSql(q, { entityType: 'lead', code: 'archived', id: '1' });
+  // One tenant's leads in the seeded statuses, most of them new; another tenant's beside them.
+  const leads = `INSERT INTO leads (id, tenant_id, environment, email, email_normalized, first_name, last_name, status, created_at)
+    OVERRIDING SYSTEM VALUE SELECT g, CASE WHEN g % 10 = 0 THEN 2 ELSE 1 END, 'live', 'l' || g || '@x.io', 'l' || g || '@x.io', 'L', 'L',
+      (ARRAY['new', 'new', 'new', 'contacted', 'qualified', 'unqualified'])[1 + g % 6], now() - g * interval '1 minute'`;
+
   it('reads the status index in the generic plan of its prepared statement, on a large never-analyzed table', async () => {
-    const plan = await withLargeLeads(async (m) => {
-      const q = new ScopedSqlBuilder(m, scope);
-      return planText(await m.query(`EXPLAIN (GENERIC_PLAN) ${statusOf(q)}`));
-    });
+    const plan = await withLargeTable('leads', leads, genericPlan(statusOf));
     expect(plan).toMatch(/Index Only Scan using \S+ on leads/);
     expect(plan).toMatch(
       /Index Cond: \(\(tenant_id = \$1\) AND \(\(?environment\)?(::text)? = \$2\) AND \(\(?status\)?(::text)? = \$3\)\)/,
@@ -51,14 +62,32 @@ describe("the in-use check of a lead status's delete", () => {
   });
 
   it('reads the status index for a status no lead has, where statistics know the common ones', async () => {
-    const plan = await withLargeLeads(async (m) => {
-      await m.query('ANALYZE leads');
-      const q = new ScopedSqlBuilder(m, scope);
-      const text = statusOf(q);
-      return planText(await m.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${text}`, q.params.values));
-    });
+    const plan = await withLargeTable('leads', leads, analyzedPlan('leads', statusOf));
     expect(plan).toMatch(/Index Only Scan using \S+ on leads/);
     expect(plan).toMatch(/Index Cond: .*status/);
+    expect(plan).not.toMatch(/Seq Scan|Rows Removed by Filter/);
+  });
+});
+
+describe("the in-use check of an opportunity stage's delete", () => {
+  // Stage 6, which no deal is in, while deals fill stages 1 to 5.
+  const stageOf = (q: ScopedSqlBuilder) => usesCountSql(q, { entityType: 'opportunity', code: 'archived', id: '6' });
+  // One tenant's deals in five stages, most of them in the first; another tenant's beside them.
+  const deals = `INSERT INTO opportunities (id, tenant_id, environment, name, stage_id, stage, created_at)
+    OVERRIDING SYSTEM VALUE SELECT g, CASE WHEN g % 10 = 0 THEN 2 ELSE 1 END, 'live', 'D' || g,
+      (ARRAY[1, 1, 1, 2, 3, 4, 5])[1 + g % 7], 's', now() - g * interval '1 minute'`;
+
+  it('reads the stage index in the generic plan of its prepared statement, on a large never-analyzed table', async () => {
+    const plan = await withLargeTable('opportunities', deals, genericPlan(stageOf));
+    expect(plan).toMatch(/Index Only Scan using \S+ on opportunities/);
+    expect(plan).toMatch(/Index Cond: \(\(tenant_id = \$1\) AND \(\(?environment\)?(::text)? = \$2\) AND \(stage_id = \$3\)\)/);
+    expect(plan).not.toMatch(/Seq Scan/);
+  });
+
+  it('reads the stage index for a stage no deal is in, where statistics know the common ones', async () => {
+    const plan = await withLargeTable('opportunities', deals, analyzedPlan('opportunities', stageOf));
+    expect(plan).toMatch(/Index Only Scan using \S+ on opportunities/);
+    expect(plan).toMatch(/Index Cond: .*stage_id/);
     expect(plan).not.toMatch(/Seq Scan|Rows Removed by Filter/);
   });
 });

@@ -10,6 +10,8 @@ const money = { to: (v: number | null) => v, from: (v: string | null) => (v === 
  */
 @Entity({ name: 'opportunities' })
 @Index('ix_opportunities_scope_created', ['tenantId', 'environment', 'createdAt'])
+// A stage's deals: whether the stage is in use (its delete, or a change of its code or flags).
+@Index('ix_opportunities_scope_stage', ['tenantId', 'environment', 'stageId'])
 @Index('uq_opportunities_converted_lead', ['leadId'], { unique: true, where: '"converted_from_lead"' })
 export class Opportunity extends TenantOwned {
   @Column({ name: 'lead_id', type: 'bigint', nullable: true })

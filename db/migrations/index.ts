@@ -36,6 +36,7 @@ import { AddSmsStatusCallbacks1796000000000 } from './1796000000000-AddSmsStatus
 import { AddEventsCreatedIndex1796010000000 } from './1796010000000-AddEventsCreatedIndex';
 import { SearchAccentsPhonesAndCustomFields1796020000000 } from './1796020000000-SearchAccentsPhonesAndCustomFields';
 import { AddLeadsStatusIndex1796030000000 } from './1796030000000-AddLeadsStatusIndex';
+import { AddOpportunitiesStageIndex1796040000000 } from './1796040000000-AddOpportunitiesStageIndex';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -76,4 +77,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddEventsCreatedIndex1796010000000,
   SearchAccentsPhonesAndCustomFields1796020000000,
   AddLeadsStatusIndex1796030000000,
+  AddOpportunitiesStageIndex1796040000000,
 ];

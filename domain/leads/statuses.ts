@@ -2,24 +2,17 @@ import type { DataSource } from 'typeorm';
 import { StatusDefinition } from '../../db/entities';
 import { type TenantScope } from '../../db/scoped-repository';
 import { type AppError, validationFailed } from '../../lib/errors';
-import { ensureSeeded } from '../status-definitions';
+import { type DefinitionLock, findOrSeedDefinition } from '../find-definition';
 import { type ScopedData } from '../../db/scoped-data';
 import type { ScopedSqlBuilder } from '../../db/scoped-sql';
 import type { UnitOfWork } from '../unit-of-work';
 
 /**
  * Lead statuses are the tenant's lead status definitions (seeded new/contacted/qualified/
- * unqualified): a lead's status must be one of them, and no code means the default one.
- *
- * A definition can be deleted (or given another code) only while no lead has it, and that check
- * cannot see a lead not committed yet. So every write of a lead's status holds the definition it
- * names, FOR KEY SHARE, in the statement or transaction that writes the lead, as a foreign key
- * check holds the row it references; the delete locks the definition FOR UPDATE before it counts
- * the leads (domain/status-definitions.ts). The two locks conflict, so whichever comes second
- * waits for the other's commit: a delete that waited counts the new lead (its count is a later
- * statement) and refuses; a writer that waited finds the definition gone (PostgreSQL re-checks a
- * row it waited for and skips it when deleted, or when its code no longer matches) and writes
- * nothing, as for an unknown status. Never a lead whose status no definition describes.
+ * unqualified): a lead's status must be one of them, and no code means the default one. Every
+ * write of a lead's status holds the definition it names until it commits, so that it is not
+ * deleted or given another code under the lead (domain/find-definition.ts): a writer that waited
+ * for a delete or a new code finds no definition and writes nothing, as for an unknown status.
  */
 
 /** The 422 of a status that is not one of the scope's lead statuses. */
@@ -29,27 +22,10 @@ export function unknownLeadStatus(): AppError {
   ]);
 }
 
-type Lock = '' | ' FOR KEY SHARE';
-
-// A prepared statement of two shapes (four with the lock): every batch create and import chunk asks this.
-const findLeadStatus = async (data: ScopedData, code: string | undefined, lock: Lock) =>
-  (
-    await data.sql<{ code: string }>(
-      (q) =>
-        `SELECT s.code FROM ${q.from(StatusDefinition, 's')}
-          WHERE s.entity_type = 'lead' AND ${code ? `s.code = ${q.value(code)}::varchar` : 's.is_default'} LIMIT 1${lock}`,
-    )
-  )[0]?.code;
-
-async function findOrSeed(data: ScopedData, code: string | undefined, lock: Lock): Promise<string> {
-  // Seeding is checked only when the lookup misses: a tenant's first lead, or an unknown code.
-  let found = await findLeadStatus(data, code, lock);
-  if (!found) {
-    await ensureSeeded(data, 'lead');
-    found = await findLeadStatus(data, code, lock);
-  }
+async function findOrSeed(data: ScopedData, code: string | undefined, lock: DefinitionLock): Promise<string> {
+  const found = await findOrSeedDefinition(data, 'lead', code ? { code } : undefined, lock);
   if (!found) throw unknownLeadStatus();
-  return found;
+  return found.code;
 }
 
 /**
@@ -57,12 +33,12 @@ async function findOrSeed(data: ScopedData, code: string | undefined, lock: Lock
  * up: the statement that then writes the lead must hold it (heldLeadStatusesSql).
  */
 export function resolveLeadStatus(data: ScopedData, code: string | undefined): Promise<string> {
-  return findOrSeed(data, code, '');
+  return findOrSeed(data, code, 'none');
 }
 
 /** As resolveLeadStatus, and holds the definition (FOR KEY SHARE) until `tx` ends: for a transaction that writes the lead after. */
 export function holdLeadStatus(tx: UnitOfWork, code: string | undefined): Promise<string> {
-  return findOrSeed(tx, code, ' FOR KEY SHARE');
+  return findOrSeed(tx, code, 'key share');
 }
 
 /**

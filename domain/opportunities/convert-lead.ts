@@ -6,7 +6,7 @@ import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/au
 import { indexLead } from '../search-index';
 import { unitOfWork, type UnitOfWork, type UnitOfWorkContext } from '../unit-of-work';
 import { recordOutcome } from './opportunities';
-import { resolveStage, stageEffects } from './stages';
+import { holdStage, stageEffects } from './stages';
 
 const QUALIFIED = 'qualified';
 
@@ -50,7 +50,8 @@ async function convertInTransaction(
   if (existing) return { outcome: { outcome: 'already_converted', opportunityId: existing.id }, pending: null };
   let stage;
   try {
-    stage = await resolveStage(tx, input.stageId);
+    // Held until the commit, as every write of a deal's stage (stages.ts).
+    stage = await holdStage(tx, input.stageId);
   } catch (err) {
     if (err instanceof AppError && err.code === 'validation_failed') return { outcome: { outcome: 'stage_not_found' }, pending: null };
     throw err;

@@ -7,14 +7,15 @@ import type { OpportunityCreate, OpportunityListQuery, OpportunityUpdate } from 
 import type { DomainContext } from '../context';
 import { earnCommissionForWonDeal, reverseCommissionForDeal } from '../commissions';
 import { assertAssignable, assertExists, findForUpdate } from '../scoped-lookups';
-import { resolveStage, stageEffects } from './stages';
+import { holdStage, resolveStage, stageEffects } from './stages';
 import { unitOfWork, type UnitOfWork } from '../unit-of-work';
 
 export async function createOpportunity(ctx: DomainContext, input: OpportunityCreate): Promise<Opportunity> {
   return unitOfWork(ctx, async (tx) => {
     await assertExists(tx, Lead, input.leadId, 'leadId', 'Lead');
     await assertAssignable(tx, input.ownerId, 'ownerId');
-    const stage = await resolveStage(tx, input.stageId);
+    // Held until the commit, so a concurrent delete or change of the stage waits for this deal, then refuses.
+    const stage = await holdStage(tx, input.stageId);
     const effects = stageEffects(stage);
     const opportunity = await tx.repo(Opportunity).insert({
       name: input.name,
@@ -90,7 +91,7 @@ export async function updateOpportunity(ctx: DomainContext, id: string, patch: O
       if (patch.probability !== null) o.probability = patch.probability;
     }
     if (patch.stageId !== undefined && patch.stageId !== o.stageId) {
-      const stage = await resolveStage(tx, patch.stageId);
+      const stage = await holdStage(tx, patch.stageId);
       const effects = stageEffects(stage);
       const from = o.stage;
       o.stageId = stage.id;

@@ -1,0 +1,24 @@
+import type { EntityType } from '../../contracts/status-definition';
+import type { First } from './interleave';
+import type { TestStack, TestTenant } from './stack';
+
+/** The ID of the tenant's sandbox definition `code` of `entityType`, as the API gives it. */
+export async function definitionId(stack: TestStack, t: TestTenant, entityType: EntityType, code: string): Promise<string> {
+  const res = await stack.http().get(`/v1/config/statuses?entityType=${entityType}&limit=100`).set(t.sandbox).expect(200);
+  return (res.body.data as { id: string; code: string }[]).find((s) => s.code === code)!.id;
+}
+
+/**
+ * The first side of a race (interleave): a delete of the tenant's sandbox definition `code` in the
+ * middle of its transaction, as DELETE /v1/config/statuses/:id does it: the row locked FOR UPDATE,
+ * then deleted; it commits once the other side waits for it.
+ */
+export const deleting = (t: TestTenant, entityType: EntityType, code: string): First => ({
+  statements: async (tx) => {
+    const [row] = await tx.query(
+      `SELECT id FROM status_definitions WHERE tenant_id = $1 AND environment = 'sandbox' AND entity_type = $2 AND code = $3 FOR UPDATE`,
+      [t.tenant.id, entityType, code],
+    );
+    await tx.query('DELETE FROM status_definitions WHERE id = $1', [row.id]);
+  },
+});
