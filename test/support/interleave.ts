@@ -36,13 +36,15 @@ export type Send = () => PromiseLike<Response>;
 
 /**
  * The first side of a race. Either statements of a transaction of the test's own, committed once
- * the second side waits (a delete in progress, as the API's would be); or a request caught in the
+ * the second side waits (a delete in progress, as the API's would be), after `whileSecondWaits`
+ * when given (what the first side does next, e.g. a lock that must be free then); or a request caught in the
  * middle of its transaction: `pause` takes a lock in a transaction of the test's, the request must
  * wait for it in a statement matching `pausedIn` (after it took what the second side needs), and
  * goes on once that transaction rolls back.
  */
 export type First =
-  { statements: (tx: QueryRunner) => Promise<unknown> } | { request: Send; pause: (tx: QueryRunner) => Promise<unknown>; pausedIn: RegExp };
+  | { statements: (tx: QueryRunner) => Promise<unknown>; whileSecondWaits?: (tx: QueryRunner) => Promise<unknown> }
+  | { request: Send; pause: (tx: QueryRunner) => Promise<unknown>; pausedIn: RegExp };
 
 /** The second side: a request that must wait for the first in a statement matching `waitsIn`. */
 export interface Second {
@@ -59,18 +61,27 @@ export async function interleave(db: DataSource, first: First, second: Second): 
   const answer = Promise.resolve(second.request());
   try {
     await waiting(db, held.pid, second.waitsIn, `the second side to wait for the first in ${second.waitsIn}`, answer);
+    await held.whileSecondWaits?.();
   } finally {
     await held.release();
   }
   return { first: await held.answer, second: await answer };
 }
 
-async function hold(db: DataSource, first: First): Promise<{ pid: number; release(): Promise<void>; answer?: Promise<Response> }> {
+interface Held {
+  pid: number;
+  release(): Promise<void>;
+  whileSecondWaits?: () => Promise<unknown>;
+  answer?: Promise<Response>;
+}
+
+async function hold(db: DataSource, first: First): Promise<Held> {
   const tx = await transaction(db);
   try {
     if ('statements' in first) {
       await first.statements(tx.runner);
-      return { pid: tx.pid, release: () => tx.end(true) };
+      const next = first.whileSecondWaits;
+      return { pid: tx.pid, release: () => tx.end(true), whileSecondWaits: next && (() => next(tx.runner)) };
     }
     await first.pause(tx.runner);
     const answer = Promise.resolve(first.request());
