@@ -2,7 +2,7 @@ import type { Request } from 'express';
 // The webhook helpers alone, not the whole REST client the API never calls.
 import { validateRequest } from 'twilio/lib/webhooks/webhooks';
 import { z } from 'zod';
-import { TwilioStatusCallback, TwilioStatusReceipt } from '../../contracts/twilio';
+import { TwilioStatusCallback, TwilioStatusCallbackQuery, TwilioStatusReceipt } from '../../contracts/twilio';
 import {
   applyTwilioStatus,
   TWILIO_STATUS_PATH,
@@ -10,6 +10,7 @@ import {
   type TwilioCallbackSettings,
 } from '../../domain/communications/twilio-status';
 import { AppError } from '../../lib/errors';
+import { decodeId } from '../../lib/ids';
 import type { AppDeps } from '../http/domain-context';
 import { defineRoute } from '../http/route';
 
@@ -60,12 +61,13 @@ export function providerRoutes(deps: AppDeps) {
       auth: 'public',
       bodyType: 'form',
       headers: TwilioSignatureHeaders,
+      query: TwilioStatusCallbackQuery,
       body: TwilioStatusCallback,
       response: TwilioStatusReceipt,
       status: 200,
       // 403: a missing or wrong signature, another account; 404: Twilio is not configured here; 429: PUBLIC_PROVIDER_CALLBACKS_LIMIT_PER_MINUTE.
       errors: [403, 404, 429],
-      handler: async ({ body, headers, req }) => {
+      handler: async ({ body, headers, query, req }) => {
         const settings = configured(deps.twilio);
         if (!req.is('application/x-www-form-urlencoded')) {
           throw new AppError(
@@ -80,10 +82,13 @@ export function providerRoutes(deps: AppDeps) {
             `AccountSid ${body.AccountSid} is not this service's Twilio account: only the account in TWILIO_ACCOUNT_SID reports here`,
           );
         }
+        // Signed with the URL, so the ID is the one the send put there; one that does not decode (ID_SECRET changed) leaves the SID.
+        const messageId = query.messageId === undefined ? null : decodeId('message', query.messageId);
         const outcome = await applyTwilioStatus(deps, {
           messageSid: body.MessageSid,
           status: body.MessageStatus,
           errorCode: body.ErrorCode,
+          ...(messageId ? { messageId } : {}),
         });
         return { data: { messageSid: body.MessageSid, outcome }, message: 'Status received' };
       },
