@@ -1,18 +1,12 @@
 import type { Request } from 'express';
-// The webhook helpers alone, not the whole REST client the API never calls.
-import { validateRequest } from 'twilio/lib/webhooks/webhooks';
 import { z } from 'zod';
 import { TwilioStatusCallback, TwilioStatusCallbackQuery, TwilioStatusReceipt } from '../../contracts/twilio';
-import {
-  applyTwilioStatus,
-  TWILIO_STATUS_PATH,
-  twilioStatusCallbackUrl,
-  type TwilioCallbackSettings,
-} from '../../domain/communications/twilio-status';
+import { applyTwilioStatus, TWILIO_STATUS_PATH, type TwilioCallbackSettings } from '../../domain/communications/twilio-status';
 import { AppError } from '../../lib/errors';
 import { decodeId } from '../../lib/ids';
 import type { AppDeps } from '../http/domain-context';
 import { defineRoute } from '../http/route';
+import { signedByTwilio, twilioSignedUrl } from '../http/twilio-signature';
 
 const TwilioSignatureHeaders = z.object({
   'x-twilio-signature': z.string().max(200).optional().meta({
@@ -39,12 +33,10 @@ function verifySignature(settings: TwilioCallbackSettings, signature: string | u
       "X-Twilio-Signature is missing: this endpoint takes only Twilio's status callbacks, which Twilio signs with the account's auth token",
     );
   }
-  const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-  const url = twilioStatusCallbackUrl(settings.publicBaseUrl) + query;
-  if (!validateRequest(settings.authToken, signature, url, req.body as Record<string, unknown>)) {
+  if (!signedByTwilio(settings, req)) {
     throw new AppError(
       'forbidden',
-      `X-Twilio-Signature does not match this request (signed for ${url}); if Twilio sent it, check that TWILIO_AUTH_TOKEN is the account's current auth token and PUBLIC_BASE_URL the address Twilio calls`,
+      `X-Twilio-Signature does not match this request (signed for ${twilioSignedUrl(settings, req)}); if Twilio sent it, check that TWILIO_AUTH_TOKEN is the account's current auth token and PUBLIC_BASE_URL the address Twilio calls`,
     );
   }
 }
@@ -65,7 +57,8 @@ export function providerRoutes(deps: AppDeps) {
       body: TwilioStatusCallback,
       response: TwilioStatusReceipt,
       status: 200,
-      // 403: a missing or wrong signature, another account; 404: Twilio is not configured here; 429: PUBLIC_PROVIDER_CALLBACKS_LIMIT_PER_MINUTE.
+      // 403: a missing or wrong signature, another account; 404: Twilio is not configured here;
+      // 429: PUBLIC_PROVIDER_CALLBACKS_LIMIT_PER_MINUTE, counting only requests Twilio did not sign (providerCallbackRateLimit).
       errors: [403, 404, 429],
       handler: async ({ body, headers, query, req }) => {
         const settings = configured(deps.twilio);
