@@ -330,6 +330,58 @@ describe('Twilio status callbacks', () => {
     expect(await message(tenant, id)).toMatchObject({ status: 'sent', providerMessageId: sid, deliveredAt: expect.any(String) });
   });
 
+  it("counts a campaign's SMS delivered when Twilio reported it delivered, not merely because it was sent", async () => {
+    const pos = (i: number) => ({ x: 0, y: i * 100 });
+    const definition = {
+      name: 'One SMS',
+      nodes: [
+        { nodeId: 'start', type: 'trigger', position: pos(0), data: { triggerType: 'manual' } },
+        { nodeId: 'sms-1', type: 'sms', position: pos(1), data: { message: 'Hi {{firstName}}, your order shipped' } },
+        { nodeId: 'done', type: 'end', position: pos(2), data: {} },
+      ],
+      edges: [
+        { edgeId: 'e1', source: 'start', target: 'sms-1' },
+        { edgeId: 'e2', source: 'sms-1', target: 'done' },
+      ],
+    };
+    const workflow = (await api().post('/v1/workflows').set(tenant.live).send(definition).expect(201)).body.data;
+    const campaign = (
+      await api()
+        .post('/v1/campaigns')
+        .set(tenant.live)
+        .send({ name: 'SMS stats', type: 'sms', workflowId: workflow.id, status: 'active' })
+        .expect(201)
+    ).body.data;
+    const leads = [];
+    for (let i = 0; i < 3; i++)
+      leads.push(
+        (
+          await api()
+            .post('/v1/leads')
+            .set(tenant.live)
+            .send(validLead({ phone: newNumber() }))
+            .expect(201)
+        ).body.data,
+      );
+    await api()
+      .post(`/v1/campaigns/${campaign.id}/enrollments`)
+      .set(tenant.live)
+      .send({ leadIds: leads.map((l) => l.id) })
+      .expect(200);
+    for (const lead of leads) await stack.client.workflow.getHandle(`campaign/${campaign.id}/lead/${lead.id}`).result();
+
+    // One delivered, one undelivered (it leaves sent for failed), one Twilio has not reported on yet.
+    const report = (lead: { phone: string }, fields: { MessageStatus: string; ErrorCode?: string }) => {
+      const { statusCallback, sid } = twilioRequestTo(lead.phone);
+      return outcomeOf(callback({ MessageSid: sid, ...fields }, { to: statusCallback }));
+    };
+    expect(await report(leads[0], { MessageStatus: 'delivered' })).toBe('delivered');
+    expect(await report(leads[1], { MessageStatus: 'undelivered', ErrorCode: '30003' })).toBe('failed');
+    const stats = (await api().get(`/v1/campaigns/${campaign.id}/stats`).set(tenant.live).expect(200)).body.data;
+    expect(stats).toMatchObject({ enrolled: 3, sent: 2, delivered: 1, bounced: 0 });
+    expect(stats.rates).toMatchObject({ delivery: 0.5 });
+  });
+
   it('answers an unknown SID 200 with outcome unknown_message, so Twilio does not retry what it cannot fix', async () => {
     const res = await callback({ MessageSid: `SM${'f'.repeat(32)}`, MessageStatus: 'undelivered', ErrorCode: '30003' }).expect(200);
     expect(res.body.data).toEqual({ messageSid: `SM${'f'.repeat(32)}`, outcome: 'unknown_message' });
