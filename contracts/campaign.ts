@@ -102,7 +102,10 @@ export const CampaignStats = z
     active: z.number().int(),
     completed: z.number().int(),
     sent: z.number().int(),
-    delivered: z.number().int(),
+    delivered: z.number().int().meta({
+      description:
+        'SMS Twilio reported delivered (status callbacks need PUBLIC_BASE_URL), plus emails sent and not bounced (email has no provider receipt to count)',
+    }),
     opened: z.number().int(),
     clicked: z.number().int(),
     replied: z.number().int(),

@@ -26,12 +26,20 @@ export const TwilioStatusCallback = z
   .meta({ id: 'TwilioStatusCallback' });
 export type TwilioStatusCallback = z.infer<typeof TwilioStatusCallback>;
 
+/** The StatusCallback URL's own parameter: the message it was created for (covered by Twilio's signature, as the whole URL is). */
+export const TwilioStatusCallbackQuery = z.object({
+  messageId: z.string().max(40).optional().meta({
+    description:
+      'The message this SMS was sent as (msg...), put in the URL the SMS was created with; absent on sends made before it was added (found by MessageSid then). An ID that does not decode falls back to MessageSid',
+  }),
+});
+
 export const TwilioStatusReceipt = z
   .object({
     messageSid: z.string(),
     outcome: z.enum(['failed', 'delivered', 'unchanged', 'unknown_message']).meta({
       description:
-        'failed / delivered: this callback recorded the outcome; unchanged: a non-final status, a repeat, or a notice after the outcome was known; unknown_message: no SMS of this service has the SID (logged, answered 200 so Twilio does not retry)',
+        'failed / delivered: this callback recorded the outcome; unchanged: a non-final status, a repeat, a notice after the outcome was known, or a SID other than the one the named message was stored with; unknown_message: no SMS of this service has the ID the URL names, or the SID (logged, answered 200 so Twilio does not retry)',
     }),
   })
   .meta({ id: 'TwilioStatusReceipt' });

@@ -5,10 +5,10 @@ import { insertManySql, metadataOf, Params, queryRows } from './sql';
 /**
  * The door for the few paths that are nobody's tenant or span tenants: login and key resolution
  * (the tenant is not known yet), public forms and tracking links (the tenant comes from the form
- * or the signed link), a provider's status callback (the message is found by its provider ID),
- * sweeps over every tenant, tenant administration and the global addon catalog. Everything else
- * reaches rows through a scope (ScopedData, the unit of work). It has its own name so that every
- * use is easy to find and review: `grep -rn "unscoped(" .`.
+ * or the signed link), a provider's status callback (the message is found by the ID its signed
+ * URL names, or by its provider ID), sweeps over every tenant, tenant administration and the
+ * global addon catalog. Everything else reaches rows through a scope (ScopedData, the unit of
+ * work). It has its own name so that every use is easy to find and review: `grep -rn "unscoped(" .`.
  */
 export function unscoped(db: DataSource | EntityManager) {
   return {

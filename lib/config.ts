@@ -214,7 +214,7 @@ const EnvSchema = z.object({
   PUBLIC_LOGIN_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /** The local driver's signed upload and download URLs. */
   PUBLIC_FILE_URLS_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  /** Providers' callbacks (Twilio's SMS statuses, up to three per SMS): raise it for large sends, a callback refused with 429 may be lost. */
+  /** Providers' callbacks their provider did not sign (unsigned, forged, another account's): Twilio's own are never counted nor refused. */
   PUBLIC_PROVIDER_CALLBACKS_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
   /** Opens and clicks one tenant may have waiting in an API process's buffer; past it that tenant's new hits are dropped. */
   TRACKING_BUFFER_PER_TENANT: z.coerce.number().int().min(1).default(10_000),

@@ -175,7 +175,13 @@ describe('OpenAPI document', () => {
     const op = (await stack.http().get('/v1/openapi.json')).body.paths['/v1/providers/twilio/status'].post;
     expect(op.security).toEqual([]);
     expect(Object.keys(op.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
-    expect(op.parameters).toEqual([expect.objectContaining({ name: 'x-twilio-signature', in: 'header', required: false })]);
+    expect(op.parameters).toHaveLength(2);
+    expect(op.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'messageId', in: 'query', required: false }),
+        expect.objectContaining({ name: 'x-twilio-signature', in: 'header', required: false }),
+      ]),
+    );
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '403', '404', '415', '422', '429']));
     // This stack has no Twilio account configured: the documented 404, in the envelope.
     const fields = { MessageSid: `SM${'0'.repeat(32)}`, MessageStatus: 'delivered', AccountSid: `AC${'0'.repeat(32)}` };

@@ -1,4 +1,5 @@
 import { temporal } from '@temporalio/proto';
+import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
 import type { AppDeps } from '../api/http/domain-context';
 import { CampaignEnrollment, EngagementEvent, Message } from '../db/entities';
 import { scoped, type TenantScope } from '../db/scoped-repository';
@@ -15,6 +16,7 @@ import { waitUntil } from './support/wait-until';
 let stack: TestStack;
 const tracking = { secret: 'public-surface-tracking-secret-0123', baseUrl: 'http://public.test' };
 const LIMITS = { tracking: 8, pages: 4, forms: 3, login: 3, fileUrls: 3, providerCallbacks: 3 };
+const twilio = { accountSid: `AC${'5'.repeat(32)}`, authToken: 'public-surface-twilio-token', publicBaseUrl: 'https://public.test' };
 
 beforeAll(async () => {
   stack = await startStack({
@@ -24,7 +26,7 @@ beforeAll(async () => {
       // Flushed by the tests only, so the buffer's bounds are what decides.
       trackingHits: { flushEveryMs: 3_600_000, capacity: 10, perTenantCapacity: 5 },
     },
-    appDeps: { tracking },
+    appDeps: { tracking, twilio },
   });
 });
 afterAll(() => stack.stop());
@@ -125,6 +127,36 @@ describe('per-IP limits on the unauthenticated routes', () => {
     expect((refused.body as { message: string }).message).toMatch(/Too many requests from this address; retry in \d+ seconds/);
     // Another address is not affected.
     expect((await call(newIp())).status).not.toBe(429);
+  });
+
+  it("never refuses Twilio's signed status callbacks for their rate: only unsigned or forged ones count, and get 429 past the limit", async () => {
+    await atMinuteSafe();
+    const ip = newIp();
+    let n = 0;
+    const statusCallback = (sign: (fields: Record<string, string>) => string) => {
+      const fields = {
+        MessageSid: `SM${String(process.pid).padStart(8, '0')}${String(++n).padStart(24, '0')}`,
+        MessageStatus: 'delivered',
+        AccountSid: twilio.accountSid,
+      };
+      return stack
+        .http()
+        .post('/v1/providers/twilio/status')
+        .set('X-Forwarded-For', ip)
+        .set('X-Twilio-Signature', sign(fields))
+        .type('form')
+        .send(fields);
+    };
+    const signed = () =>
+      statusCallback((fields) =>
+        getExpectedTwilioSignature(twilio.authToken, `${twilio.publicBaseUrl}/v1/providers/twilio/status`, fields),
+      );
+    const forged = () => statusCallback(() => 'forged-signature');
+    // Twilio posts up to three statuses per SMS from a pool of addresses: far past the per-IP limit, none is refused.
+    for (let i = 0; i < LIMITS.providerCallbacks * 3; i++) expect((await signed()).status).toBe(200);
+    for (let i = 0; i < LIMITS.providerCallbacks; i++) expect((await forged()).status).toBe(403);
+    expect((await forged()).status).toBe(429);
+    expect((await signed()).status).toBe(200);
   });
 
   it('keeps each route class its own budget: a flood of pixel hits leaves the login budget alone', async () => {

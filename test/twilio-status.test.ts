@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
 import { messagingSettingsFromConfig } from '../activities/messaging/settings';
+import { Message } from '../db/entities';
+import { scoped } from '../db/scoped-repository';
+import { encodeId } from '../lib/ids';
 import { createApp, flushApp } from '../api/app';
 import { loadConfig } from '../lib/config';
 import { FakeTwilio } from './support/fake-twilio';
@@ -25,6 +28,8 @@ let tenant: TestTenant;
 let twilio: FakeTwilio;
 let receiver: WebhookReceiver;
 let stop: () => Promise<void>;
+/** Runs inside the send, after Twilio accepted the SMS and before its SID is stored: where Twilio's fastest callbacks land. */
+let onAccepted: ((message: Message) => Promise<void>) | undefined;
 
 beforeAll(async () => {
   twilio = await new FakeTwilio().start();
@@ -38,6 +43,7 @@ beforeAll(async () => {
         apiBaseUrl: twilio.url,
         statusCallback: CALLBACK_URL,
       },
+      afterProviderAccept: (message) => onAccepted?.(message),
     },
     appDeps: { twilio: { accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, publicBaseUrl: PUBLIC_BASE_URL } },
   }));
@@ -53,10 +59,15 @@ afterAll(async () => {
 const api = () => stack.http();
 let numbers = 0;
 
+const newNumber = () => `+4477009${String(process.pid % 100).padStart(2, '0')}${String(++numbers).padStart(3, '0')}`;
+
 /** A live SMS through the API, sent by the worker; its message record (with Twilio's SID) once sent. */
 async function sendSms(owner: TestTenant = tenant, leadId?: string) {
-  const to = `+4477009${String(process.pid % 100).padStart(2, '0')}${String(++numbers).padStart(3, '0')}`;
-  const sent = await api().post('/v1/communications/send/sms').set(owner.live).send({ to, body: 'Your code is 1234', leadId }).expect(200);
+  const sent = await api()
+    .post('/v1/communications/send/sms')
+    .set(owner.live)
+    .send({ to: newNumber(), body: 'Your code is 1234', leadId })
+    .expect(200);
   expect(sent.body.data.status).toBe('sent');
   return message(owner, sent.body.data.id);
 }
@@ -65,6 +76,9 @@ const message = async (owner: TestTenant, id: string) =>
 
 interface Signing {
   token?: string;
+  /** The URL Twilio calls, posted to and signed: by default the bare callback URL that sends made before message IDs were added name. */
+  to?: string;
+  /** Signed instead of `to`. */
   url?: string;
   /** Sent as given instead; null: no header. */
   signature?: string | null;
@@ -73,7 +87,7 @@ interface Signing {
 /** A status callback as Twilio posts it, signed as Twilio would unless `Signing` says otherwise. */
 function callback(
   fields: { MessageSid: string; MessageStatus: string; ErrorCode?: string; AccountSid?: string },
-  { token = AUTH_TOKEN, url = CALLBACK_URL, signature }: Signing = {},
+  { token = AUTH_TOKEN, to = CALLBACK_URL, url = to, signature }: Signing = {},
 ) {
   const params = {
     AccountSid: ACCOUNT_SID,
@@ -82,21 +96,54 @@ function callback(
     SmsStatus: fields.MessageStatus,
     ...fields,
   };
-  const req = api().post('/v1/providers/twilio/status').type('form');
+  const target = new URL(to);
+  const req = api()
+    .post(target.pathname + target.search)
+    .type('form');
   if (signature !== null) req.set('X-Twilio-Signature', signature ?? getExpectedTwilioSignature(token, url, params));
   return req.send(params);
 }
 const outcomeOf = async (res: ReturnType<typeof callback>) => (await res.expect(200)).body.data.outcome;
-const eventsFor = async (owner: TestTenant, messageId: string) =>
-  (await outboxOf(stack.db, owner, 'live', ['sms.failed', 'sms.delivered'])).filter((e) => e.data.messageId === messageId);
+const eventsFor = async (owner: TestTenant, messageId: string, types = ['sms.failed', 'sms.delivered']) =>
+  (await outboxOf(stack.db, owner, 'live', types)).filter((e) => e.data.messageId === messageId);
+/** The StatusCallback the SMS to `to` was created with, and the SID Twilio answered. */
+const twilioRequestTo = (to: string) => {
+  const request = twilio.requests.find((r) => r.form.get('To') === to);
+  return { statusCallback: request?.form.get('StatusCallback') ?? '', sid: request?.sid ?? '' };
+};
+
+/**
+ * Sends an SMS whose status Twilio reports while the send is still between Twilio's answer and
+ * storing it: the message is queued, its SID not stored. Returns the callback's outcome, the
+ * message as the callback found it, and the message once the send finished.
+ */
+async function sendWithEarlyCallback(owner: TestTenant, status: { MessageStatus: string; ErrorCode?: string }) {
+  const early: { outcome?: string; seen?: { status: string; provider_message_id: string | null }; error?: unknown } = {};
+  onAccepted = async (accepted) => {
+    try {
+      const { statusCallback, sid } = twilioRequestTo(accepted.to);
+      [early.seen] = await stack.db.query('SELECT status, provider_message_id FROM messages WHERE id = $1', [accepted.id]);
+      early.outcome = await outcomeOf(callback({ MessageSid: sid, ...status }, { to: statusCallback }));
+    } catch (err) {
+      early.error = err;
+    }
+  };
+  try {
+    const to = newNumber();
+    const sent = await api().post('/v1/communications/send/sms').set(owner.live).send({ to, body: 'Your code is 1234' }).expect(200);
+    return { early, sid: twilioRequestTo(to).sid, sms: await message(owner, sent.body.data.id) };
+  } finally {
+    onAccepted = undefined;
+  }
+}
 const received = (type: string, messageId: string) =>
   receiver.for('/hook').filter((w) => w.body.type === type && w.body.data.messageId === messageId);
 
 describe('Twilio status callbacks', () => {
   it("sends each SMS with StatusCallback at PUBLIC_BASE_URL's callback path, as config builds it", async () => {
     const sms = await sendSms();
-    const request = twilio.requests.find((r) => r.form.get('To') === sms.to);
-    expect(request?.form.get('StatusCallback')).toBe(CALLBACK_URL);
+    // Our message ID rides in the URL (signed by Twilio with the rest), so a callback never depends on the SID being stored yet.
+    expect(twilioRequestTo(sms.to).statusCallback).toBe(`${CALLBACK_URL}?messageId=${sms.id}`);
 
     const twilioEnv = { TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_FROM: '+15550002222' };
     const withBase = messagingSettingsFromConfig(loadConfig({ ...twilioEnv, PUBLIC_BASE_URL: 'https://api.example.com/' }));
@@ -193,6 +240,146 @@ describe('Twilio status callbacks', () => {
     expect(await message(other, theirs.id)).toMatchObject({ status: 'sent', deliveredAt: expect.any(String) });
     expect(await message(tenant, mine.id)).toMatchObject({ status: 'failed', deliveredAt: null });
     expect((await eventsFor(other, theirs.id)).map((e) => e.type)).toEqual(['sms.delivered']);
+  });
+
+  it('fails an SMS whose undelivered status arrives before the send stored its SID: sms.sent, then sms.failed, each once', async () => {
+    const owner = await newTenant(stack.db);
+    await stack.subscribe(owner);
+    const { early, sid, sms } = await sendWithEarlyCallback(owner, { MessageStatus: 'undelivered', ErrorCode: '30003' });
+    expect(early).toEqual({ seen: { status: 'queued', provider_message_id: null }, outcome: 'failed' });
+    expect(sms).toMatchObject({
+      status: 'failed',
+      providerMessageId: sid,
+      sentAt: expect.any(String),
+      deliveredAt: null,
+      error: 'Twilio reported the SMS undelivered after accepting it (error 30003: https://www.twilio.com/docs/api/errors/30003)',
+    });
+    expect((await eventsFor(owner, sms.id, ['sms.sent', 'sms.failed', 'sms.delivered'])).map((e) => e.type)).toEqual([
+      'sms.sent',
+      'sms.failed',
+    ]);
+    // Twilio's repeat, now that the SID is stored, changes nothing.
+    expect(await outcomeOf(callback({ MessageSid: sid, MessageStatus: 'failed' }, { to: `${CALLBACK_URL}?messageId=${sms.id}` }))).toBe(
+      'unchanged',
+    );
+  });
+
+  it('records a delivery reported before the send stored its SID, after its sms.sent', async () => {
+    const owner = await newTenant(stack.db);
+    await stack.subscribe(owner);
+    const { early, sid, sms } = await sendWithEarlyCallback(owner, { MessageStatus: 'delivered' });
+    expect(early).toEqual({ seen: { status: 'queued', provider_message_id: null }, outcome: 'delivered' });
+    expect(sms).toMatchObject({ status: 'sent', providerMessageId: sid, error: null, deliveredAt: expect.any(String) });
+    expect((await eventsFor(owner, sms.id, ['sms.sent', 'sms.failed', 'sms.delivered'])).map((e) => e.type)).toEqual([
+      'sms.sent',
+      'sms.delivered',
+    ]);
+  });
+
+  it("acts on the message its signed URL names only with that message's SID, never on another tenant's", async () => {
+    const other = await newTenant(stack.db);
+    const [mine, theirs] = [await sendSms(tenant), await sendSms(other)];
+    const mineUrl = `${CALLBACK_URL}?messageId=${mine.id}`;
+    // Signed for my message's URL, posted to theirs: the signature covers the ID.
+    const moved = await callback(
+      { MessageSid: theirs.providerMessageId, MessageStatus: 'failed', ErrorCode: '30008' },
+      { to: `${CALLBACK_URL}?messageId=${theirs.id}`, url: mineUrl },
+    );
+    expect([moved.status, moved.body.message]).toEqual([403, expect.stringMatching(/^X-Twilio-Signature does not match/)]);
+    // My message's URL with their SID: my message has another SID, so nothing changes anywhere.
+    expect(
+      await outcomeOf(callback({ MessageSid: theirs.providerMessageId, MessageStatus: 'failed', ErrorCode: '30008' }, { to: mineUrl })),
+    ).toBe('unchanged');
+    expect(await message(tenant, mine.id)).toMatchObject({ status: 'sent', error: null, deliveredAt: null });
+    expect(await message(other, theirs.id)).toMatchObject({ status: 'sent', error: null, deliveredAt: null });
+    // An ID of no SMS (an email's, or none at all) names no message; an ID that does not decode falls back to the SID.
+    const email = await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: 'someone@example.com', subject: 'Hi', body: 'Hello' })
+      .expect(200);
+    const viaEmailId = callback(
+      { MessageSid: mine.providerMessageId, MessageStatus: 'delivered' },
+      { to: `${CALLBACK_URL}?messageId=${email.body.data.id}` },
+    );
+    expect(await outcomeOf(viaEmailId)).toBe('unknown_message');
+    const garbled = callback(
+      { MessageSid: mine.providerMessageId, MessageStatus: 'delivered' },
+      { to: `${CALLBACK_URL}?messageId=msgNotAnIdAtAll0` },
+    );
+    expect(await outcomeOf(garbled)).toBe('delivered');
+    expect(await message(tenant, mine.id)).toMatchObject({ status: 'sent', deliveredAt: expect.any(String) });
+  });
+
+  it('finds an SMS marked sent without its SID (a send that stopped after Twilio answered) by its URL, and stores the SID', async () => {
+    // What a retried send leaves when it finds the provider-attempt marker: sent, no SID.
+    const stored = await scoped(stack.db.manager, Message, { tenantId: tenant.tenant.id, environment: 'live' }).insert({
+      channel: 'sms',
+      to: newNumber(),
+      body: 'Your code is 1234',
+      status: 'sent',
+      idempotencyKey: `twilio-status-no-sid-${Date.now()}`,
+      providerAttemptedAt: new Date(),
+      sentAt: new Date(),
+    });
+    const id = encodeId('message', stored.id);
+    const sid = `SM${'a'.repeat(24)}${String(Date.now()).slice(-8)}`;
+    expect(await outcomeOf(callback({ MessageSid: sid, MessageStatus: 'delivered' }, { to: `${CALLBACK_URL}?messageId=${id}` }))).toBe(
+      'delivered',
+    );
+    expect(await message(tenant, id)).toMatchObject({ status: 'sent', providerMessageId: sid, deliveredAt: expect.any(String) });
+  });
+
+  it("counts a campaign's SMS delivered when Twilio reported it delivered, not merely because it was sent", async () => {
+    const pos = (i: number) => ({ x: 0, y: i * 100 });
+    const definition = {
+      name: 'One SMS',
+      nodes: [
+        { nodeId: 'start', type: 'trigger', position: pos(0), data: { triggerType: 'manual' } },
+        { nodeId: 'sms-1', type: 'sms', position: pos(1), data: { message: 'Hi {{firstName}}, your order shipped' } },
+        { nodeId: 'done', type: 'end', position: pos(2), data: {} },
+      ],
+      edges: [
+        { edgeId: 'e1', source: 'start', target: 'sms-1' },
+        { edgeId: 'e2', source: 'sms-1', target: 'done' },
+      ],
+    };
+    const workflow = (await api().post('/v1/workflows').set(tenant.live).send(definition).expect(201)).body.data;
+    const campaign = (
+      await api()
+        .post('/v1/campaigns')
+        .set(tenant.live)
+        .send({ name: 'SMS stats', type: 'sms', workflowId: workflow.id, status: 'active' })
+        .expect(201)
+    ).body.data;
+    const leads = [];
+    for (let i = 0; i < 3; i++)
+      leads.push(
+        (
+          await api()
+            .post('/v1/leads')
+            .set(tenant.live)
+            .send(validLead({ phone: newNumber() }))
+            .expect(201)
+        ).body.data,
+      );
+    await api()
+      .post(`/v1/campaigns/${campaign.id}/enrollments`)
+      .set(tenant.live)
+      .send({ leadIds: leads.map((l) => l.id) })
+      .expect(200);
+    for (const lead of leads) await stack.client.workflow.getHandle(`campaign/${campaign.id}/lead/${lead.id}`).result();
+
+    // One delivered, one undelivered (it leaves sent for failed), one Twilio has not reported on yet.
+    const report = (lead: { phone: string }, fields: { MessageStatus: string; ErrorCode?: string }) => {
+      const { statusCallback, sid } = twilioRequestTo(lead.phone);
+      return outcomeOf(callback({ MessageSid: sid, ...fields }, { to: statusCallback }));
+    };
+    expect(await report(leads[0], { MessageStatus: 'delivered' })).toBe('delivered');
+    expect(await report(leads[1], { MessageStatus: 'undelivered', ErrorCode: '30003' })).toBe('failed');
+    const stats = (await api().get(`/v1/campaigns/${campaign.id}/stats`).set(tenant.live).expect(200)).body.data;
+    expect(stats).toMatchObject({ enrolled: 3, sent: 2, delivered: 1, bounced: 0 });
+    expect(stats.rates).toMatchObject({ delivery: 0.5 });
   });
 
   it('answers an unknown SID 200 with outcome unknown_message, so Twilio does not retry what it cannot fix', async () => {

@@ -3,9 +3,10 @@ import type { DataSource } from 'typeorm';
 import { IsNull } from 'typeorm';
 import { Message } from '../../db/entities';
 import { ScopedData } from '../../db/scoped-data';
-import { scoped, type TenantScope } from '../../db/scoped-repository';
+import { scoped } from '../../db/scoped-repository';
 import { stopsEmail, suppressionOf } from '../../domain/communications/email-suppressions';
 import { failQueuedMessage } from '../../domain/communications/fail-message';
+import { markMessageSent } from '../../domain/communications/mark-sent';
 import { unitOfWork } from '../../domain/unit-of-work';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { composeEmail } from '../../domain/communications/compose-email';
@@ -19,23 +20,6 @@ import type { MessagingSettings } from './settings';
 import { twilioSender, type SmsSender } from './sms-transport';
 
 export type MessageRef = ScopeRef & { messageId: string };
-
-/**
- * Marks the message sent and writes its `email.sent` / `sms.sent` event in the same transaction;
- * only the attempt that moves it from queued emits, so a retried activity reports it once.
- */
-async function markSent(db: DataSource, workflows: WorkflowStarter, scope: TenantScope, message: Message, set: Partial<Message>) {
-  await unitOfWork({ db, workflows, scope }, async (tx) => {
-    const sentAt = new Date();
-    const changed = await tx.repo(Message).updateWhere({ id: message.id, status: 'queued' }, { status: 'sent', sentAt, ...set });
-    if (changed)
-      await tx.emit(message.channel === 'email' ? 'email.sent' : 'sms.sent', {
-        ...message,
-        sentAt,
-        sandbox: set.sandbox ?? message.sandbox,
-      });
-  });
-}
 
 /**
  * Sends one stored message at most once, however often Temporal runs this:
@@ -63,7 +47,7 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
       if (message.status === 'failed' && message.channel === 'email') await finishBounceAtSending({ db, workflows }, scope, message);
       return { status: message.status };
     }
-    const sent = (set: Partial<Message>) => markSent(db, workflows, scope, message, set);
+    const sent = (set: Partial<Message>) => unitOfWork({ db, workflows, scope }, (tx) => markMessageSent(tx, message, set));
     if (message.providerAttemptedAt) {
       await sent({});
       return { status: 'sent' };
@@ -120,7 +104,11 @@ export function deliverMessage(db: DataSource, workflows: WorkflowStarter, setti
           dkim: identity.dkim,
         });
       } else {
-        providerMessageId = await (provider as SmsSender)({ to: message.to, body: message.body });
+        providerMessageId = await (provider as SmsSender)({
+          to: message.to,
+          body: message.body,
+          messageId: encodeId('message', message.id),
+        });
       }
     } catch (err) {
       await repo.updateWhere({ id: message.id }, { providerAttemptedAt: null });

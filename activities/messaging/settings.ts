@@ -9,7 +9,10 @@ export interface TwilioSettings {
   from: string;
   /** Replaces https://<product>.twilio.com; tests point it at a local server. */
   apiBaseUrl?: string;
-  /** Where Twilio reports each SMS's later statuses (PUBLIC_BASE_URL's /v1/providers/twilio/status); unset: none are reported. */
+  /**
+   * Where Twilio reports each SMS's later statuses (PUBLIC_BASE_URL's /v1/providers/twilio/status),
+   * each SMS's URL naming it (`?messageId=`); unset: none are reported.
+   */
   statusCallback?: string;
 }
 

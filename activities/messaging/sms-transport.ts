@@ -1,9 +1,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import twilio from 'twilio';
 import type { RequestOptions } from 'twilio/lib/base/RequestClient';
+import { twilioStatusCallbackFor } from '../../domain/communications/twilio-status';
 import type { TwilioSettings } from './settings';
 
-export type SmsSender = (sms: { to: string; body: string }) => Promise<string>;
+/** Sends one SMS and returns the provider's ID; `messageId` (encoded) names our message in its status callbacks. */
+export type SmsSender = (sms: { to: string; body: string; messageId: string }) => Promise<string>;
 
 /**
  * The twilio client accepts only an edge or region, not a base URL, so a custom `httpClient`
@@ -22,15 +24,17 @@ class RebasedRequestClient extends twilio.RequestClient {
 
 /**
  * twilio Messages API. 4xx other than 429 are permanent (bad number, unverified sender). With a
- * status callback, Twilio later posts the message's delivered / failed / undelivered status there.
+ * status callback, Twilio later posts the message's delivered / failed / undelivered status there,
+ * to a URL naming the message, so a status that beats the stored SID still finds it.
  */
 export function twilioSender(settings: TwilioSettings): SmsSender {
   const client = twilio(settings.accountSid, settings.authToken, {
     httpClient: settings.apiBaseUrl ? new RebasedRequestClient(new URL(settings.apiBaseUrl)) : undefined,
   });
-  return async ({ to, body }) => {
+  return async ({ to, body, messageId }) => {
+    const statusCallback = settings.statusCallback ? twilioStatusCallbackFor(settings.statusCallback, messageId) : undefined;
     try {
-      const sent = await client.messages.create({ to, from: settings.from, body, statusCallback: settings.statusCallback });
+      const sent = await client.messages.create({ to, from: settings.from, body, statusCallback });
       return sent.sid;
     } catch (err) {
       const status = (err as { status?: number }).status;

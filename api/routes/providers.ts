@@ -1,17 +1,12 @@
 import type { Request } from 'express';
-// The webhook helpers alone, not the whole REST client the API never calls.
-import { validateRequest } from 'twilio/lib/webhooks/webhooks';
 import { z } from 'zod';
-import { TwilioStatusCallback, TwilioStatusReceipt } from '../../contracts/twilio';
-import {
-  applyTwilioStatus,
-  TWILIO_STATUS_PATH,
-  twilioStatusCallbackUrl,
-  type TwilioCallbackSettings,
-} from '../../domain/communications/twilio-status';
+import { TwilioStatusCallback, TwilioStatusCallbackQuery, TwilioStatusReceipt } from '../../contracts/twilio';
+import { applyTwilioStatus, TWILIO_STATUS_PATH, type TwilioCallbackSettings } from '../../domain/communications/twilio-status';
 import { AppError } from '../../lib/errors';
+import { decodeId } from '../../lib/ids';
 import type { AppDeps } from '../http/domain-context';
 import { defineRoute } from '../http/route';
+import { signedByTwilio, twilioSignedUrl } from '../http/twilio-signature';
 
 const TwilioSignatureHeaders = z.object({
   'x-twilio-signature': z.string().max(200).optional().meta({
@@ -38,12 +33,10 @@ function verifySignature(settings: TwilioCallbackSettings, signature: string | u
       "X-Twilio-Signature is missing: this endpoint takes only Twilio's status callbacks, which Twilio signs with the account's auth token",
     );
   }
-  const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-  const url = twilioStatusCallbackUrl(settings.publicBaseUrl) + query;
-  if (!validateRequest(settings.authToken, signature, url, req.body as Record<string, unknown>)) {
+  if (!signedByTwilio(settings, req)) {
     throw new AppError(
       'forbidden',
-      `X-Twilio-Signature does not match this request (signed for ${url}); if Twilio sent it, check that TWILIO_AUTH_TOKEN is the account's current auth token and PUBLIC_BASE_URL the address Twilio calls`,
+      `X-Twilio-Signature does not match this request (signed for ${twilioSignedUrl(settings, req)}); if Twilio sent it, check that TWILIO_AUTH_TOKEN is the account's current auth token and PUBLIC_BASE_URL the address Twilio calls`,
     );
   }
 }
@@ -60,12 +53,14 @@ export function providerRoutes(deps: AppDeps) {
       auth: 'public',
       bodyType: 'form',
       headers: TwilioSignatureHeaders,
+      query: TwilioStatusCallbackQuery,
       body: TwilioStatusCallback,
       response: TwilioStatusReceipt,
       status: 200,
-      // 403: a missing or wrong signature, another account; 404: Twilio is not configured here; 429: PUBLIC_PROVIDER_CALLBACKS_LIMIT_PER_MINUTE.
+      // 403: a missing or wrong signature, another account; 404: Twilio is not configured here;
+      // 429: PUBLIC_PROVIDER_CALLBACKS_LIMIT_PER_MINUTE, counting only requests Twilio did not sign (providerCallbackRateLimit).
       errors: [403, 404, 429],
-      handler: async ({ body, headers, req }) => {
+      handler: async ({ body, headers, query, req }) => {
         const settings = configured(deps.twilio);
         if (!req.is('application/x-www-form-urlencoded')) {
           throw new AppError(
@@ -80,10 +75,13 @@ export function providerRoutes(deps: AppDeps) {
             `AccountSid ${body.AccountSid} is not this service's Twilio account: only the account in TWILIO_ACCOUNT_SID reports here`,
           );
         }
+        // Signed with the URL, so the ID is the one the send put there; one that does not decode (ID_SECRET changed) leaves the SID.
+        const messageId = query.messageId === undefined ? null : decodeId('message', query.messageId);
         const outcome = await applyTwilioStatus(deps, {
           messageSid: body.MessageSid,
           status: body.MessageStatus,
           errorCode: body.ErrorCode,
+          ...(messageId ? { messageId } : {}),
         });
         return { data: { messageSid: body.MessageSid, outcome }, message: 'Status received' };
       },

@@ -29,9 +29,12 @@ const rate = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10_000) 
 
 /**
  * Counts from the database. Opens, clicks and replies count messages (one per message however
- * often it was opened) and ignore machine events; delivered is sent minus bounced (no provider
- * delivery receipts yet). Rates are fractions of sent (unsubscribes of delivered). `recipients` counts
- * people (distinct addresses) instead of messages: the rates a marketer compares across campaigns.
+ * often it was opened) and ignore machine events. Delivered counts what was reported where there
+ * is a report to count: an SMS when Twilio reported it delivered (its `deliveredAt`, set by the
+ * status callback), an email when it was sent and did not bounce (SMTP gives no receipt, and the
+ * provider's delivery notice is optional). Rates are fractions of sent (unsubscribes of delivered).
+ * `recipients` counts people (distinct addresses) instead of messages: the rates a marketer
+ * compares across campaigns.
  */
 export async function campaignStats(ctx: DomainContext, campaignId: string): Promise<CampaignStats> {
   await getCampaign(ctx, campaignId);
@@ -41,9 +44,11 @@ export async function campaignStats(ctx: DomainContext, campaignId: string): Pro
             count(*) FILTER (WHERE status = 'completed')::int AS completed
        FROM ${q.from(CampaignEnrollment, 'e')} WHERE campaign_id = ${q.value(campaignId)}`,
   );
-  const [messages] = await ctx.data.sql<{ sent: number }>(
-    (q) =>
-      `SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent FROM ${q.from(Message, 'm')} WHERE campaign_id = ${q.value(campaignId)}`,
+  const [messages] = await ctx.data.sql<{ sent: number; emailsSent: number; smsDelivered: number }>(
+    (q) => `SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent,
+            count(*) FILTER (WHERE status = 'sent' AND channel = 'email')::int AS "emailsSent",
+            count(*) FILTER (WHERE status = 'sent' AND channel = 'sms' AND delivered_at IS NOT NULL)::int AS "smsDelivered"
+       FROM ${q.from(Message, 'm')} WHERE campaign_id = ${q.value(campaignId)}`,
   );
   const [events] = await ctx.data.sql<{ opened: number; clicked: number; replied: number; bounced: number; unsubscribed: number }>(
     (q) => `SELECT count(DISTINCT message_id) FILTER (WHERE type = 'email_open')::int AS opened,
@@ -65,7 +70,8 @@ export async function campaignStats(ctx: DomainContext, campaignId: string): Pro
       WHERE e.campaign_id = ${campaign} AND NOT e.machine`;
   });
   const sent = messages.sent;
-  const delivered = Math.max(0, sent - events.bounced);
+  // Bounces are email's alone; an SMS Twilio reported undelivered has left `sent` for `failed`.
+  const delivered = Math.max(0, messages.emailsSent - events.bounced) + messages.smsDelivered;
   return {
     ...enrollments,
     sent,

@@ -5,6 +5,8 @@ export interface TwilioRequest {
   path: string;
   authorization: string | undefined;
   form: URLSearchParams;
+  /** The SID answered for an accepted message. */
+  sid?: string;
 }
 
 /** A local stand-in for the Twilio Messages API, reached by the real twilio client via TWILIO_API_BASE_URL. */
@@ -16,7 +18,8 @@ export class FakeTwilio {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      this.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, form: new URLSearchParams(body) });
+      const request: TwilioRequest = { path: req.url ?? '', authorization: req.headers.authorization, form: new URLSearchParams(body) };
+      this.requests.push(request);
       const to = new URLSearchParams(body).get('To') ?? '';
       if (this.invalidNumbers.has(to)) {
         res.writeHead(400, { 'Content-Type': 'application/json' });
@@ -32,6 +35,7 @@ export class FakeTwilio {
       }
       // Random, as Twilio's are unique: test files share one database, and status callbacks find a message by SID alone.
       const sid = `SM${randomBytes(16).toString('hex')}`;
+      request.sid = sid;
       res.writeHead(201, { 'Content-Type': 'application/json' });
       res.end(
         JSON.stringify({ sid, status: 'queued', to: new URLSearchParams(body).get('To'), body: new URLSearchParams(body).get('Body') }),
