@@ -23,6 +23,21 @@ export function phoneQueryDigits(q: string): string | null {
   return digits.length >= PHONE_MATCH_DIGITS ? digits : null;
 }
 
+/** A run of phone characters inside a query, from its first digit (or `+`) to its last digit. */
+const PHONE_RUN = /\+?\d[\d\s()./-]*\d/g;
+
+/**
+ * The phone numbers written inside a query among other words (`Ada 020 7946 0958`): each run of
+ * phone characters that phoneQueryDigits takes as a number, with its text as written. A query
+ * that is only a number is one such run.
+ */
+export function phoneNumbersIn(q: string): { text: string; digits: string }[] {
+  return [...q.matchAll(PHONE_RUN)].flatMap(([text]) => {
+    const digits = phoneQueryDigits(text);
+    return digits ? [{ text, digits }] : [];
+  });
+}
+
 /**
  * The tsquery of phone keys matching `digits`. A key is `#` and a phone's digits reversed, so the
  * phone ends with the query when the key starts with the reversed query (a prefix term), and the

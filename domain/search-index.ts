@@ -5,7 +5,7 @@ import type { ScopedData } from '../db/scoped-data';
 import type { ScopedSqlBuilder } from '../db/scoped-sql';
 import { encodeId } from '../lib/ids';
 import type { DomainContext } from './context';
-import { phoneKeyQuery, phoneQueryDigits } from './phone-search';
+import { phoneKeyQuery, phoneNumbersIn } from './phone-search';
 
 /** Fields that name a record rank above the rest of its text (tsvector weight A vs B). */
 const TITLE_KEYS = ['name', 'title', 'firstName', 'lastName', 'company', 'email'];
@@ -148,25 +148,46 @@ export const indexPartner = (data: ScopedData, p: Partner) =>
  * documents ("José" and "Jose" are both `jose`). Each lexeme is quoted for to_tsquery (quotes
  * doubled, backslashes escaped); its words are lexemes already, which `simple` keeps as they are.
  */
-const PREFIX_QUERY = String.raw`(SELECT to_tsquery('simple', coalesce(string_agg(
+const prefixQuery = (param: string) => String.raw`(SELECT to_tsquery('simple', coalesce(string_agg(
     '''' || replace(replace(t.lexeme, E'\\', E'\\\\'), '''', '''''') || ''':*', ' & '), ''))
-  FROM unnest(to_tsvector('simple_unaccent', :q)) t)`;
+  FROM unnest(to_tsvector('simple_unaccent', :${param})) t)`;
 
 /**
- * Ranked by ts_rank; without a query every document matches with rank 0, newest first. A query
- * written like a phone number (domain/phone-search.ts) also finds the documents whose phone matches
- * its digits, beside those with its words.
+ * The tsquery of `q` and its parameters: its words as prefix terms, ANDed; a phone number written
+ * in it (domain/phone-search.ts) matches as its words or as a phone (its phone keys), so
+ * `Ada 020 7946 0958` finds Ada whose phone is `+44 20 7946 0958`, which neither the words nor
+ * the number alone would single out.
+ */
+function documentQuery(q: string): { sql: string; params: Record<string, string> } {
+  const numbers = phoneNumbersIn(q);
+  const words = numbers.reduce((rest, n) => rest.replace(n.text, ' '), q);
+  const parts: string[] = [];
+  const params: Record<string, string> = {};
+  if (!numbers.length || /[\p{L}\p{N}]/u.test(words)) {
+    parts.push(prefixQuery('q'));
+    params.q = numbers.length ? words : q;
+  }
+  numbers.forEach((n, i) => {
+    parts.push(`(${prefixQuery(`number${i}`)} || CAST(:phone${i} AS tsquery))`);
+    params[`number${i}`] = n.text;
+    params[`phone${i}`] = phoneKeyQuery(n.digits);
+  });
+  return { sql: parts.length === 1 ? parts[0] : `(${parts.join(' && ')})`, params };
+}
+
+/**
+ * Ranked by ts_rank; without a query every document matches with rank 0, newest first. A phone
+ * number in the query also matches documents whose phone matches its digits (documentQuery).
  */
 export async function searchDocuments(ctx: DomainContext, f: { q?: string; type?: SearchType; page: number; limit: number }) {
   // Words are made of letters and digits: a query of punctuation alone matches nothing.
   if (f.q !== undefined && !/[\p{L}\p{N}]/u.test(f.q)) return { rows: [] as { doc: SearchDocument; rank: number }[], total: 0 };
-  const phone = f.q === undefined ? null : phoneQueryDigits(f.q);
-  const query = phone ? `(${PREFIX_QUERY} || CAST(:phone AS tsquery))` : PREFIX_QUERY;
+  const query = f.q === undefined ? null : documentQuery(f.q);
   const qb = ctx.data.repo(SearchDocument).select('d');
-  if (f.q !== undefined) qb.andWhere(`d.tsv @@ ${query}`, { q: f.q, ...(phone && { phone: phoneKeyQuery(phone) }) });
+  if (query) qb.andWhere(`d.tsv @@ ${query.sql}`, query.params);
   if (f.type) qb.andWhere('d.doc_type = :type', { type: f.type });
   const total = await qb.boundedCount(f.page, f.limit);
-  qb.addSelect(f.q !== undefined ? `ts_rank(d.tsv, ${query})` : '0', 'rank')
+  qb.addSelect(query ? `ts_rank(d.tsv, ${query.sql})` : '0', 'rank')
     .orderBy('rank', 'DESC')
     .addOrderBy('d.indexed_at', 'DESC')
     .addOrderBy('d.id', 'DESC')

@@ -164,6 +164,10 @@ describe('search', () => {
     expect(await found('2079460959')).toEqual([neighbour.id]);
     // Another number, or too few digits to compare by their end, finds nothing.
     for (const q of ['2079460957', '+44 20 7946 0961', '460958']) expect([q, await found(q)]).toEqual([q, []]);
+    // A number among words: both must match, the number as a phone (or as words).
+    for (const q of ['London 020 7946 0958', 'london +442079460958', '2079460958 Lond'])
+      expect([q, await found(q)]).toEqual([q, [london.id]]);
+    for (const q of ['Neighbour 2079460958', 'London 2079460959', 'Nobody 020 7946 0958']) expect([q, await found(q)]).toEqual([q, []]);
     // The other tenant's lead with the same phone is theirs only.
     expect(await found('020 7946 0958', other)).toEqual([theirs.id]);
     expect(ids(await search(t, 'q=2079460958', t.live))).toEqual([]);
