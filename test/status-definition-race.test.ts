@@ -1,7 +1,7 @@
 import type { QueryRunner } from 'typeorm';
 import { interleave } from './support/interleave';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
-import { definitionId, deleting } from './support/status-definitions';
+import { contactedLead, definitionId, deleting } from './support/status-definitions';
 
 /**
  * A lead status is deleted (DELETE /v1/config/statuses/:id) only while no lead has it, and every
@@ -137,14 +137,7 @@ describe('a lead status deleted while a lead is written with it', () => {
 
   it('a conversion after the delete took `qualified`: it waits, then converts the lead and leaves its status as it was', async () => {
     const t = await tenant();
-    const lead = (
-      await stack
-        .http()
-        .post('/v1/leads')
-        .set(t.sandbox)
-        .send(validLead({ status: 'contacted' }))
-        .expect(201)
-    ).body.data;
+    const lead = await contactedLead(stack, t);
     const { second: converted } = await interleave(stack.db, deleting(t, 'lead', 'qualified'), {
       request: () => stack.http().post('/v1/opportunities/convert').set(t.sandbox).send({ leadId: lead.id }),
       waitsIn: /FROM "status_definitions"/,

@@ -1,4 +1,5 @@
-import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
+import { contactedLead } from './support/status-definitions';
 
 let stack: TestStack;
 
@@ -18,16 +19,6 @@ interface Def {
 }
 const list = async (t: TestTenant, entityType: string) =>
   (await stack.http().get(`/v1/config/statuses?entityType=${entityType}&limit=100`).set(t.sandbox)).body.data as Def[];
-
-const contactedLead = async (t: TestTenant) =>
-  (
-    await stack
-      .http()
-      .post('/v1/leads')
-      .set(t.sandbox)
-      .send(validLead({ status: 'contacted' }))
-      .expect(201)
-  ).body.data as { id: string };
 
 describe('status and stage definitions (/v1/config/statuses)', () => {
   it('seeds the default lead statuses and opportunity stages on first access', async () => {
@@ -109,7 +100,7 @@ describe('status and stage definitions (/v1/config/statuses)', () => {
   it('keeps a status leads have, or a stage deals are in: no delete, no new code, until they are moved', async () => {
     const t = await newTenant(stack.db);
     const contacted = (await list(t, 'lead')).find((s) => s.code === 'contacted')!;
-    const lead = await contactedLead(t);
+    const lead = await contactedLead(stack, t);
     const refused = await stack.http().delete(`/v1/config/statuses/${contacted.id}`).set(t.sandbox);
     expect([refused.status, refused.body.message]).toEqual([
       409,
@@ -144,7 +135,7 @@ describe('status and stage definitions (/v1/config/statuses)', () => {
     const t = await newTenant(stack.db);
     const qualified = (await list(t, 'lead')).find((s) => s.code === 'qualified')!;
     await stack.http().delete(`/v1/config/statuses/${qualified.id}`).set(t.sandbox).expect(200);
-    const lead = await contactedLead(t);
+    const lead = await contactedLead(stack, t);
     await stack.http().post('/v1/opportunities/convert').set(t.sandbox).send({ leadId: lead.id }).expect(201);
     expect((await stack.http().get(`/v1/leads/${lead.id}`).set(t.sandbox)).body.data.status).toBe('contacted');
   });

@@ -1,11 +1,23 @@
 import type { EntityType } from '../../contracts/status-definition';
 import type { First } from './interleave';
-import type { TestStack, TestTenant } from './stack';
+import { validLead, type TestStack, type TestTenant } from './stack';
 
 /** The ID of the tenant's sandbox definition `code` of `entityType`, as the API gives it. */
 export async function definitionId(stack: TestStack, t: TestTenant, entityType: EntityType, code: string): Promise<string> {
   const res = await stack.http().get(`/v1/config/statuses?entityType=${entityType}&limit=100`).set(t.sandbox).expect(200);
   return (res.body.data as { id: string; code: string }[]).find((s) => s.code === code)!.id;
+}
+
+/** A new sandbox lead of the tenant with status `contacted` (one a status delete or change must count). */
+export async function contactedLead(stack: TestStack, t: TestTenant): Promise<{ id: string }> {
+  return (
+    await stack
+      .http()
+      .post('/v1/leads')
+      .set(t.sandbox)
+      .send(validLead({ status: 'contacted' }))
+      .expect(201)
+  ).body.data;
 }
 
 /**
