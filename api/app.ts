@@ -20,7 +20,7 @@ import { methodNotAllowed } from './middleware/method-not-allowed';
 import { FILE_URL_PREFIX, fileUrlRoutes, servesSignedFileUrls } from './routes/file-urls';
 import { MULTIPART_PATHS } from './routes/files';
 import { observeRequest } from './middleware/observe-request';
-import { providerCallbackRateLimit, publicRateLimit } from './middleware/public-rate-limit';
+import { PROVIDER_CALLBACKS_PATH, providerCallbackRateLimit, publicRateLimit } from './middleware/public-rate-limit';
 import { requestId } from './middleware/request-id';
 import { dashboardRoutes } from './routes/dashboard';
 import { docsRoutes } from './routes/docs';
@@ -109,7 +109,7 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
   app.use(jsonBody(opts.bodyLimit ?? config.BODY_LIMIT, skipJsonCheck, takesRawBytes));
   app.use(['/v1/public/forms', TWILIO_STATUS_PATH], express.urlencoded({ extended: false, limit: '64kb' }));
   // Providers' callbacks are limited once their body is read: the limit never counts one its provider signed.
-  app.use(providerCallbackRateLimit(limiter, deps.twilio));
+  app.use(PROVIDER_CALLBACKS_PATH, providerCallbackRateLimit(limiter, deps.twilio));
 
   const routes = apiRoutes(deps);
   app.use(underPrefix(['/healthz', '/readyz', '/metrics'], systemRoutes(deps)));

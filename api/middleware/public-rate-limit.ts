@@ -5,7 +5,8 @@ import type { PublicRouteClass, RateLimiter } from '../../lib/rate-limit/limiter
 import { signedByTwilio } from '../http/twilio-signature';
 import { FILE_URL_PREFIX } from '../routes/file-urls';
 
-const PROVIDER_CALLBACKS_PREFIX = '/v1/providers/';
+/** Where providers' callbacks are mounted; providerCallbackRateLimit runs under it only, not on every request. */
+export const PROVIDER_CALLBACKS_PATH = '/v1/providers';
 
 /**
  * Which per-IP class an unauthenticated request falls in; null for every other request. Providers'
@@ -44,8 +45,8 @@ export function publicRateLimit(limiter: RateLimiter): RequestHandler {
 }
 
 /**
- * The per-IP limit of providers' callbacks (PUBLIC_PROVIDER_CALLBACKS_LIMIT_PER_MINUTE), run once the
- * form body is read: a callback its provider signed is never counted nor refused, since Twilio does
+ * The per-IP limit of providers' callbacks (PUBLIC_PROVIDER_CALLBACKS_LIMIT_PER_MINUTE), mounted at
+ * PROVIDER_CALLBACKS_PATH and run once the form body is read: a callback its provider signed is never counted nor refused, since Twilio does
  * not retry a status callback refused with 429 and the status would be lost (Twilio posts up to three
  * per SMS, from a pool of addresses shared by every account, so a large send crosses any per-IP
  * limit). Everything else under /v1/providers/ (unsigned, forged, another account's signature, a
@@ -53,8 +54,7 @@ export function publicRateLimit(limiter: RateLimiter): RequestHandler {
  */
 export function providerCallbackRateLimit(limiter: RateLimiter, twilio: TwilioCallbackSettings | undefined): RequestHandler {
   return async (req, _res, next) => {
-    if (!req.path.startsWith(PROVIDER_CALLBACKS_PREFIX)) return next();
-    if (twilio && req.path === TWILIO_STATUS_PATH && signedByTwilio(twilio, req)) return next();
+    if (twilio && req.baseUrl + req.path === TWILIO_STATUS_PATH && signedByTwilio(twilio, req)) return next();
     next(await limitFromAddress(limiter, 'providerCallbacks', req));
   };
 }
