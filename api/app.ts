@@ -121,7 +121,7 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
       dashboardRoutes({ temporalUiUrl: opts.temporalUiUrl ?? temporalUiUrl(), temporalNamespace: config.TEMPORAL_NAMESPACE }),
     ),
   );
-  app.use(underPrefix(FILE_URL_PREFIX.replace(/\/$/, ''), fileUrlRoutes(files)));
+  app.use(underPrefix(FILE_URL_PREFIX.replace(/\/$/, ''), fileUrlRoutes(files, deps.db)));
   app.use(mountRoutes(routes, deps));
   app.use(underPrefix('/p', publicPageRoutes(deps)));
 

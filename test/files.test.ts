@@ -1,10 +1,12 @@
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { QueryRunner } from 'typeorm';
 import { decodeId, encodeId } from '../lib/ids';
 import { config } from '../lib/config';
 import { ApiSignedUrls } from '../lib/files/api-signed-urls';
 import { objectKey } from '../lib/files/file-storage';
 import { localPathOf } from '../lib/files/local-storage';
+import { interleave } from './support/interleave';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
 let stack: TestStack;
@@ -290,8 +292,10 @@ describe('files', () => {
       return stack.http().get(new URL(url).pathname).buffer(true);
     };
     const t = await newTenant(stack.db);
-    const linked = objectKey({ tenantId: t.tenant.id, environment: 'sandbox' }, '987654321');
-    mkdirSync(path.dirname(localPathOf(linked)), { recursive: true });
+    // A real file's bytes replaced by a symlink: its URL passes every check but the storage's own.
+    const file = (await upload(t, 'mine')).body.data;
+    const linked = objectKey({ tenantId: t.tenant.id, environment: 'sandbox' }, decodeId('file', file.id) as string);
+    rmSync(localPathOf(linked));
     symlinkSync(outside, localPathOf(linked));
     for (const key of [`../${path.basename(outside)}`, `${t.tenant.id}/sandbox/../../../${path.basename(outside)}`, outside, linked]) {
       const res = await get(key);
@@ -303,5 +307,70 @@ describe('files', () => {
     const put = await stack.http().put(new URL(url).pathname).set('Content-Type', 'text/plain').send('hello');
     expect(put.status).toBe(404);
     expect(existsSync(written)).toBe(false);
+  });
+});
+
+describe("a deleted file's presigned URLs", () => {
+  const UPLOAD_REFUSED =
+    'File not found: it was deleted, so its upload URL no longer accepts bytes; start a new upload with POST /v1/files/uploads';
+  const DOWNLOAD_REFUSED = 'File not found: it was deleted, so its download URL no longer serves it';
+
+  /** A pending direct upload of an 11-byte PDF, and the PUT of its bytes to the URL it was given. */
+  async function directUpload(t: TestTenant) {
+    const started = await stack
+      .http()
+      .post('/v1/files/uploads')
+      .set(t.sandbox)
+      .send({ fileName: 'deck.pdf', contentType: 'application/pdf', size: 11 })
+      .expect(201);
+    const { upload: url, ...file } = started.body.data;
+    const put = () => stack.http().put(new URL(url.url).pathname).set('Content-Type', 'application/pdf').send('%PDF-1.7 ok');
+    return { file, put };
+  }
+
+  const refusal = (res: { status: number; body: { success?: boolean; status?: number; message?: string } }) => [
+    res.status,
+    res.body.success,
+    res.body.status,
+    res.body.message,
+  ];
+
+  it('refuses the upload URL of a file deleted while pending with a 404 saying to start a new upload, and stores nothing', async () => {
+    const t = await newTenant(stack.db);
+    const { file, put } = await directUpload(t);
+    await stack.http().delete(`/v1/files/${file.id}`).set(t.sandbox).expect(200);
+    expect(refusal(await put())).toEqual([404, false, 404, UPLOAD_REFUSED]);
+    expect(existsSync(bytesOf(t, file.id))).toBe(false);
+  });
+
+  it('refuses both URLs of a completed file once it is deleted, even where its bytes were left on disk', async () => {
+    const t = await newTenant(stack.db);
+    const { file, put } = await directUpload(t);
+    await put().expect(200);
+    await stack.http().post(`/v1/files/${file.id}/complete`).set(t.sandbox).expect(200);
+    const download = (await stack.http().get(`/v1/files/${file.id}/download-url`).set(t.sandbox).expect(200)).body.data;
+    await stack.http().delete(`/v1/files/${file.id}`).set(t.sandbox).expect(200);
+    // As if removing the bytes after the delete's commit had failed (it is only logged), or not yet run.
+    writeFileSync(bytesOf(t, file.id), '%PDF-1.7 ok');
+    expect(refusal(await stack.http().get(new URL(download.url).pathname))).toEqual([404, false, 404, DOWNLOAD_REFUSED]);
+    rmSync(bytesOf(t, file.id));
+    expect(refusal(await put())).toEqual([404, false, 404, UPLOAD_REFUSED]);
+    expect(existsSync(bytesOf(t, file.id))).toBe(false);
+  });
+
+  it('an upload whose file a DELETE took first waits for it, then answers 404 and stores nothing', async () => {
+    const t = await newTenant(stack.db);
+    const { file, put } = await directUpload(t);
+    const id = decodeId('file', file.id) as string;
+    // As DELETE /v1/files/:id does it: the row locked FOR UPDATE, then deleted; committed once the upload waits.
+    const deleting = {
+      statements: async (tx: QueryRunner) => {
+        await tx.query('SELECT id FROM files WHERE id = $1 FOR UPDATE', [id]);
+        await tx.query('DELETE FROM files WHERE id = $1', [id]);
+      },
+    };
+    const { second: res } = await interleave(stack.db, deleting, { request: put, waitsIn: /FOR KEY SHARE/ });
+    expect(refusal(res)).toEqual([404, false, 404, UPLOAD_REFUSED]);
+    expect(existsSync(bytesOf(t, file.id))).toBe(false);
   });
 });

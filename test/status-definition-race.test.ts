@@ -1,5 +1,6 @@
 import type { QueryRunner } from 'typeorm';
 import { interleave } from './support/interleave';
+import { moveDefaultLeadStatusOnEveryWrite } from './support/moving-default';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 import { contactedLead, definitionId, deleting } from './support/status-definitions';
 
@@ -11,10 +12,12 @@ import { contactedLead, definitionId, deleting } from './support/status-definiti
  * came second sees the first's result. Never a lead whose status no longer exists, never a 5xx.
  */
 let stack: TestStack;
+// Names this file's connections, for the trigger that moves a default status under its statements only.
+const APPLICATION_NAME = `status-definition-race-${process.pid}`;
 beforeAll(async () => {
   // The two sides run as requests of one tenant, as from two API processes: this one's fair share
   // would otherwise queue the second behind the first (one slot while another tenant was active).
-  stack = await startStack({ appDeps: { tenantMaxInFlight: 4, tenantSharedMaxInFlight: 4 } });
+  stack = await startStack({ appDeps: { tenantMaxInFlight: 4, tenantSharedMaxInFlight: 4 }, applicationName: APPLICATION_NAME });
 });
 afterAll(() => stack.stop());
 
@@ -161,5 +164,35 @@ describe('a lead status deleted while a lead is written with it', () => {
       ['created', undefined],
     ]);
     expect(await orphans(t)).toEqual([]);
+  });
+});
+
+describe('a default lead status that keeps changing while a lead is created', () => {
+  it('POST /v1/leads without a status looks the default up three times, then answers 409 and writes nothing', async () => {
+    const t = await newTenant(stack.db);
+    await contactedLead(stack, t); // seeds the statuses and leaves the default unused, so its code can change
+    const stopMoving = await moveDefaultLeadStatusOnEveryWrite(stack.db, t, APPLICATION_NAME);
+    let res;
+    try {
+      res = await stack.http().post('/v1/leads').set(t.sandbox).send(validLead());
+    } finally {
+      await stopMoving();
+    }
+    expect([res.status, res.body]).toMatchObject([
+      409,
+      {
+        success: false,
+        status: 409,
+        message: "The tenant's default lead status kept changing while the lead was created; send the request again",
+      },
+    ]);
+    expect(res.body.data).toBeUndefined();
+    // One move per write: three lookups, each followed by a write that found its status gone.
+    const [{ code }] = await stack.db.query(
+      `SELECT code FROM status_definitions WHERE tenant_id = $1 AND environment = 'sandbox' AND entity_type = 'lead' AND is_default`,
+      [t.tenant.id],
+    );
+    expect(code).toBe('moved-3');
+    expect(await stack.db.query(`SELECT id FROM leads WHERE tenant_id = $1 AND environment = 'sandbox'`, [t.tenant.id])).toHaveLength(1);
   });
 });

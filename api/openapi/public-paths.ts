@@ -103,14 +103,14 @@ function signedFilePaths() {
         {
           '200': { description: 'Stored; complete the upload with POST /v1/files/{id}/complete' },
           '403': refused,
-          '404': inEnvelope('Not found'),
+          '404': inEnvelope('The file was deleted (nothing is stored)'),
         },
         { requestBody: { required: true, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } } },
       ),
       get: operation('getSignedFile', 'Download a file (the URL from GET /v1/files/{id}/download-url)', [token], {
         '200': withBody('The file, as an attachment', '*/*', { type: 'string', format: 'binary' }),
         '403': refused,
-        '404': inEnvelope('The file is gone'),
+        '404': inEnvelope('The file was deleted, or its bytes are gone'),
       }),
     },
   };

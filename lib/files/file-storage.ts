@@ -34,5 +34,13 @@ export interface FileStorage {
 /** <tenant>/<environment>/<file id>: one tenant's and environment's files never share a prefix. */
 export const objectKey = (scope: TenantScope, fileId: string) => `${scope.tenantId}/${scope.environment}/${fileId}`;
 
+const OBJECT_KEY = /^([0-9]+)\/(live|sandbox)\/([0-9]+)$/;
+
 /** The shape `objectKey` builds (database keys are digits): anything else did not come from the server. */
-export const isObjectKey = (key: string) => /^[0-9]+\/(live|sandbox)\/[0-9]+$/.test(key);
+export const isObjectKey = (key: string) => OBJECT_KEY.test(key);
+
+/** The scope and file ID `objectKey` built `key` from; null for a key of any other shape. */
+export function parseObjectKey(key: string): { scope: TenantScope; fileId: string } | null {
+  const match = OBJECT_KEY.exec(key);
+  return match ? { scope: { tenantId: match[1], environment: match[2] as TenantScope['environment'] }, fileId: match[3] } : null;
+}

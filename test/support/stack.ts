@@ -55,6 +55,8 @@ export interface StackOptions {
   appDeps?: Partial<AppDeps>;
   /** Database connections for this file's app and worker (default 5; load tests want more). */
   poolSize?: number;
+  /** The connections' application_name, so a trigger a test installs can act on this file's statements only. */
+  applicationName?: string;
   /** Slots of the worker's database queue and its lanes (default: Temporal's and config's). */
   worker?: Pick<WorkerSetup, 'maxConcurrentActivities' | 'lanes'>;
 }
@@ -67,7 +69,11 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   quietTemporalLogs();
   const taskQueue = `test-${process.pid}-${++stacks}-${Date.now()}`;
   const address = process.env.TEST_TEMPORAL_ADDRESS as string;
-  const db = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: opts.poolSize ?? 5 });
+  const db = await initializeDatabase({
+    url: process.env.TEST_DB_URL as string,
+    poolSize: opts.poolSize ?? 5,
+    applicationName: opts.applicationName,
+  });
   const client = new Client({ connection: await Connection.connect({ address }), namespace: 'default' });
   const workflows = new WorkflowStarter(client, taskQueue);
   const allowPrivateTargets = opts.allowPrivateWebhookTargets ?? true;
