@@ -6,7 +6,7 @@ import type { ScopedSqlBuilder } from '../db/scoped-sql';
 import { encodeId } from '../lib/ids';
 import { spellingsOf, withSpellings } from '../lib/search-spellings';
 import type { DomainContext } from './context';
-import { phoneKeyQuery, phoneNumbersIn } from './phone-search';
+import { phoneKeyQuery, splitPhoneNumbers } from './phone-search';
 
 /** Fields that name a record rank above the rest of its text (tsvector weight A vs B). */
 const TITLE_KEYS = ['name', 'title', 'firstName', 'lastName', 'company', 'email'];
@@ -189,10 +189,9 @@ function wordsQuery(words: string, params: Record<string, string>): string[] {
  * the number alone would single out.
  */
 function documentQuery(q: string): { sql: string; params: Record<string, string> } {
-  const numbers = phoneNumbersIn(q);
-  const words = numbers.reduce((rest, n) => rest.replace(n.text, ' '), q);
+  const { numbers, words } = splitPhoneNumbers(q);
   const params: Record<string, string> = {};
-  const parts = wordsQuery(words, params);
+  const parts = wordsQuery(words.join(' '), params);
   numbers.forEach((n, i) => {
     parts.push(`(${termsQuery(`number${i}`)} || CAST(:phone${i} AS tsquery))`);
     params[`number${i}`] = n.text;
