@@ -23,6 +23,13 @@ export function phoneQueryDigits(q: string): string | null {
   return digits.length >= PHONE_MATCH_DIGITS ? digits : null;
 }
 
+/** A phone number in a query: its text as written, its digits (phoneQueryDigits) and where it starts. */
+export interface PhoneInQuery {
+  text: string;
+  digits: string;
+  index: number;
+}
+
 /** A run of phone characters inside a query, from its first digit (or `+`) to its last digit. */
 const PHONE_RUN = /\+?\d[\d\s()./-]*\d/g;
 
@@ -31,11 +38,29 @@ const PHONE_RUN = /\+?\d[\d\s()./-]*\d/g;
  * phone characters that phoneQueryDigits takes as a number, with its text as written. A query
  * that is only a number is one such run.
  */
-export function phoneNumbersIn(q: string): { text: string; digits: string }[] {
-  return [...q.matchAll(PHONE_RUN)].flatMap(([text]) => {
+export function phoneNumbersIn(q: string): PhoneInQuery[] {
+  return [...q.matchAll(PHONE_RUN)].flatMap(({ 0: text, index }) => {
     const digits = phoneQueryDigits(text);
-    return digits ? [{ text, digits }] : [];
+    return digits ? [{ text, digits, index }] : [];
   });
+}
+
+/**
+ * A query as its phone numbers (phoneNumbersIn) and the text around them: `Anna +49 30 1234567`
+ * is the number `+49 30 1234567` and the words `Anna`. The words are the runs between the numbers
+ * that hold a letter or digit, without the spaces and punctuation at their ends (the `(` of
+ * `(030) 1234567`); a query without a number is its one run, as it is. Search (its words as terms)
+ * and GET /v1/leads?q= (each run a substring) look a number among words up alike: as its words or
+ * as a phone, ANDed with the words.
+ */
+export function splitPhoneNumbers(q: string): { numbers: PhoneInQuery[]; words: string[] } {
+  const numbers = phoneNumbersIn(q);
+  if (!numbers.length) return { numbers, words: [q] };
+  const ends = [0, ...numbers.map((n) => n.index + n.text.length)];
+  const words = [...numbers.map((n, i) => q.slice(ends[i], n.index)), q.slice(ends[numbers.length])]
+    .map((run) => run.replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, ''))
+    .filter((run) => /[\p{L}\p{N}]/u.test(run));
+  return { numbers, words };
 }
 
 /**

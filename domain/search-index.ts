@@ -4,8 +4,9 @@ import type { SearchType } from '../db/entities/search-document';
 import type { ScopedData } from '../db/scoped-data';
 import type { ScopedSqlBuilder } from '../db/scoped-sql';
 import { encodeId } from '../lib/ids';
+import { spellingsOf, withSpellings } from '../lib/search-spellings';
 import type { DomainContext } from './context';
-import { phoneKeyQuery, phoneNumbersIn } from './phone-search';
+import { phoneKeyQuery, splitPhoneNumbers } from './phone-search';
 
 /** Fields that name a record rank above the rest of its text (tsvector weight A vs B). */
 const TITLE_KEYS = ['name', 'title', 'firstName', 'lastName', 'company', 'email'];
@@ -29,18 +30,20 @@ export interface SearchDocumentInput {
   data: Record<string, unknown>;
 }
 
+/** Emails also count as their parts, and German words as their other spellings (Müller also as Mueller). */
+const searchedAs = (text: string) => withSpellings(withEmailParts(text));
+
 /**
- * The title and body a document is searched by (emails also as their parts). The body holds the
- * rest of its text, not the title's again: each word is found at its own weight, and PostgreSQL
- * parses each word once (inserting 5,000 lead documents took about 20 % less than with the title
- * repeated in the body).
+ * The title and body a document is searched by. The body holds the rest of its text, not the
+ * title's again: each word is found at its own weight, and PostgreSQL parses each word once
+ * (inserting 5,000 lead documents took about 20 % less than with the title repeated in the body).
  */
 export function searchText(doc: SearchDocumentInput): { title: string; body: string } {
   const title: string[] = [];
   const body: string[] = [];
   for (const key of TITLE_KEYS) leaves(doc.data[key], title);
   for (const [key, value] of Object.entries(doc.data)) if (!TITLE_KEY_SET.has(key)) leaves(value, body);
-  return { title: withEmailParts(title.join(' ')), body: withEmailParts(body.join(' ')) };
+  return { title: searchedAs(title.join(' ')), body: searchedAs(body.join(' ')) };
 }
 
 /**
@@ -80,7 +83,8 @@ export type SearchedLead = Pick<Lead, 'id' | 'email' | 'firstName' | 'lastName' 
 /**
  * A lead's document. Its custom fields' values (not their names) are words of its body (weight B),
  * as its status and source are; its phone also gives it a phone key (search_phone_key, in the
- * vector). Migration 1796020000000 rewrote the documents stored before in this shape.
+ * vector). Migration 1796020000000 rewrote the documents stored before in this shape, 1796050000000
+ * added their words' other spellings.
  */
 export const leadSearchDocument = (l: SearchedLead): SearchDocumentInput => ({
   type: 'lead',
@@ -141,34 +145,55 @@ export const indexPartner = (data: ScopedData, p: Partner) =>
   });
 
 /**
- * The query's words as prefix terms ANDed together, split by the same parser and configuration
- * that built the documents' vectors: the parser keeps an email, a host name or a dotted name as
- * one word ("ada@example.com", "example.com", "li.wei"), where splitting the query on punctuation
+ * The query's words as terms ANDed together, split by the same parser and configuration that
+ * built the documents' vectors: the parser keeps an email, a host name or a dotted name as one
+ * word ("ada@example.com", "example.com", "li.wei"), where splitting the query on punctuation
  * would look for words no document has, and `simple_unaccent` drops accents as it did for the
  * documents ("José" and "Jose" are both `jose`). Each lexeme is quoted for to_tsquery (quotes
  * doubled, backslashes escaped); its words are lexemes already, which `simple` keeps as they are.
+ * Prefix terms unless `exact`.
  */
-const prefixQuery = (param: string) => String.raw`(SELECT to_tsquery('simple', coalesce(string_agg(
-    '''' || replace(replace(t.lexeme, E'\\', E'\\\\'), '''', '''''') || ''':*', ' & '), ''))
+const termsQuery = (param: string, exact = false) => String.raw`(SELECT to_tsquery('simple', coalesce(string_agg(
+    '''' || replace(replace(t.lexeme, E'\\', E'\\\\'), '''', '''''') || '''${exact ? '' : ':*'}', ' & '), ''))
   FROM unnest(to_tsvector('simple_unaccent', :${param})) t)`;
 
 /**
- * The tsquery of `q` and its parameters: its words as prefix terms, ANDed; a phone number written
+ * The tsquery parts of the query's words, to be ANDed. A word with other spellings
+ * (lib/search-spellings.ts, which gave them to the documents too) matches as any of them:
+ * `Müller` as `muller:*` or `mueller:*`, `Mueller` as `mueller:*` or the whole word `muller` (a
+ * document's Muller). A reduced spelling is no prefix: `Joe` as `jo:*` would find every John.
+ */
+function wordsQuery(words: string, params: Record<string, string>): string[] {
+  const param = (name: string, value: string) => ((params[name] = value), name);
+  const plain: string[] = [];
+  const spelled = words.split(/\s+/).flatMap((word, i) => {
+    const { transliterated, reduced } = spellingsOf(word);
+    if (!transliterated && !reduced) {
+      plain.push(word);
+      return [];
+    }
+    const alternatives = [termsQuery(param(`word${i}`, word))];
+    if (transliterated) alternatives.push(termsQuery(param(`transliterated${i}`, transliterated)));
+    if (reduced) alternatives.push(termsQuery(param(`reduced${i}`, reduced), true));
+    return [`(${alternatives.join(' || ')})`];
+  });
+  // Words are made of letters and digits: punctuation alone between numbers is no word to look for.
+  const rest = plain.join(' ');
+  return /[\p{L}\p{N}]/u.test(rest) ? [termsQuery(param('q', rest)), ...spelled] : spelled;
+}
+
+/**
+ * The tsquery of `q` and its parameters: its words (wordsQuery), ANDed; a phone number written
  * in it (domain/phone-search.ts) matches as its words or as a phone (its phone keys), so
  * `Ada 020 7946 0958` finds Ada whose phone is `+44 20 7946 0958`, which neither the words nor
  * the number alone would single out.
  */
 function documentQuery(q: string): { sql: string; params: Record<string, string> } {
-  const numbers = phoneNumbersIn(q);
-  const words = numbers.reduce((rest, n) => rest.replace(n.text, ' '), q);
-  const parts: string[] = [];
+  const { numbers, words } = splitPhoneNumbers(q);
   const params: Record<string, string> = {};
-  if (!numbers.length || /[\p{L}\p{N}]/u.test(words)) {
-    parts.push(prefixQuery('q'));
-    params.q = numbers.length ? words : q;
-  }
+  const parts = wordsQuery(words.join(' '), params);
   numbers.forEach((n, i) => {
-    parts.push(`(${prefixQuery(`number${i}`)} || CAST(:phone${i} AS tsquery))`);
+    parts.push(`(${termsQuery(`number${i}`)} || CAST(:phone${i} AS tsquery))`);
     params[`number${i}`] = n.text;
     params[`phone${i}`] = phoneKeyQuery(n.digits);
   });

@@ -183,6 +183,30 @@ describe('leads', () => {
     expect((await found('7946 09')).sort()).toEqual([jose, ana].sort());
   });
 
+  it('filters by q with a phone number among words: the words a substring, the number as written or as a phone, as search looks it up', async () => {
+    const t = await newTenant(stack.db);
+    const anna = (await create(validLead({ firstName: 'Anna', lastName: 'Schmidt', phone: '030 1234567' }), t.live)).body.data.id;
+    const otto = (await create(validLead({ firstName: 'Otto', lastName: 'Schmidt', phone: '+49 30 1234567' }), t.live)).body.data.id;
+    await create(validLead({ firstName: 'Anna', lastName: 'Becker', phone: '+49 30 7654321' }), t.live);
+    const found = async (q: string) =>
+      (
+        await stack
+          .http()
+          .get(`/v1/leads?q=${encodeURIComponent(q)}`)
+          .set(t.live)
+          .expect(200)
+      ).body.data
+        .map((l: { id: string }) => l.id)
+        .sort();
+
+    for (const q of ['Anna +49 30 1234567', '+49 (30) 1234567 anna', 'anna schmidt, 030 1234567', 'Anna (030) 1234567', 'Anna 1234567'])
+      expect([q, await found(q)]).toEqual([q, [anna]]);
+    // The words and every number must match: another lead's number, or words no lead with the number has, find nobody.
+    for (const q of ['Anna +49 30 1234568', 'Becker 030 1234567', 'Anna 030 1234567, 030 7654321'])
+      expect([q, await found(q)]).toEqual([q, []]);
+    expect(await found('Schmidt 30 1234567')).toEqual([anna, otto].sort());
+  });
+
   it('updates and deletes a lead', async () => {
     const lead = (await create(validLead({ customFields: { a: 1 } }))).body.data;
     const patched = await stack

@@ -5,6 +5,7 @@ import { migrations } from '../db/migrations';
 import { createDomainContext } from '../domain/context';
 import { leadSearchDocument, searchDocuments, searchText, type SearchedLead } from '../domain/search-index';
 import { encodeId } from '../lib/ids';
+import { withSpellings } from '../lib/search-spellings';
 
 /** A brand-new database per run of this test: migrations must work from nothing. */
 async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
@@ -261,7 +262,9 @@ describe('migrations', () => {
       );
       const written = leadSearchDocument(lead as SearchedLead);
       const stored = async () => (await all.query(`SELECT data, title, body FROM search_documents WHERE doc_type = 'lead'`))[0];
-      expect(await stored()).toEqual({ data: written.data, ...searchText(written) });
+      // As the writers wrote it then: 1796050000000 appends its other spellings (Müller's Mueller).
+      const { data, title, body } = await stored();
+      expect({ data, title: withSpellings(title), body: withSpellings(body) }).toEqual({ data: written.data, ...searchText(written) });
 
       // Down: documents without custom fields, and the plain vector, again.
       await all.undoLastMigration();
@@ -274,6 +277,70 @@ describe('migrations', () => {
         `SELECT tsv = setweight(to_tsvector('simple', title), 'A') || setweight(to_tsvector('simple', body), 'B') AS plain FROM search_documents`,
       );
       expect(vectors).toEqual([{ plain: true }, { plain: true }]);
+    } finally {
+      if (before.isInitialized) await before.destroy();
+      if (all.isInitialized) await all.destroy();
+      await empty.drop();
+    }
+  });
+
+  it('give the stored documents of every type the other spellings of their German words, in batches, as the writers now write them', async () => {
+    const empty = await emptyDatabase();
+    const options = createDataSource({ url: empty.url }).options;
+    const upTo = migrations.findIndex((m) => m.name === 'SearchGermanSpellings1796050000000');
+    const before = new DataSource({ ...options, migrations: migrations.slice(0, upTo) });
+    const all = new DataSource({ ...options, migrations: migrations.slice(0, upTo + 1) });
+    try {
+      await before.initialize();
+      await before.runMigrations();
+      // Three documents with German words as the writers stored them before, after more documents
+      // than two batches that may have spellings (an accent) but have none.
+      const docs = [
+        {
+          type: 'lead' as const,
+          data: { firstName: 'Jürgen', lastName: 'Müller', email: 'jm@example.com' },
+          title: 'Jürgen Müller jm@example.com jm example.com',
+          body: '',
+        },
+        {
+          type: 'partner' as const,
+          data: { firstName: 'Käthe', lastName: 'Mueller', company: 'Größe', email: 'km@example.com' },
+          title: 'Käthe Mueller Größe km@example.com km example.com',
+          body: '',
+        },
+        { type: 'opportunity' as const, data: { name: 'Muller deal', notes: 'Schröder' }, title: 'Muller deal', body: 'Schröder' },
+      ].map((d, i) => ({ ...d, id: encodeId(d.type, String(i + 1)) }));
+      await before.query(
+        `INSERT INTO search_documents (tenant_id, environment, doc_type, doc_id, data, title, body, indexed_at)
+         SELECT 1, 'live', 'lead', 'plain' || n, '{}', 'José Lovelace' || n, 'new api', now() FROM generate_series(1, 2500) n`,
+      );
+      for (const doc of docs) {
+        await before.query(
+          `INSERT INTO search_documents (tenant_id, environment, doc_type, doc_id, data, title, body, indexed_at)
+           VALUES (1, 'live', $1, $2, $3, $4, $5, now())`,
+          [doc.type, doc.id, doc.data, doc.title, doc.body],
+        );
+      }
+      await before.destroy();
+
+      await all.initialize();
+      await all.runMigrations();
+      const ctx = createDomainContext({
+        db: all,
+        scope: { tenantId: '1', environment: 'live' },
+        actorUserId: '1',
+        workflows: undefined as never,
+      });
+      const found = async (q: string) => (await searchDocuments(ctx, { q, page: 1, limit: 10 })).rows.map((r) => r.doc.docId).sort();
+      const [muller, mueller, deal] = docs.map((d) => d.id);
+      for (const q of ['Müller', 'Mueller', 'Muller']) expect([q, await found(q)]).toEqual([q, [muller, mueller, deal].sort()]);
+      expect(await found('kaethe groesse')).toEqual([mueller]);
+      expect(await found('schroeder')).toEqual([deal]);
+      // Each is the document the writers write now; the others are as they were.
+      const rewritten = await all.query(`SELECT doc_id, title, body FROM search_documents WHERE doc_id NOT LIKE 'plain%' ORDER BY id`);
+      expect(rewritten).toEqual(docs.map((d) => ({ doc_id: d.id, ...searchText(d) })));
+      const plain = await all.query(`SELECT count(*)::int AS n FROM search_documents WHERE title = 'José Lovelace' || substr(doc_id, 6)`);
+      expect(plain).toEqual([{ n: 2500 }]);
     } finally {
       if (before.isInitialized) await before.destroy();
       if (all.isInitialized) await all.destroy();

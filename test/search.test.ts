@@ -204,6 +204,56 @@ describe('search', () => {
     expect(await found('gunther odegard')).toEqual([partner.id]);
   });
 
+  it('finds a German name by each of its spellings: Müller, Mueller and Muller find each other, as ä/ae, ö/oe and ß/ss do', async () => {
+    const t = await newTenant(stack.db);
+    const umlaut = await newLead(t, { firstName: 'Jürgen', lastName: 'Müller' });
+    const digraph = await newLead(t, { firstName: 'Juergen', lastName: 'Mueller' });
+    const plain = await newLead(t, { firstName: 'Jurgen', lastName: 'Muller' });
+    await newLead(t, { firstName: 'Jurgen', lastName: 'Miller' });
+    const found = async (q: string) => ids(await search(t, `q=${encodeURIComponent(q)}`)).sort();
+
+    const everySpelling = [umlaut.id, digraph.id, plain.id].sort();
+    for (const q of [
+      'Müller',
+      'Mueller',
+      'Muller',
+      'MÜLLER',
+      'MUELLER',
+      'müll',
+      'mull',
+      'Jürgen Mueller',
+      'juergen muller',
+      'Jurgen Müller',
+    ])
+      expect([q, await found(q)]).toEqual([q, everySpelling]);
+    // A prefix of one spelling is no prefix of another: Muel is where Müller and Mueller agree.
+    expect(await found('Muel')).toEqual([umlaut.id, digraph.id].sort());
+
+    const partner = (
+      await stack
+        .http()
+        .post('/v1/partners')
+        .set(t.sandbox)
+        .send({ email: 'k@schroeder.example', firstName: 'Käthe', lastName: 'Schröder-Weiß', company: 'Größe' })
+        .expect(201)
+    ).body.data;
+    for (const q of ['Kaethe Schroeder', 'kathe schroder', 'Schroeder-Weiss', 'weiss', 'Grösse', 'groesse', 'Kathe Große'])
+      expect([q, await found(q)]).toEqual([q, [partner.id]]);
+  });
+
+  it('looks for the plain-vowel spelling of ae, oe and ue as a whole word only: Joe finds Jo, not every John', async () => {
+    const t = await newTenant(stack.db);
+    const joe = await newLead(t, { firstName: 'Joe', lastName: 'Zander' });
+    const jo = await newLead(t, { firstName: 'Jo', lastName: 'Zander' });
+    await newLead(t, { firstName: 'John', lastName: 'Zander' });
+    const found = async (q: string) => ids(await search(t, `q=${encodeURIComponent(q)}`)).sort();
+
+    expect(await found('joe zander')).toEqual([joe.id, jo.id].sort());
+    expect(await found('jo zander')).toHaveLength(3);
+    // The spelling as written ranks first.
+    expect((await search(t, `q=${encodeURIComponent('joe zander')}`)).body.data[0].id).toBe(joe.id);
+  });
+
   it("finds a lead by its custom fields' values, not their names, as create, batch and update write them", async () => {
     const t = await newTenant(stack.db);
     const other = await newTenant(stack.db);

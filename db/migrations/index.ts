@@ -37,6 +37,7 @@ import { AddEventsCreatedIndex1796010000000 } from './1796010000000-AddEventsCre
 import { SearchAccentsPhonesAndCustomFields1796020000000 } from './1796020000000-SearchAccentsPhonesAndCustomFields';
 import { AddLeadsStatusIndex1796030000000 } from './1796030000000-AddLeadsStatusIndex';
 import { AddOpportunitiesStageIndex1796040000000 } from './1796040000000-AddOpportunitiesStageIndex';
+import { SearchGermanSpellings1796050000000 } from './1796050000000-SearchGermanSpellings';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -78,4 +79,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   SearchAccentsPhonesAndCustomFields1796020000000,
   AddLeadsStatusIndex1796030000000,
   AddOpportunitiesStageIndex1796040000000,
+  SearchGermanSpellings1796050000000,
 ];

@@ -1,5 +1,6 @@
 import { Lead, type Partner } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
+import type { ScopedQuery } from '../../db/scoped-query';
 import { AppError, notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import type { StartOptions } from '../../lib/temporal/workflow-starter';
@@ -13,7 +14,7 @@ import { claimDedupeKeys } from './dedupe-keys';
 import { deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './identities';
 import { defaultLeadStatusHint, holdLeadStatus, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
 import { normalizeEmail, normalizePhone } from '../normalize';
-import { PHONE_MATCH_DIGITS, phoneQueryDigits } from '../phone-search';
+import { PHONE_MATCH_DIGITS, splitPhoneNumbers } from '../phone-search';
 import { resolveReferralCode } from '../referral-codes';
 import { assertAssignable } from '../scoped-lookups';
 import { detachFiles } from '../files';
@@ -134,15 +135,35 @@ const SORT_COLUMNS: Record<LeadFilters['sort']['field'], string> = {
  * pattern is folded once; the name and email are one string per lead (a newline apart, so no match
  * spans both), and custom fields are only looked into for leads nothing else of matched.
  */
-const QUERY_MATCH = `search_fold(l.first_name || ' ' || l.last_name || E'\\n' || l.email_normalized) LIKE (SELECT search_fold(:like))
-  OR l.phone LIKE :like
-  OR EXISTS (SELECT 1 FROM jsonb_each_text(l.custom_fields) f WHERE search_fold(f.value) LIKE (SELECT search_fold(:like)))`;
+const textMatch = (
+  param: string,
+) => `search_fold(l.first_name || ' ' || l.last_name || E'\\n' || l.email_normalized) LIKE (SELECT search_fold(:${param}))
+  OR l.phone LIKE :${param}
+  OR EXISTS (SELECT 1 FROM jsonb_each_text(l.custom_fields) f WHERE search_fold(f.value) LIKE (SELECT search_fold(:${param})))`;
 /**
- * A `q` written like a phone number also matches the leads whose phone matches its digits
+ * A phone number in `q` also matches the leads whose phone matches its digits
  * (domain/phone-search.ts): one ends with the other, leading zeros aside, with at least 7 digits.
  */
-const PHONE_MATCH = `ltrim(l.phone_normalized, '0') LIKE '%' || :phone
-  OR (length(ltrim(l.phone_normalized, '0')) >= ${PHONE_MATCH_DIGITS} AND :phone LIKE '%' || ltrim(l.phone_normalized, '0'))`;
+const phoneMatch = (param: string) => `ltrim(l.phone_normalized, '0') LIKE '%' || :${param}
+  OR (length(ltrim(l.phone_normalized, '0')) >= ${PHONE_MATCH_DIGITS} AND :${param} LIKE '%' || ltrim(l.phone_normalized, '0'))`;
+
+const substring = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The filter of `q`, as search splits it (splitPhoneNumbers): each run of words a substring, ANDed
+ * with each phone number in it matching as its text or as a phone. `Anna +49 30 1234567` finds
+ * Anna whose phone is `030 1234567`; as one substring it found nobody.
+ */
+function filterByQuery(qb: ScopedQuery<Lead>, q: string): void {
+  const { numbers, words } = splitPhoneNumbers(q);
+  words.forEach((text, i) => qb.andWhere(`(${textMatch(`words${i}`)})`, { [`words${i}`]: substring(text) }));
+  numbers.forEach((n, i) =>
+    qb.andWhere(`(${textMatch(`number${i}`)} OR ${phoneMatch(`phone${i}`)})`, {
+      [`number${i}`]: substring(n.text),
+      [`phone${i}`]: n.digits,
+    }),
+  );
+}
 
 export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ rows: Lead[]; total: number }> {
   const qb = ctx.data.repo(Lead).select('l');
@@ -156,11 +177,7 @@ export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ r
   for (const [i, [key, value]] of Object.entries(f.customFields ?? {}).entries()) {
     qb.andWhere(`l.custom_fields ->> :cfKey${i} = :cfValue${i}`, { [`cfKey${i}`]: key, [`cfValue${i}`]: value });
   }
-  if (f.q) {
-    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const phone = phoneQueryDigits(f.q);
-    qb.andWhere(`(${QUERY_MATCH}${phone ? ` OR ${PHONE_MATCH}` : ''})`, { like, ...(phone && { phone }) });
-  }
+  if (f.q) filterByQuery(qb, f.q);
   qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction).addOrderBy('l.id', f.sort.direction);
   const [rows, total] = await qb.page(f.page, f.limit);
   return { rows, total };
