@@ -242,6 +242,35 @@ describe('campaigns API', () => {
     expect(events?.filter((e) => e.workflowExecutionSignaledEventAttributes)).toHaveLength(1);
   });
 
+  it('signals a waiting enrollment only the engagement its condition waits for', async () => {
+    const campaign = await activeCampaign(branchOnOpen());
+    const lead = await newLead();
+    const leadKey = decodeId('lead', lead.id);
+    await enroll(campaign.id, [lead.id]).expect(200);
+    await waitFor(
+      async () =>
+        (
+          await stack.db.query(
+            `SELECT 1 FROM campaign_enrollments WHERE lead_id = $1 AND engagement_signals_until > now() AND engagement_signal_type = 'email_open'`,
+            [leadKey],
+          )
+        ).length,
+      'the enrollment waiting on its open condition',
+    );
+    // A click cannot decide an open condition: stored, not signalled.
+    await api().post('/v1/analytics/events').set(tenant.live).send({ eventType: 'link_click', leadId: lead.id }).expect(201);
+    await api().post('/v1/analytics/events').set(tenant.live).send({ eventType: 'email_open', leadId: lead.id }).expect(201);
+    const handle = handleOf(campaign.id, lead.id);
+    expect((await handle.result()).path).toEqual(['start', 'intro', 'opened:true', 'yes-email', 'done']);
+    const { events } = await handle.fetchHistory();
+    const signals = events?.flatMap((e) =>
+      e.workflowExecutionSignaledEventAttributes ? [e.workflowExecutionSignaledEventAttributes] : [],
+    );
+    expect(signals?.map((s) => s.signalName)).toEqual(['engagement']);
+    const stored = await api().get(`/v1/analytics/events?leadId=${lead.id}`).set(tenant.live).expect(200);
+    expect(stored.body.data.map((e: { type: string }) => e.type).sort()).toEqual(['email_open', 'link_click']);
+  });
+
   it("gives the tenant's in-flight slot back once an event is stored and only its signals are left", async () => {
     const campaign = await activeCampaign(branchOnOpen());
     const lead = await newLead();

@@ -1,5 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
 import { TenantOwned } from './tenant-owned';
+import type { EngagementType } from './engagement-event';
 
 /**
  * active: the workflow runs. completed: it reached an end. exited: the lead left (converted,
@@ -42,6 +43,13 @@ export class CampaignEnrollment extends TenantOwned {
    */
   @Column({ name: 'engagement_signals_until', type: 'timestamptz', nullable: true })
   engagementSignalsUntil: Date | null;
+
+  /**
+   * The engagement the open condition waits for: only events of this type are signalled, since no
+   * other can decide it. Null (a window opened before the column): every type.
+   */
+  @Column({ name: 'engagement_signal_type', type: 'varchar', length: 30, nullable: true })
+  engagementSignalType: EngagementType | null;
 
   /** Action nodes already applied (their node IDs), so a retried score change is not applied twice. */
   @Column({ name: 'applied_actions', type: 'jsonb', default: () => "'[]'" })

@@ -38,6 +38,7 @@ import { SearchAccentsPhonesAndCustomFields1796020000000 } from './1796020000000
 import { AddLeadsStatusIndex1796030000000 } from './1796030000000-AddLeadsStatusIndex';
 import { AddOpportunitiesStageIndex1796040000000 } from './1796040000000-AddOpportunitiesStageIndex';
 import { SearchGermanSpellings1796050000000 } from './1796050000000-SearchGermanSpellings';
+import { AddEngagementSignalType1796070000000 } from './1796070000000-AddEngagementSignalType';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -80,4 +81,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddLeadsStatusIndex1796030000000,
   AddOpportunitiesStageIndex1796040000000,
   SearchGermanSpellings1796050000000,
+  AddEngagementSignalType1796070000000,
 ];

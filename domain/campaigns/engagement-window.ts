@@ -16,15 +16,17 @@ const MAX_EARLIER = 50;
 
 /**
  * An enrollment starts waiting on an engagement condition: from now until the window ends the API
- * signals it each matching event (record-engagement.ts), and the events that came before, which
- * were not signalled, are read here. The window is committed before the read, so an event is
+ * signals it each event of the type it waits for (record-engagement.ts; a condition waits for one
+ * at a time, so a later one's type replaces an earlier one's), and the events that came before,
+ * which were not signalled, are read here. The window is committed before the read, so an event is
  * either seen by the read or stored after the window opened and signalled (or both: the
  * condition only asks whether one matches).
  */
 export async function openEngagementWindow(data: ScopedData, wait: EngagementWait): Promise<EngagementSignal[]> {
   const [enrollment] = await data.sql<{ workflow_id: string; created_at: Date }>((q) => {
     const until = q.col(CampaignEnrollment, 'engagementSignalsUntil');
-    return `UPDATE ${q.table(CampaignEnrollment)} SET ${until} = GREATEST(COALESCE(${until}, '-infinity'), ${q.value(wait.until)})
+    return `UPDATE ${q.table(CampaignEnrollment)} SET ${until} = GREATEST(COALESCE(${until}, '-infinity'), ${q.value(wait.until)}),
+        ${q.col(CampaignEnrollment, 'engagementSignalType')} = ${q.value(wait.type)}
       WHERE ${q.scope()} AND id = ${q.value(wait.enrollmentId)} RETURNING workflow_id, created_at`;
   });
   if (!enrollment) return [];

@@ -208,7 +208,7 @@ async function applyBounce(deps: SuppressionDeps, data: ScopedData, input: Engag
   else if (leadId) await leads.updateWhere({ id: leadId }, { bouncedAt: input.occurredAt });
 }
 
-type EnrollmentRow = { workflow_id: string; lead_id: string; campaign_id: string };
+type EnrollmentRow = { workflow_id: string; lead_id: string; campaign_id: string; signal_type: EngagementType | null };
 
 /** What to look up for the inputs: the workflows they name, else their leads' enrollments. */
 function targetLookup(inputs: EngagementInput[]) {
@@ -224,9 +224,18 @@ function assignTargets(inputs: EngagementInput[], named: EnrollmentRow[], ofLead
   return inputs.map((input) => {
     if (input.workflowExecutionId) return named.filter((e) => e.workflow_id === input.workflowExecutionId).map((e) => e.workflow_id);
     const campaignId = input.message?.campaignId;
-    return ofLeads.filter((e) => e.lead_id === input.leadId && (!campaignId || e.campaign_id === campaignId)).map((e) => e.workflow_id);
+    return ofLeads
+      .filter((e) => e.lead_id === input.leadId && (!campaignId || e.campaign_id === campaignId) && waitsFor(e, input.type))
+      .map((e) => e.workflow_id);
   });
 }
+
+/**
+ * Whether an enrollment found by its lead waits for this type of event: an open does not decide a
+ * condition waiting for a click, so it would cost Temporal a workflow task for nothing. A window
+ * opened before the type was recorded takes every type.
+ */
+const waitsFor = (e: EnrollmentRow, type: EngagementType) => e.signal_type === null || e.signal_type === type;
 
 /** The active enrollments each input concerns, with two queries for the whole batch (after a bounce has stopped some). */
 async function enrollmentTargets(data: ScopedData, inputs: EngagementInput[]): Promise<string[][]> {
@@ -238,11 +247,13 @@ async function enrollmentTargets(data: ScopedData, inputs: EngagementInput[]): P
 
 /**
  * The active enrollments by lead or workflow ID. By lead, only those waiting on an engagement
- * condition (engagement-window.ts): the others would spend a Temporal workflow task on a signal
- * nothing reads. An event naming its workflow is signalled whatever that workflow waits for.
+ * condition (engagement-window.ts), with the type it waits for (waitsFor): the others would spend
+ * a Temporal workflow task on a signal nothing reads. An event naming its workflow is signalled
+ * whatever that workflow waits for.
  */
 function activeEnrollmentsSql(q: ScopedSqlBuilder, by: 'workflow_id' | 'lead_id', values: string[]): string {
-  return `SELECT workflow_id, lead_id::text, campaign_id::text FROM ${q.table(CampaignEnrollment)}
+  return `SELECT workflow_id, lead_id::text, campaign_id::text, ${q.col(CampaignEnrollment, 'engagementSignalType')} AS signal_type
+      FROM ${q.table(CampaignEnrollment)}
       WHERE ${q.scope()} AND status = 'active' AND ${by} = ANY(${q.value(values)}::${by === 'lead_id' ? 'bigint' : 'text'}[])
       ${by === 'lead_id' ? `AND ${q.col(CampaignEnrollment, 'engagementSignalsUntil')} > now()` : ''}`;
 }

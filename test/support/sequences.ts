@@ -123,24 +123,24 @@ export function waitOnly() {
   };
 }
 
-/** trigger -> "replied?" for 30 days -> end either way: an enrollment that listens to every engagement (each is signalled) and no open or click decides. */
-export function awaitReply() {
+/** Trigger -> a condition on `conditionField` for 30 days -> end either way. */
+export function awaitEngagementOf(conditionField: 'email_replied' | 'link_clicked' | 'email_opened', name: string) {
   return {
-    name: 'Await a reply',
+    name,
     nodes: [
       { nodeId: 'start', type: 'trigger', position: pos(0), data: { triggerType: 'manual' } },
       {
-        nodeId: 'replied',
+        nodeId: 'waiting',
         type: 'condition',
         position: pos(1),
-        data: { conditionField: 'email_replied', window: { duration: 30, durationUnit: 'days' } },
+        data: { conditionField, window: { duration: 30, durationUnit: 'days' } },
       },
       { nodeId: 'done', type: 'end', position: pos(2), data: {} },
     ],
     edges: [
-      { edgeId: 'e1', source: 'start', target: 'replied' },
-      { edgeId: 'e2', source: 'replied', target: 'done', branch: 'true' },
-      { edgeId: 'e3', source: 'replied', target: 'done', branch: 'false' },
+      { edgeId: 'e1', source: 'start', target: 'waiting' },
+      { edgeId: 'e2', source: 'waiting', target: 'done', branch: 'true' },
+      { edgeId: 'e3', source: 'waiting', target: 'done', branch: 'false' },
     ],
   };
 }
