@@ -23,6 +23,7 @@ import { createWebhook } from '../domain/webhooks/endpoints';
 import { encodeId } from '../lib/ids';
 import { PROJECT_ROOT } from '../lib/paths';
 import { TASK_QUEUE } from '../lib/temporal/task-queues';
+import { workflowIds } from '../workflows/ids';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createDomainContext } from '../domain/context';
 import { createBenchTenant, startBenchStack } from './fixture';
@@ -278,6 +279,15 @@ async function main(): Promise<void> {
   let campaignId: string | undefined;
   let t8File = '';
 
+  /**
+   * T5-signal's event: an open of an enrolled lead that names the lead's enrollment, which is then
+   * signalled whatever it waits for. Found by its lead alone, an open is signalled only to an
+   * enrollment waiting for opens (docs/decisions.md, "Engagement signals"), and the first one would
+   * decide it: the bench campaign waits for a click, so each open is signalled and decides nothing.
+   */
+  const openNamingItsEnrollment = (leadId: string) =>
+    JSON.stringify({ eventType: 'email_open', leadId, workflowExecutionId: workflowIds.campaignEnrollment(campaignId as string, leadId) });
+
   /** The targets against one running layout (its name keeps workflow IDs apart); `app` is its API's base URL. */
   const cases = (layout: string, app: string): Case[] => {
     const enrolled: string[] = [];
@@ -409,7 +419,7 @@ async function main(): Promise<void> {
       },
       {
         id: 'T5-signal',
-        what: `bare client signals/s to running workflows vs POST /v1/analytics/events signalling the lead's enrollment`,
+        what: `bare client signals/s to running workflows vs POST /v1/analytics/events of an open naming the lead's enrollment, which it signals`,
         goal: 0.8,
         baseline: () => bareSignals(client, bareStarted, DURATION, CONNECTIONS),
         target: () =>
@@ -421,7 +431,7 @@ async function main(): Promise<void> {
               {
                 setupRequest: (r: Record<string, unknown>) => ({
                   ...r,
-                  body: JSON.stringify({ eventType: 'email_open', leadId: enrolled[++n % enrolled.length] }),
+                  body: openNamingItsEnrollment(enrolled[++n % enrolled.length]),
                 }),
               },
             ],
@@ -521,8 +531,9 @@ async function main(): Promise<void> {
 
 /**
  * An active campaign (trigger -> "clicked?" for a day -> end either way) created through the running
- * API. Its enrollments wait on an engagement condition, so T5-signal's opens are each signalled (an
- * enrollment that only sleeps is not), and an open does not decide it, so they stay active.
+ * API. Its enrollments wait on an engagement condition, so T5-signal's opens, which name their
+ * enrollment, are each signalled (an enrollment that only sleeps is not), and an open does not
+ * decide it, so they stay active.
  */
 async function activeCampaign(url: string, key: Record<string, string>): Promise<string> {
   const post = async (p: string, body: unknown) => {
