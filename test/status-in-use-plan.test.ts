@@ -1,6 +1,7 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { initializeDatabase } from '../db/data-source';
-import { ScopedSqlBuilder } from '../db/scoped-sql';
+import type { ScopedSqlBuilder } from '../db/scoped-sql';
+import { analyzedPlan, genericPlan, withLargeTable } from './support/query-plans';
 import { usesCountSql } from '../domain/status-definitions';
 
 /**
@@ -19,32 +20,6 @@ afterAll(() => db.destroy());
 
 const scope = { tenantId: '1', environment: 'live' as const };
 
-/**
- * Runs `explain` over a temporary `table` that shadows the real one in this transaction: same
- * columns and indexes, the 30,000 rows `fill` inserts from `generate_series(1, 30000) g`.
- */
-function withLargeTable(table: string, fill: string, explain: (m: EntityManager) => Promise<string>): Promise<string> {
-  return db.transaction(async (m) => {
-    await m.query(`CREATE TEMP TABLE ${table} (LIKE public.${table} INCLUDING ALL) ON COMMIT DROP`);
-    await m.query(`${fill} FROM generate_series(1, 30000) g`);
-    return explain(m);
-  });
-}
-
-const planText = (rows: { 'QUERY PLAN': string }[]) => rows.map((r) => r['QUERY PLAN']).join('\n');
-
-/** The generic plan of the prepared statement `sql` builds. */
-const genericPlan = (sql: (q: ScopedSqlBuilder) => string) => async (m: EntityManager) =>
-  planText(await m.query(`EXPLAIN (GENERIC_PLAN) ${sql(new ScopedSqlBuilder(m, scope))}`));
-
-/** The plan `sql` runs with, its values given, once the table is analyzed. */
-const analyzedPlan = (table: string, sql: (q: ScopedSqlBuilder) => string) => async (m: EntityManager) => {
-  await m.query(`ANALYZE ${table}`);
-  const q = new ScopedSqlBuilder(m, scope);
-  const text = sql(q);
-  return planText(await m.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${text}`, q.params.values));
-};
-
 describe("the in-use check of a lead status's delete", () => {
   const statusOf = (q: ScopedSqlBuilder) => usesCountSql(q, { entityType: 'lead', code: 'archived', id: '1' });
   // One tenant's leads in the seeded statuses, most of them new; another tenant's beside them.
@@ -53,7 +28,7 @@ describe("the in-use check of a lead status's delete", () => {
       (ARRAY['new', 'new', 'new', 'contacted', 'qualified', 'unqualified'])[1 + g % 6], now() - g * interval '1 minute'`;
 
   it('reads the status index in the generic plan of its prepared statement, on a large never-analyzed table', async () => {
-    const plan = await withLargeTable('leads', leads, genericPlan(statusOf));
+    const plan = await withLargeTable(db, 'leads', leads, genericPlan(scope, statusOf));
     expect(plan).toMatch(/Index Only Scan using \S+ on leads/);
     expect(plan).toMatch(
       /Index Cond: \(\(tenant_id = \$1\) AND \(\(?environment\)?(::text)? = \$2\) AND \(\(?status\)?(::text)? = \$3\)\)/,
@@ -62,7 +37,7 @@ describe("the in-use check of a lead status's delete", () => {
   });
 
   it('reads the status index for a status no lead has, where statistics know the common ones', async () => {
-    const plan = await withLargeTable('leads', leads, analyzedPlan('leads', statusOf));
+    const plan = await withLargeTable(db, 'leads', leads, analyzedPlan(scope, 'leads', statusOf));
     expect(plan).toMatch(/Index Only Scan using \S+ on leads/);
     expect(plan).toMatch(/Index Cond: .*status/);
     expect(plan).not.toMatch(/Seq Scan|Rows Removed by Filter/);
@@ -78,14 +53,14 @@ describe("the in-use check of an opportunity stage's delete", () => {
       (ARRAY[1, 1, 1, 2, 3, 4, 5])[1 + g % 7], 's', now() - g * interval '1 minute'`;
 
   it('reads the stage index in the generic plan of its prepared statement, on a large never-analyzed table', async () => {
-    const plan = await withLargeTable('opportunities', deals, genericPlan(stageOf));
+    const plan = await withLargeTable(db, 'opportunities', deals, genericPlan(scope, stageOf));
     expect(plan).toMatch(/Index Only Scan using \S+ on opportunities/);
     expect(plan).toMatch(/Index Cond: \(\(tenant_id = \$1\) AND \(\(?environment\)?(::text)? = \$2\) AND \(stage_id = \$3\)\)/);
     expect(plan).not.toMatch(/Seq Scan/);
   });
 
   it('reads the stage index for a stage no deal is in, where statistics know the common ones', async () => {
-    const plan = await withLargeTable('opportunities', deals, analyzedPlan('opportunities', stageOf));
+    const plan = await withLargeTable(db, 'opportunities', deals, analyzedPlan(scope, 'opportunities', stageOf));
     expect(plan).toMatch(/Index Only Scan using \S+ on opportunities/);
     expect(plan).toMatch(/Index Cond: .*stage_id/);
     expect(plan).not.toMatch(/Seq Scan|Rows Removed by Filter/);

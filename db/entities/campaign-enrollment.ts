@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { TenantOwned } from './tenant-owned';
+import { TenantScopedColumns } from './tenant-owned';
 import type { EngagementType } from './engagement-event';
 
 /**
@@ -13,7 +13,8 @@ export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
 @Entity({ name: 'campaign_enrollments' })
 @Index('uq_campaign_enrollments_lead', ['campaignId', 'leadId'], { unique: true })
 @Index('ix_campaign_enrollments_lead', ['tenantId', 'environment', 'leadId'])
-export class CampaignEnrollment extends TenantOwned {
+@Index('ix_campaign_enrollments_workflow', ['tenantId', 'environment', 'workflowId'])
+export class CampaignEnrollment extends TenantScopedColumns {
   @Column({ name: 'campaign_id', type: 'bigint' })
   campaignId: string;
 

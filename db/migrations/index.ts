@@ -39,6 +39,7 @@ import { AddLeadsStatusIndex1796030000000 } from './1796030000000-AddLeadsStatus
 import { AddOpportunitiesStageIndex1796040000000 } from './1796040000000-AddOpportunitiesStageIndex';
 import { SearchGermanSpellings1796050000000 } from './1796050000000-SearchGermanSpellings';
 import { AddEngagementSignalType1796070000000 } from './1796070000000-AddEngagementSignalType';
+import { AddEnrollmentsWorkflowIndex1796080000000 } from './1796080000000-AddEnrollmentsWorkflowIndex';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -82,4 +83,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddOpportunitiesStageIndex1796040000000,
   SearchGermanSpellings1796050000000,
   AddEngagementSignalType1796070000000,
+  AddEnrollmentsWorkflowIndex1796080000000,
 ];

@@ -246,14 +246,24 @@ async function enrollmentTargets(data: ScopedData, inputs: EngagementInput[]): P
 }
 
 /**
+ * `column` is one of `values`: one value is an equality, since a prepared statement's generic plan
+ * prices `= ANY` of an unknown array as several index searches, and then walked the scope's index
+ * for an event naming its workflow, every enrollment of the tenant (the enrollment-lookup-plan test).
+ */
+function matchesAny(q: ScopedSqlBuilder, column: 'workflow_id' | 'lead_id', values: string[]): string {
+  const type = column === 'lead_id' ? 'bigint' : 'text';
+  return values.length === 1 ? `${column} = ${q.value(values[0])}::${type}` : `${column} = ANY(${q.value(values)}::${type}[])`;
+}
+
+/**
  * The active enrollments by lead or workflow ID. By lead, only those waiting on an engagement
  * condition (engagement-window.ts), with the type it waits for (waitsFor): the others would spend
  * a Temporal workflow task on a signal nothing reads. An event naming its workflow is signalled
  * whatever that workflow waits for.
  */
-function activeEnrollmentsSql(q: ScopedSqlBuilder, by: 'workflow_id' | 'lead_id', values: string[]): string {
+export function activeEnrollmentsSql(q: ScopedSqlBuilder, by: 'workflow_id' | 'lead_id', values: string[]): string {
   return `SELECT workflow_id, lead_id::text, campaign_id::text, ${q.col(CampaignEnrollment, 'engagementSignalType')} AS signal_type
       FROM ${q.table(CampaignEnrollment)}
-      WHERE ${q.scope()} AND status = 'active' AND ${by} = ANY(${q.value(values)}::${by === 'lead_id' ? 'bigint' : 'text'}[])
+      WHERE ${q.scope()} AND status = 'active' AND ${matchesAny(q, by, values)}
       ${by === 'lead_id' ? `AND ${q.col(CampaignEnrollment, 'engagementSignalsUntil')} > now()` : ''}`;
 }
