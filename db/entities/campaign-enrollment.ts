@@ -14,6 +14,7 @@ export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
 @Index('uq_campaign_enrollments_lead', ['campaignId', 'leadId'], { unique: true })
 @Index('ix_campaign_enrollments_lead', ['tenantId', 'environment', 'leadId'])
 @Index('ix_campaign_enrollments_workflow', ['tenantId', 'environment', 'workflowId'])
+// No index of the scope alone: both of the above lead with it (migration 1796080000000).
 export class CampaignEnrollment extends TenantScopedColumns {
   @Column({ name: 'campaign_id', type: 'bigint' })
   campaignId: string;
