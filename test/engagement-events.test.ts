@@ -1,4 +1,5 @@
 import type { AppDeps } from '../api/http/domain-context';
+import { encodeId } from '../lib/ids';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
 import { outboxOf } from './support/events';
 import { oneEmail } from './support/sequences';
@@ -143,6 +144,37 @@ describe('engagement events for integrations', () => {
     const [bounced] = await eventually('email.bounced', lead.id);
     expect(bounced.body.data).toMatchObject({ messageId, leadId: lead.id, reason: '550 5.1.1 no such user' });
     expect((await eventually('email.sent', lead.id))[0].body.data).toMatchObject({ messageId, campaignId: null });
+  });
+
+  it('an event naming a lead of another scope writes nothing: no event, no email.opened; a bad message and lead are both reported', async () => {
+    const lead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data as { id: string; email: string };
+    const elsewhere = (await api().post('/v1/leads').set(tenant.sandbox).send(validLead()).expect(201)).body.data as { id: string };
+    const sent = await api()
+      .post('/v1/communications/send/email')
+      .set(tenant.live)
+      .send({ to: lead.email, subject: 'Receipt', body: 'Thanks', leadId: lead.id, category: 'transactional' })
+      .expect(200);
+    const messageId = sent.body.data.id as string;
+    const opened = async () => (await outboxOf(stack.db, tenant, 'live', ['email.opened'])).filter((e) => e.data.messageId === messageId);
+
+    const refused = await api()
+      .post('/v1/analytics/events')
+      .set(tenant.live)
+      .send({ eventType: 'email_open', messageId, leadId: elsewhere.id });
+    expect([refused.status, refused.body.errors]).toEqual([422, [{ field: 'leadId', message: 'Lead not found' }]]);
+    const both = await api()
+      .post('/v1/analytics/events')
+      .set(tenant.live)
+      .send({ eventType: 'email_open', messageId: encodeId('message', '999999999'), leadId: elsewhere.id });
+    expect(both.status).toBe(422);
+    expect(both.body.errors.map((e: { field: string }) => e.field)).toEqual(['messageId', 'leadId']);
+    const listed = await api().get(`/v1/analytics/events?messageId=${messageId}`).set(tenant.live).expect(200);
+    expect(listed.body.data.filter((e: { type: string }) => e.type === 'email_open')).toEqual([]);
+    expect(await opened()).toEqual([]);
+
+    // The same event naming the message's own lead is written, with its webhook.
+    await api().post('/v1/analytics/events').set(tenant.live).send({ eventType: 'email_open', messageId, leadId: lead.id }).expect(201);
+    expect(await opened()).toHaveLength(1);
   });
 
   it('an email the mail server refuses becomes email.failed with the reason, once; a recipient it refuses is email.bounced alone', async () => {

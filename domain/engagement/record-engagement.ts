@@ -38,6 +38,20 @@ export async function recordEngagement(deps: EngagementDeps, scope: TenantScope,
 }
 
 /**
+ * One engagement event whose lead the caller named but did not look up: written only if the lead
+ * is the scope's, checked by the statement that writes it (one round trip fewer per event than a
+ * lookup first). Null, with nothing written, when it is not.
+ */
+export async function recordEngagementOfNamedLead(
+  deps: EngagementDeps,
+  scope: TenantScope,
+  input: EngagementInput & { leadId: string },
+): Promise<EngagementEvent | null> {
+  const [event] = await recordEngagements(deps, scope, [input], { checkLeads: true });
+  return event ?? null;
+}
+
+/**
  * Stores engagement events, applies what they imply (a bounce marks the lead bounced, suppresses
  * its address and stops the address's enrollments) and signals the enrollments each concerns: the
  * one named by workflowExecutionId, else the message's campaign enrollment, else every active
@@ -45,15 +59,21 @@ export async function recordEngagement(deps: EngagementDeps, scope: TenantScope,
  * events are stored, not signalled.
  *
  * The events, their webhooks, the request's audit entry and (without a bounce, which must stop
- * enrollments first) the enrollments to signal are one statement: with the API's check of the
- * lead, an event costs two round trips before its signal instead of six.
+ * enrollments first) the enrollments to signal are one statement, which also checks a lead the
+ * caller named (checkLeads): an event of the API costs one round trip before its signal instead of six.
  */
-export async function recordEngagements(deps: EngagementDeps, scope: TenantScope, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
+export async function recordEngagements(
+  deps: EngagementDeps,
+  scope: TenantScope,
+  inputs: EngagementInput[],
+  opts: WriteOptions = {},
+): Promise<EngagementEvent[]> {
   if (!inputs.length) return [];
   const data = new ScopedData(deps.db.manager, scope);
   const resolved = withLeads(inputs);
   const bounced = resolved.some((input) => input.type === 'email_bounce');
-  const written = await writeEngagements(deps, data, resolved, bounced ? [] : signalledOf(resolved));
+  const written = await writeEngagements(deps, data, resolved, bounced ? [] : signalledOf(resolved), opts);
+  if (!written) return [];
   relayCommitted(deps, written.relay);
   await applyEngagements(deps, scope, resolved, written.targets);
   return written.events;
@@ -66,6 +86,7 @@ export async function recordEngagements(deps: EngagementDeps, scope: TenantScope
  */
 export async function writeEngagementsIn(deps: EngagementDeps, tx: UnitOfWork, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
   const written = await writeEngagements(deps, tx, withLeads(inputs), []);
+  if (!written) return [];
   tx.events.push(...written.relay);
   return written.events;
 }
@@ -108,12 +129,27 @@ const withLeads = (inputs: EngagementInput[]) =>
 const signalledOf = (inputs: EngagementInput[]) =>
   inputs.filter((input) => !input.machine && input.type !== 'unsubscribe' && input.type !== 'email_delivered');
 
+interface WriteOptions {
+  /**
+   * Write the events only if their leads are the scope's: the statement checks them, and writes
+   * nothing (no event, webhook or audit entry; null) when one is not. For one event.
+   */
+  checkLeads?: boolean;
+}
+
 /**
  * One statement: the events, the webhooks of people's email engagements, the request's audit entry
  * (its resource the event, when there is one: its ID is reserved first) and, for `targeted`, the
- * enrollments to signal (null when none were asked for).
+ * enrollments to signal (null when none were asked for). Null when `checkLeads` found a lead that
+ * is not the scope's, and nothing was written.
  */
-async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: EngagementInput[], targeted: EngagementInput[]) {
+async function writeEngagements(
+  deps: EngagementDeps,
+  data: ScopedData,
+  inputs: EngagementInput[],
+  targeted: EngagementInput[],
+  opts: WriteOptions = {},
+) {
   const given = inputs.flatMap((input) => (input.id ? [input.id] : []));
   const audit = { audit: deps.audit, scope: data.scope };
   const ids =
@@ -138,12 +174,17 @@ async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: 
   const resourceId = ids ? encodeId('engagementEvent', ids[0]) : null;
   return writeWithAudit(audit, resourceId, async (auditRow) => {
     const result = await data.sql((q) => {
-      const parts = [`ev AS (${q.insertMany(EngagementEvent, rows)} RETURNING *)`];
+      // With checkLeads the rest is written only with the event: `ev` is empty when its lead is not the scope's.
+      // (Built only then: q.from adds the scope's parameters, which a statement must use.)
+      const leadOfScope = () => `u.lead_id IS NULL OR EXISTS (SELECT 1 FROM ${q.from(Lead, 'l')} WHERE l.id = u.lead_id)`;
+      const withEvent = (where?: string) =>
+        opts.checkLeads ? { where: `${where ? `(${where}) AND ` : ''}EXISTS (SELECT 1 FROM ev)` } : where ? { where } : {};
+      const parts = [`ev AS (${q.insertMany(EngagementEvent, rows, {}, opts.checkLeads ? { where: leadOfScope() } : {})} RETURNING *)`];
       if (webhooks.length)
         parts.push(
-          `out AS (${q.insertMany(OutboxEvent, webhooks, {}, { where: subscribedSql(q, { typeSql: 'u.type' }) })} RETURNING id, type)`,
+          `out AS (${q.insertMany(OutboxEvent, webhooks, {}, withEvent(subscribedSql(q, { typeSql: 'u.type' })))} RETURNING id, type)`,
         );
-      if (auditRow) parts.push(`audit AS (${auditInsertSql(q, auditRow)} RETURNING id)`);
+      if (auditRow) parts.push(`audit AS (${auditInsertSql(q, auditRow, withEvent())} RETURNING id)`);
       if (lookup.named.length) parts.push(`named AS (${activeEnrollmentsSql(q, 'workflow_id', lookup.named)})`);
       if (lookup.leads.length) parts.push(`of_leads AS (${activeEnrollmentsSql(q, 'lead_id', lookup.leads)})`);
       const agg = (cte: string) => `(SELECT coalesce(json_agg(t), '[]') FROM ${cte} t)`;
@@ -155,6 +196,7 @@ async function writeEngagements(deps: EngagementDeps, data: ScopedData, inputs: 
         FROM ev ORDER BY ev.id`;
     });
     const [first] = result;
+    if (!first) return { result: null, auditId: null };
     const relay = (first.relay as { id: string; type: string }[]).map((e) =>
       // What the relay reads of an event it dispatches (RELAYED_FIELDS).
       data.entity<RelayedEvent>(OutboxEvent, {
