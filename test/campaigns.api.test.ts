@@ -49,6 +49,18 @@ const newLead = async (overrides: Record<string, unknown> = {}) =>
 const enroll = (campaignId: string, leadIds: string[]) =>
   api().post(`/v1/campaigns/${campaignId}/enrollments`).set(tenant.live).send({ leadIds });
 
+/** Until the lead's enrollment waits on its open condition (its signal window open for opens). */
+const untilWaitingForOpen = (leadKey: string | null) =>
+  waitFor(
+    async () =>
+      (
+        await stack.db.query(
+          `SELECT 1 FROM campaign_enrollments WHERE lead_id = $1 AND engagement_signals_until > now() AND engagement_signal_type = 'email_open'`,
+          [leadKey],
+        )
+      ).length,
+    'the enrollment waiting on its open condition',
+  );
 const handleOf = (campaignId: string, leadId: string) =>
   stack.client.workflow.getHandle<typeof campaignSequenceWorkflow>(`campaign/${campaignId}/lead/${leadId}`);
 
@@ -247,16 +259,7 @@ describe('campaigns API', () => {
     const lead = await newLead();
     const leadKey = decodeId('lead', lead.id);
     await enroll(campaign.id, [lead.id]).expect(200);
-    await waitFor(
-      async () =>
-        (
-          await stack.db.query(
-            `SELECT 1 FROM campaign_enrollments WHERE lead_id = $1 AND engagement_signals_until > now() AND engagement_signal_type = 'email_open'`,
-            [leadKey],
-          )
-        ).length,
-      'the enrollment waiting on its open condition',
-    );
+    await untilWaitingForOpen(leadKey);
     // A click cannot decide an open condition: stored, not signalled.
     await api().post('/v1/analytics/events').set(tenant.live).send({ eventType: 'link_click', leadId: lead.id }).expect(201);
     await api().post('/v1/analytics/events').set(tenant.live).send({ eventType: 'email_open', leadId: lead.id }).expect(201);
@@ -276,12 +279,7 @@ describe('campaigns API', () => {
     const lead = await newLead();
     const leadKey = decodeId('lead', lead.id);
     await enroll(campaign.id, [lead.id]).expect(200);
-    await waitFor(
-      async () =>
-        (await stack.db.query('SELECT 1 FROM campaign_enrollments WHERE lead_id = $1 AND engagement_signals_until > now()', [leadKey]))
-          .length,
-      'the enrollment waiting on its open condition',
-    );
+    await untilWaitingForOpen(leadKey);
     const scope = { tenantId: tenant.tenant.id, environment: 'live' as const };
     const storedWhenReleased: Promise<{ n: string }[]>[] = [];
     const deps = {

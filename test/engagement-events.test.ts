@@ -55,6 +55,17 @@ async function eventually(type: string, leadId: string) {
   return received(type, leadId);
 }
 
+/** A new live lead and the transactional email sent to it. */
+async function receiptToNewLead() {
+  const lead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data as { id: string; email: string };
+  const sent = await api()
+    .post('/v1/communications/send/email')
+    .set(tenant.live)
+    .send({ to: lead.email, subject: 'Receipt', body: 'Thanks', leadId: lead.id, category: 'transactional' })
+    .expect(200);
+  return { lead, messageId: sent.body.data.id as string };
+}
+
 const PRICING_EMAIL = oneEmail({
   subjectLine: 'Hello {{firstName}}',
   body: 'Hi {{firstName}},\n\nSee https://example.com/pricing for details.',
@@ -126,13 +137,7 @@ describe('engagement events for integrations', () => {
   });
 
   it('a delivery notification and a bounce from the provider become email.delivered and email.bounced', async () => {
-    const lead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data as { id: string; email: string };
-    const sent = await api()
-      .post('/v1/communications/send/email')
-      .set(tenant.live)
-      .send({ to: lead.email, subject: 'Receipt', body: 'Thanks', leadId: lead.id, category: 'transactional' })
-      .expect(200);
-    const messageId = sent.body.data.id as string;
+    const { lead, messageId } = await receiptToNewLead();
     await api().post('/v1/communications/inbound/delivered').set(tenant.live).send({ messageId }).expect(201);
     const [delivered] = await eventually('email.delivered', lead.id);
     expect(delivered.body.data).toEqual({ messageId, leadId: lead.id, campaignId: null, occurredAt: expect.any(String) });
@@ -147,14 +152,8 @@ describe('engagement events for integrations', () => {
   });
 
   it('an event naming a lead of another scope writes nothing: no event, no email.opened; a bad message and lead are both reported', async () => {
-    const lead = (await api().post('/v1/leads').set(tenant.live).send(validLead()).expect(201)).body.data as { id: string; email: string };
+    const { lead, messageId } = await receiptToNewLead();
     const elsewhere = (await api().post('/v1/leads').set(tenant.sandbox).send(validLead()).expect(201)).body.data as { id: string };
-    const sent = await api()
-      .post('/v1/communications/send/email')
-      .set(tenant.live)
-      .send({ to: lead.email, subject: 'Receipt', body: 'Thanks', leadId: lead.id, category: 'transactional' })
-      .expect(200);
-    const messageId = sent.body.data.id as string;
     const opened = async () => (await outboxOf(stack.db, tenant, 'live', ['email.opened'])).filter((e) => e.data.messageId === messageId);
 
     const refused = await api()

@@ -28,6 +28,32 @@ async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
   };
 }
 
+/**
+ * A new database migrated to just before the migration `name` (`before`, initialized), and `all`,
+ * a data source of the migrations through `name` (or, with `through: 'every'`, all of them) for
+ * the test to run; both closed and the database dropped after `use`.
+ */
+async function acrossMigration(
+  name: string,
+  use: (dbs: { before: DataSource; all: DataSource }) => Promise<void>,
+  through: 'it' | 'every' = 'it',
+): Promise<void> {
+  const empty = await emptyDatabase();
+  const options = createDataSource({ url: empty.url }).options;
+  const upTo = migrations.findIndex((m) => m.name === name);
+  const before = new DataSource({ ...options, migrations: migrations.slice(0, upTo) });
+  const all = new DataSource({ ...options, migrations: through === 'it' ? migrations.slice(0, upTo + 1) : migrations });
+  try {
+    await before.initialize();
+    await before.runMigrations();
+    await use({ before, all });
+  } finally {
+    if (before.isInitialized) await before.destroy();
+    if (all.isInitialized) await all.destroy();
+    await empty.drop();
+  }
+}
+
 describe('migrations', () => {
   it('apply from an empty database, leave no drift from the entities, and revert cleanly', async () => {
     const empty = await emptyDatabase();
@@ -53,60 +79,49 @@ describe('migrations', () => {
   });
 
   it('infer the format of stored templates, messages and sequence email nodes once, and suppress the addresses of leads already opted out', async () => {
-    const empty = await emptyDatabase();
-    const all = createDataSource({ url: empty.url });
-    const upTo = migrations.findIndex((m) => m.name === 'AddEmailFormats1795352000000');
-    const before = new DataSource({ ...all.options, migrations: migrations.slice(0, upTo) });
-    try {
-      await before.initialize();
-      await before.runMigrations();
-      const email = (body: string) => ({
-        nodeId: body.length.toString(),
-        type: 'email',
-        position: { x: 0, y: 0 },
-        data: { subjectLine: 's', body },
-      });
-      const nodes = [{ nodeId: 't', type: 'trigger', data: {} }, email('<p>Hi {{firstName}}</p>'), email('Hi {{firstName}}, a < b')];
-      await before.query(
-        `INSERT INTO email_templates (tenant_id, environment, name, subject, body) VALUES (1, 'live', 'h', 's', '<b>x</b>'), (1, 'live', 't', 's', 'a < b and c > d <a<a')`,
-      );
-      await before.query(
-        `INSERT INTO workflow_definitions (tenant_id, environment, name, nodes, edges) VALUES (1, 'live', 'w', $1, '[]')`,
-        [JSON.stringify(nodes)],
-      );
-      await before.query(
-        `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, unsubscribed_at, bounced_at)
+    await acrossMigration(
+      'AddEmailFormats1795352000000',
+      async ({ before, all }) => {
+        const email = (body: string) => ({
+          nodeId: body.length.toString(),
+          type: 'email',
+          position: { x: 0, y: 0 },
+          data: { subjectLine: 's', body },
+        });
+        const nodes = [{ nodeId: 't', type: 'trigger', data: {} }, email('<p>Hi {{firstName}}</p>'), email('Hi {{firstName}}, a < b')];
+        await before.query(
+          `INSERT INTO email_templates (tenant_id, environment, name, subject, body) VALUES (1, 'live', 'h', 's', '<b>x</b>'), (1, 'live', 't', 's', 'a < b and c > d <a<a')`,
+        );
+        await before.query(
+          `INSERT INTO workflow_definitions (tenant_id, environment, name, nodes, edges) VALUES (1, 'live', 'w', $1, '[]')`,
+          [JSON.stringify(nodes)],
+        );
+        await before.query(
+          `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, unsubscribed_at, bounced_at)
          VALUES (1, 'live', 'A@x.com', 'a@x.com', 'A', 'A', now(), NULL), (1, 'live', 'a@x.com', 'a@x.com', 'A', 'A', NULL, now()),
                 (1, 'live', 'b@x.com', 'b@x.com', 'B', 'B', now(), NULL), (1, 'live', 'c@x.com', 'c@x.com', 'C', 'C', NULL, NULL)`,
-      );
-      await before.destroy();
+        );
+        await before.destroy();
 
-      await all.initialize();
-      await all.runMigrations();
-      expect(await all.query(`SELECT name, format FROM email_templates ORDER BY name`)).toEqual([
-        { name: 'h', format: 'html' },
-        { name: 't', format: 'text' },
-      ]);
-      const [{ nodes: migrated }] = await all.query(`SELECT nodes FROM workflow_definitions`);
-      expect(migrated.map((n: { data: { format?: string } }) => n.data.format)).toEqual([undefined, 'html', 'text']);
-      expect(await all.query(`SELECT address, reason FROM email_suppressions ORDER BY address`)).toEqual([
-        { address: 'a@x.com', reason: 'bounced' },
-        { address: 'b@x.com', reason: 'unsubscribed' },
-      ]);
-    } finally {
-      if (before.isInitialized) await before.destroy();
-      if (all.isInitialized) await all.destroy();
-      await empty.drop();
-    }
+        await all.initialize();
+        await all.runMigrations();
+        expect(await all.query(`SELECT name, format FROM email_templates ORDER BY name`)).toEqual([
+          { name: 'h', format: 'html' },
+          { name: 't', format: 'text' },
+        ]);
+        const [{ nodes: migrated }] = await all.query(`SELECT nodes FROM workflow_definitions`);
+        expect(migrated.map((n: { data: { format?: string } }) => n.data.format)).toEqual([undefined, 'html', 'text']);
+        expect(await all.query(`SELECT address, reason FROM email_suppressions ORDER BY address`)).toEqual([
+          { address: 'a@x.com', reason: 'bounced' },
+          { address: 'b@x.com', reason: 'unsubscribed' },
+        ]);
+      },
+      'every',
+    );
   });
 
   it('give leads whose phone has a (0) or a leading 00 the new phone key, keep claims with their holders, and check them again', async () => {
-    const empty = await emptyDatabase();
-    const options = createDataSource({ url: empty.url }).options;
-    const upTo = migrations.findIndex((m) => m.name === 'RenormalizeInternationalPhones1795990000000');
-    const before = new DataSource({ ...options, migrations: migrations.slice(0, upTo) });
-    // Up to this migration, so that undoing the last one undoes it whatever comes later.
-    const all = new DataSource({ ...options, migrations: migrations.slice(0, upTo + 1) });
+    // `all` ends with this migration, so that undoing the last one undoes it whatever comes later.
     const phones: [string, string, string][] = [
       // [name, phone, phone_normalized as the old rule (digits only) stored it]
       ['plain', '+44 20 7946 0958', '442079460958'],
@@ -117,9 +132,7 @@ describe('migrations', () => {
       ['short', '00 1234', '001234'],
       ['other', '+1 555 010 2030', '15550102030'],
     ];
-    try {
-      await before.initialize();
-      await before.runMigrations();
+    await acrossMigration('RenormalizeInternationalPhones1795990000000', async ({ before, all }) => {
       const ids: Record<string, string> = {};
       for (const [name, phone, normalized] of phones) {
         const [row] = await before.query(
@@ -203,22 +216,11 @@ describe('migrations', () => {
       );
       expect(reverted.phoneKeys).toEqual(Object.fromEntries(phones.map(([name, , normalized]) => [name, [`p:${normalized}`]])));
       expect(reverted.claims).toEqual(migrated.claims);
-    } finally {
-      if (before.isInitialized) await before.destroy();
-      if (all.isInitialized) await all.destroy();
-      await empty.drop();
-    }
+    });
   });
 
   it("rewrite the lead documents stored before with their lead's custom fields, as the writers now write them, and give every document a vector without accents and with its phone key", async () => {
-    const empty = await emptyDatabase();
-    const options = createDataSource({ url: empty.url }).options;
-    const upTo = migrations.findIndex((m) => m.name === 'SearchAccentsPhonesAndCustomFields1796020000000');
-    const before = new DataSource({ ...options, migrations: migrations.slice(0, upTo) });
-    const all = new DataSource({ ...options, migrations: migrations.slice(0, upTo + 1) });
-    try {
-      await before.initialize();
-      await before.runMigrations();
+    await acrossMigration('SearchAccentsPhonesAndCustomFields1796020000000', async ({ before, all }) => {
       const [{ id }] = await before.query(
         `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, phone, phone_normalized)
          VALUES (1, 'live', 'jose@example.com', 'jose@example.com', 'José', 'Müller', '+44 20 7946 0958', '442079460958') RETURNING id::text`,
@@ -277,22 +279,11 @@ describe('migrations', () => {
         `SELECT tsv = setweight(to_tsvector('simple', title), 'A') || setweight(to_tsvector('simple', body), 'B') AS plain FROM search_documents`,
       );
       expect(vectors).toEqual([{ plain: true }, { plain: true }]);
-    } finally {
-      if (before.isInitialized) await before.destroy();
-      if (all.isInitialized) await all.destroy();
-      await empty.drop();
-    }
+    });
   });
 
   it('give the stored documents of every type the other spellings of their German words, in batches, as the writers now write them', async () => {
-    const empty = await emptyDatabase();
-    const options = createDataSource({ url: empty.url }).options;
-    const upTo = migrations.findIndex((m) => m.name === 'SearchGermanSpellings1796050000000');
-    const before = new DataSource({ ...options, migrations: migrations.slice(0, upTo) });
-    const all = new DataSource({ ...options, migrations: migrations.slice(0, upTo + 1) });
-    try {
-      await before.initialize();
-      await before.runMigrations();
+    await acrossMigration('SearchGermanSpellings1796050000000', async ({ before, all }) => {
       // Three documents with German words as the writers stored them before, after more documents
       // than two batches that may have spellings (an accent) but have none.
       const docs = [
@@ -341,11 +332,7 @@ describe('migrations', () => {
       expect(rewritten).toEqual(docs.map((d) => ({ doc_id: d.id, ...searchText(d) })));
       const plain = await all.query(`SELECT count(*)::int AS n FROM search_documents WHERE title = 'José Lovelace' || substr(doc_id, 6)`);
       expect(plain).toEqual([{ n: 2500 }]);
-    } finally {
-      if (before.isInitialized) await before.destroy();
-      if (all.isInitialized) await all.destroy();
-      await empty.drop();
-    }
+    });
   });
 
   it('are safe to run from several processes at once: every run succeeds and each migration is applied once', async () => {
