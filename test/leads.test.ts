@@ -12,6 +12,15 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 const create = (body: Record<string, unknown>, headers = tenant.sandbox) => stack.http().post('/v1/leads').set(headers).send(body);
+/** The IDs of `t`'s live leads GET /v1/leads?q= finds, in its order. */
+const leadsMatching = async (t: TestTenant, q: string): Promise<string[]> =>
+  (
+    await stack
+      .http()
+      .get(`/v1/leads?q=${encodeURIComponent(q)}`)
+      .set(t.live)
+      .expect(200)
+  ).body.data.map((l: { id: string }) => l.id);
 
 describe('leads', () => {
   it('creates a lead with the spec defaults and the acting user as assignee', async () => {
@@ -163,14 +172,7 @@ describe('leads', () => {
       )
     ).body.data.id;
     await create(validLead({ firstName: 'Jose', phone: '+44 20 7946 0958', customFields: { industry: 'Fintech' } }), other.live);
-    const found = async (q: string) =>
-      (
-        await stack
-          .http()
-          .get(`/v1/leads?q=${encodeURIComponent(q)}`)
-          .set(t.live)
-          .expect(200)
-      ).body.data.map((l: { id: string }) => l.id);
+    const found = (q: string) => leadsMatching(t, q);
 
     for (const q of ['jose', 'JOSÉ MÜL', 'é m', 'acme.ex', 'fintech', 'TECH', '2079460958', '+44 (0)20 7946 0958', '79460958']) {
       expect([q, await found(q)]).toEqual([q, [jose]]);
@@ -188,16 +190,7 @@ describe('leads', () => {
     const anna = (await create(validLead({ firstName: 'Anna', lastName: 'Schmidt', phone: '030 1234567' }), t.live)).body.data.id;
     const otto = (await create(validLead({ firstName: 'Otto', lastName: 'Schmidt', phone: '+49 30 1234567' }), t.live)).body.data.id;
     await create(validLead({ firstName: 'Anna', lastName: 'Becker', phone: '+49 30 7654321' }), t.live);
-    const found = async (q: string) =>
-      (
-        await stack
-          .http()
-          .get(`/v1/leads?q=${encodeURIComponent(q)}`)
-          .set(t.live)
-          .expect(200)
-      ).body.data
-        .map((l: { id: string }) => l.id)
-        .sort();
+    const found = async (q: string) => (await leadsMatching(t, q)).sort();
 
     for (const q of ['Anna +49 30 1234567', '+49 (30) 1234567 anna', 'anna schmidt, 030 1234567', 'Anna (030) 1234567', 'Anna 1234567'])
       expect([q, await found(q)]).toEqual([q, [anna]]);

@@ -54,6 +54,12 @@ async function acrossMigration(
   }
 }
 
+/** The IDs of the documents of tenant 1's live scope that search finds for `q` on `db`. */
+const searchOf = (db: DataSource) => {
+  const ctx = createDomainContext({ db, scope: { tenantId: '1', environment: 'live' }, actorUserId: '1', workflows: undefined as never });
+  return async (q: string) => (await searchDocuments(ctx, { q, page: 1, limit: 10 })).rows.map((r) => r.doc.docId);
+};
+
 describe('migrations', () => {
   it('apply from an empty database, leave no drift from the entities, and revert cleanly', async () => {
     const empty = await emptyDatabase();
@@ -245,13 +251,7 @@ describe('migrations', () => {
 
       await all.initialize();
       await all.runMigrations();
-      const ctx = createDomainContext({
-        db: all,
-        scope: { tenantId: '1', environment: 'live' },
-        actorUserId: '1',
-        workflows: undefined as never,
-      });
-      const found = async (q: string) => (await searchDocuments(ctx, { q, page: 1, limit: 10 })).rows.map((r) => r.doc.docId);
+      const found = searchOf(all);
       expect(await found('jose muller')).toEqual([leadDoc]);
       expect(await found('020 7946 0958')).toEqual([leadDoc]);
       expect(await found('gunther odegard')).toEqual([encodeId('partner', '1')]);
@@ -316,13 +316,7 @@ describe('migrations', () => {
 
       await all.initialize();
       await all.runMigrations();
-      const ctx = createDomainContext({
-        db: all,
-        scope: { tenantId: '1', environment: 'live' },
-        actorUserId: '1',
-        workflows: undefined as never,
-      });
-      const found = async (q: string) => (await searchDocuments(ctx, { q, page: 1, limit: 10 })).rows.map((r) => r.doc.docId).sort();
+      const found = async (q: string) => (await searchOf(all)(q)).sort();
       const [muller, mueller, deal] = docs.map((d) => d.id);
       for (const q of ['Müller', 'Mueller', 'Muller']) expect([q, await found(q)]).toEqual([q, [muller, mueller, deal].sort()]);
       expect(await found('kaethe groesse')).toEqual([mueller]);
