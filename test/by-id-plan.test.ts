@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { initializeDatabase } from '../db/data-source';
 import { Lead } from '../db/entities';
 import { selectByIdSql } from '../db/scoped-repository';
+import { genericPlanOf, withLargeTable } from './support/query-plans';
 
 /**
  * GET /v1/<resource>/:id reads through a prepared statement (db/scoped-repository.ts). PostgreSQL
@@ -17,17 +18,14 @@ beforeAll(async () => {
 afterAll(() => db.destroy());
 
 it("the by-id statement's generic plan looks the row up by primary key on a large, never-analyzed table", async () => {
-  const plan = await db.transaction(async (m) => {
-    // A temporary `leads` shadows the real one inside this transaction: same columns and indexes,
-    // 20,000 rows of one tenant, no statistics (autovacuum never analyzes temporary tables).
-    await m.query('CREATE TEMP TABLE leads (LIKE public.leads INCLUDING ALL) ON COMMIT DROP');
-    await m.query(
-      `INSERT INTO leads (id, tenant_id, environment, email, email_normalized, first_name, last_name)
-       OVERRIDING SYSTEM VALUE SELECT g, 1, 'live', 'l' || g || '@x.io', 'l' || g || '@x.io', 'L', 'L' FROM generate_series(1, 20000) g`,
-    );
-    const sql = selectByIdSql(db.getMetadata(Lead), true, 'none');
-    const rows: { 'QUERY PLAN': string }[] = await m.query(`EXPLAIN (GENERIC_PLAN) ${sql}`);
-    return rows.map((r) => r['QUERY PLAN']).join('\n');
-  });
+  // A temporary `leads` shadows the real one: same columns and indexes, 30,000 rows of one tenant, no
+  // statistics (autovacuum never analyzes temporary tables).
+  const plan = await withLargeTable(
+    db,
+    'leads',
+    `INSERT INTO leads (id, tenant_id, environment, email, email_normalized, first_name, last_name)
+     OVERRIDING SYSTEM VALUE SELECT g, 1, 'live', 'l' || g || '@x.io', 'l' || g || '@x.io', 'L', 'L'`,
+    genericPlanOf(selectByIdSql(db.getMetadata(Lead), true, 'none')),
+  );
   expect(plan).toMatch(/Index Cond: \(id = \$1\)/);
 });

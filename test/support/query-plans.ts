@@ -21,9 +21,12 @@ export function withLargeTable(
 
 const planText = (rows: { 'QUERY PLAN': string }[]) => rows.map((r) => r['QUERY PLAN']).join('\n');
 
-/** The generic plan of the prepared statement `sql` builds (every hand-written statement is one, db/sql.ts). */
-export const genericPlan = (scope: TenantScope, sql: (q: ScopedSqlBuilder) => string) => async (m: EntityManager) =>
-  planText(await m.query(`EXPLAIN (GENERIC_PLAN) ${sql(new ScopedSqlBuilder(m, scope))}`));
+/** The generic plan of the prepared statement `sql` (every hand-written statement is one, db/sql.ts). */
+export const genericPlanOf = (sql: string) => async (m: EntityManager) => planText(await m.query(`EXPLAIN (GENERIC_PLAN) ${sql}`));
+
+/** The generic plan of the prepared statement `sql` builds. */
+export const genericPlan = (scope: TenantScope, sql: (q: ScopedSqlBuilder) => string) => (m: EntityManager) =>
+  genericPlanOf(sql(new ScopedSqlBuilder(m, scope)))(m);
 
 /** The plan `sql` runs with, its values given, once the table is analyzed. */
 export const analyzedPlan = (scope: TenantScope, table: string, sql: (q: ScopedSqlBuilder) => string) => async (m: EntityManager) => {
