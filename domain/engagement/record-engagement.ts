@@ -177,8 +177,10 @@ async function writeEngagements(
       // With checkLeads the rest is written only with the event: `ev` is empty when its lead is not the scope's.
       // (Built only then: q.from adds the scope's parameters, which a statement must use.)
       const leadOfScope = () => `u.lead_id IS NULL OR EXISTS (SELECT 1 FROM ${q.from(Lead, 'l')} WHERE l.id = u.lead_id)`;
-      const withEvent = (where?: string) =>
-        opts.checkLeads ? { where: `${where ? `(${where}) AND ` : ''}EXISTS (SELECT 1 FROM ev)` } : where ? { where } : {};
+      const withEvent = (where?: string) => {
+        const conditions = [where && `(${where})`, opts.checkLeads && 'EXISTS (SELECT 1 FROM ev)'].filter(Boolean);
+        return conditions.length ? { where: conditions.join(' AND ') } : {};
+      };
       const parts = [`ev AS (${q.insertMany(EngagementEvent, rows, {}, opts.checkLeads ? { where: leadOfScope() } : {})} RETURNING *)`];
       if (webhooks.length)
         parts.push(
