@@ -2,7 +2,8 @@
  * The German spellings of a word that search treats as one (docs/decisions.md, "Search"): Müller is
  * also written Mueller (ä, ö, ü as ae, oe, ue) and Muller (the dots dropped). ß needs nothing here:
  * `unaccent` folds it to ss in documents and queries alike. In lib/ because the search documents'
- * writers (domain/search-index.ts) and the migration that rewrote the stored ones apply the same rule.
+ * writers (domain/search-index.ts) and the migration that rewrote the stored ones apply the same rule,
+ * and the substring filter of GET /v1/leads?q= (domain/leads/leads.ts) its transliteration.
  */
 
 const UMLAUT_DIGRAPHS: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue' };
@@ -50,3 +51,25 @@ export function withSpellings(text: string): string {
   }
   return extra.size ? `${text} ${[...extra].join(' ')}` : text;
 }
+
+/**
+ * Whether a substring may match a text by their transliterations where it does not as written
+ * (GET /v1/leads?q=): it holds an umlaut (`müll` in Mueller) or, accents aside, ae, oe or ue (`ueller`
+ * in Müller). Most queries hold neither and are spared the transliterated match.
+ */
+export function mayMatchTransliterated(text: string): boolean {
+  const lower = text.toLowerCase();
+  return /[äöü]/.test(lower) || /[aou]e/.test(unaccented(lower));
+}
+
+/**
+ * SQL for the text of `expr` with its umlauts transliterated, as spellingsOf does (`Müller` ->
+ * `Mueller`), for search_fold to lower and unaccent after. Upper-case umlauts are replaced as well,
+ * rather than lowering first: lower() folds Ü to ü under a Unicode-aware locale only, and a
+ * database made with libc's C locale leaves it as it is.
+ */
+export const transliteratedSql = (expr: string): string =>
+  Object.entries(UMLAUT_DIGRAPHS).reduce(
+    (sql, [umlaut, digraph]) => `replace(replace(${sql}, '${umlaut}', '${digraph}'), '${umlaut.toUpperCase()}', '${digraph}')`,
+    expr,
+  );

@@ -22,6 +22,20 @@ const leadsMatching = async (t: TestTenant, q: string): Promise<string[]> =>
       .expect(200)
   ).body.data.map((l: { id: string }) => l.id);
 
+/** Creates `t`'s live leads by their fields, each with an email that holds no query's letters (a random one could), and returns each ID. */
+const leadsOf = (t: TestTenant) => {
+  let n = 0;
+  return async (lead: Record<string, unknown>): Promise<string> =>
+    (await create(validLead({ email: `lead${++n}@x.example`, ...lead }), t.live)).body.data.id;
+};
+
+/** What each query of `expected` finds in `t`, beside what it should find, both sorted: one assertion shows every query that is off. */
+async function foundAndExpected(t: TestTenant, expected: Record<string, string[]>) {
+  const found: Record<string, string[]> = {};
+  for (const q of Object.keys(expected)) found[q] = (await leadsMatching(t, q)).sort();
+  return { found, expected: Object.fromEntries(Object.entries(expected).map(([q, ids]) => [q, [...ids].sort()])) };
+}
+
 describe('leads', () => {
   it('creates a lead with the spec defaults and the acting user as assignee', async () => {
     const res = await create(validLead({ email: 'Grace@Example.com', phone: '+44 20 7946 0018' }));
@@ -198,6 +212,53 @@ describe('leads', () => {
     for (const q of ['Anna +49 30 1234568', 'Becker 030 1234567', 'Anna 030 1234567, 030 7654321'])
       expect([q, await found(q)]).toEqual([q, []]);
     expect(await found('Schmidt 30 1234567')).toEqual([anna, otto].sort());
+  });
+
+  it('filters by q with German spellings alike: Mueller finds Müller and Müller finds Mueller, in any case, custom field values too', async () => {
+    const t = await newTenant(stack.db);
+    const id = leadsOf(t);
+    const juergen = await id({ firstName: 'Jürgen', lastName: 'Müller' });
+    const hans = await id({ firstName: 'Hans', lastName: 'Mueller' });
+    const koeln = await id({ firstName: 'Ada', lastName: 'Lovelace', customFields: { city: 'Köln' } });
+
+    const both = [juergen, hans];
+    const { found, expected } = await foundAndExpected(t, {
+      Mueller: both,
+      Müller: both,
+      MÜLLER: both,
+      mueller: both,
+      MUELLER: both,
+      müll: both,
+      ueller: both,
+      'Juergen Mueller': [juergen],
+      'JÜRGEN MÜ': [juergen],
+      uergen: [juergen],
+      koeln: [koeln],
+      KOELN: [koeln],
+      KÖLN: [koeln],
+    });
+    expect(found).toEqual(expected);
+  });
+
+  it('filters by q without a German spelling as before, and never folds a digraph away: Joe finds no John, Muller no Mueller', async () => {
+    const t = await newTenant(stack.db);
+    const id = leadsOf(t);
+    const juergen = await id({ firstName: 'Jürgen', lastName: 'Müller' });
+    await id({ firstName: 'Hans', lastName: 'Mueller' });
+    const john = await id({ firstName: 'John', lastName: 'Smith' });
+    const joe = await id({ firstName: 'Joe', lastName: 'Black' });
+    const koeln = await id({ firstName: 'Ada', lastName: 'Lovelace', customFields: { city: 'Köln' } });
+
+    const { found, expected } = await foundAndExpected(t, {
+      joe: [joe],
+      Jo: [john, joe],
+      Muller: [juergen],
+      mull: [juergen],
+      Jurgen: [juergen],
+      smith: [john],
+      koln: [koeln],
+    });
+    expect(found).toEqual(expected);
   });
 
   it('updates and deletes a lead', async () => {

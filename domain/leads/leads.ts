@@ -3,6 +3,7 @@ import { nextId } from '../../db/id-blocks';
 import type { ScopedQuery } from '../../db/scoped-query';
 import { AppError, notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
+import { mayMatchTransliterated, transliteratedSql } from '../../lib/search-spellings';
 import type { StartOptions } from '../../lib/temporal/workflow-starter';
 import { workflowIds } from '../../workflows/ids';
 import { leadDedupeWorkflow } from '../../workflows/lead-dedupe';
@@ -133,13 +134,21 @@ const SORT_COLUMNS: Record<LeadFilters['sort']['field'], string> = {
  * `q` of GET /v1/leads: a substring, without case or accents (search_fold, migration
  * 1796020000000), of the name, the email, the phone as written or a custom field's value. The
  * pattern is folded once; the name and email are one string per lead (a newline apart, so no match
- * spans both), and custom fields are only looked into for leads nothing else of matched.
+ * spans both), and custom fields are only looked into for leads nothing else of matched. A pattern
+ * that may match by German spelling (mayMatchTransliterated) also matches a text when both have
+ * their umlauts transliterated (`Mueller` finds Müller, `Müller` Mueller); any other pays nothing
+ * for it.
  */
-const textMatch = (
-  param: string,
-) => `search_fold(l.first_name || ' ' || l.last_name || E'\\n' || l.email_normalized) LIKE (SELECT search_fold(:${param}))
+const textMatch = (param: string, transliterated: boolean) => {
+  const holds = (text: string) => {
+    const asWritten = `search_fold(${text}) LIKE (SELECT search_fold(:${param}))`;
+    if (!transliterated) return asWritten;
+    return `(${asWritten} OR search_fold(${transliteratedSql(text)}) LIKE (SELECT search_fold(${transliteratedSql(`:${param}`)})))`;
+  };
+  return `${holds(`l.first_name || ' ' || l.last_name || E'\\n' || l.email_normalized`)}
   OR l.phone LIKE :${param}
-  OR EXISTS (SELECT 1 FROM jsonb_each_text(l.custom_fields) f WHERE search_fold(f.value) LIKE (SELECT search_fold(:${param})))`;
+  OR EXISTS (SELECT 1 FROM jsonb_each_text(l.custom_fields) f WHERE ${holds('f.value')})`;
+};
 /**
  * A phone number in `q` also matches the leads whose phone matches its digits
  * (domain/phone-search.ts): one ends with the other, leading zeros aside, with at least 7 digits.
@@ -156,9 +165,9 @@ const substring = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)
  */
 function filterByQuery(qb: ScopedQuery<Lead>, q: string): void {
   const { numbers, words } = splitPhoneNumbers(q);
-  words.forEach((text, i) => qb.andWhere(`(${textMatch(`words${i}`)})`, { [`words${i}`]: substring(text) }));
+  words.forEach((text, i) => qb.andWhere(`(${textMatch(`words${i}`, mayMatchTransliterated(text))})`, { [`words${i}`]: substring(text) }));
   numbers.forEach((n, i) =>
-    qb.andWhere(`(${textMatch(`number${i}`)} OR ${phoneMatch(`phone${i}`)})`, {
+    qb.andWhere(`(${textMatch(`number${i}`, mayMatchTransliterated(n.text))} OR ${phoneMatch(`phone${i}`)})`, {
       [`number${i}`]: substring(n.text),
       [`phone${i}`]: n.digits,
     }),
