@@ -53,9 +53,9 @@ export function withSpellings(text: string): string {
 }
 
 /**
- * Whether a substring may match a text by their transliterations where it does not as written
- * (GET /v1/leads?q=): it holds an umlaut (`müll` in Mueller) or, accents aside, ae, oe or ue (`ueller`
- * in Müller). Most queries hold neither and are spared the transliterated match.
+ * Whether a substring of GET /v1/leads?q= is also looked for transliterated: it holds an umlaut
+ * (`müll` in Mueller) or, accents aside, ae, oe or ue (`ueller` in Müller). Most queries hold
+ * neither and are spared the second comparison (docs/decisions.md, "Search", for what that misses).
  */
 export function mayMatchTransliterated(text: string): boolean {
   const lower = text.toLowerCase();
