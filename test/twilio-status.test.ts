@@ -7,6 +7,7 @@ import { encodeId } from '../lib/ids';
 import { createApp, flushApp } from '../api/app';
 import { loadConfig } from '../lib/config';
 import { FakeTwilio } from './support/fake-twilio';
+import { twilioCallback, type Signing } from './support/twilio-callback';
 import { startMailStack } from './support/mail-stack';
 import { outboxOf } from './support/events';
 import { newTenant, validLead, type TestStack, type TestTenant } from './support/stack';
@@ -74,35 +75,9 @@ async function sendSms(owner: TestTenant = tenant, leadId?: string) {
 const message = async (owner: TestTenant, id: string) =>
   (await api().get(`/v1/communications/messages/${id}`).set(owner.live).expect(200)).body.data;
 
-interface Signing {
-  token?: string;
-  /** The URL Twilio calls, posted to and signed: by default the bare callback URL that sends made before message IDs were added name. */
-  to?: string;
-  /** Signed instead of `to`. */
-  url?: string;
-  /** Sent as given instead; null: no header. */
-  signature?: string | null;
-}
-
+const account = { accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, callbackUrl: CALLBACK_URL };
 /** A status callback as Twilio posts it, signed as Twilio would unless `Signing` says otherwise. */
-function callback(
-  fields: { MessageSid: string; MessageStatus: string; ErrorCode?: string; AccountSid?: string },
-  { token = AUTH_TOKEN, to = CALLBACK_URL, url = to, signature }: Signing = {},
-) {
-  const params = {
-    AccountSid: ACCOUNT_SID,
-    ApiVersion: '2010-04-01',
-    SmsSid: fields.MessageSid,
-    SmsStatus: fields.MessageStatus,
-    ...fields,
-  };
-  const target = new URL(to);
-  const req = api()
-    .post(target.pathname + target.search)
-    .type('form');
-  if (signature !== null) req.set('X-Twilio-Signature', signature ?? getExpectedTwilioSignature(token, url, params));
-  return req.send(params);
-}
+const callback = (fields: Parameters<typeof twilioCallback>[2], signing?: Signing) => twilioCallback(api, account, fields, signing);
 const outcomeOf = async (res: ReturnType<typeof callback>) => (await res.expect(200)).body.data.outcome;
 const eventsFor = async (owner: TestTenant, messageId: string, types = ['sms.failed', 'sms.delivered']) =>
   (await outboxOf(stack.db, owner, 'live', types)).filter((e) => e.data.messageId === messageId);

@@ -1,9 +1,11 @@
 import type { Client } from '@temporalio/client';
+import { messagingSettingsFromConfig } from '../activities/messaging/settings';
 import type { Config } from '../lib/config';
 import { ensureAutoEnrollSweepSchedule } from '../lib/temporal/auto-enroll-sweep-schedule';
 import { ensureIdempotencyPurgeSchedule } from '../lib/temporal/idempotency-purge-schedule';
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
 import { ensurePendingUploadSweepSchedule } from '../lib/temporal/pending-upload-sweep-schedule';
+import { ensureSmsStatusSweepSchedule } from '../lib/temporal/sms-status-sweep-schedule';
 import { ensureWebhookHistoryPurgeSchedule } from '../lib/temporal/webhook-history-purge-schedule';
 import { ensureWebhookSweepSchedule } from '../lib/temporal/webhook-sweep-schedule';
 
@@ -21,4 +23,6 @@ export async function ensureWorkerSchedules(client: Client, taskQueue: string, c
   await ensureIdempotencyPurgeSchedule(client, taskQueue);
   await ensureWebhookHistoryPurgeSchedule(client, taskQueue, config.WEBHOOK_RETENTION_DAYS);
   await ensurePendingUploadSweepSchedule(client, taskQueue);
+  // Twilio is configured as the worker sends SMS through it: account, auth token and sender.
+  await ensureSmsStatusSweepSchedule(client, taskQueue, { twilioConfigured: messagingSettingsFromConfig(config).twilio !== undefined });
 }

@@ -14,3 +14,4 @@ export * from './webhook-recover';
 export * from './lead-import';
 export * from './auto-enroll';
 export * from './auto-enroll-sweep';
+export * from './sms-status-sweep';

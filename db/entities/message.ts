@@ -20,6 +20,11 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 // Twilio's status callbacks name a message by its SID alone, whatever its tenant: SMS rows only, so
 // the far more numerous emails (long Message-IDs nobody looks up) cost this index nothing.
 @Index('ix_messages_sms_provider_id', ['providerMessageId'], { where: "channel = 'sms' AND provider_message_id IS NOT NULL" })
+// The SMS status sweep's window: sent SMS still waiting for a final status, by send time (few: most get one within minutes).
+@Index('ix_messages_sms_unreconciled', ['sentAt', 'id'], {
+  where:
+    "channel = 'sms' AND status = 'sent' AND delivered_at IS NULL AND NOT sandbox AND provider_message_id IS NOT NULL AND status_check_error IS NULL",
+})
 export class Message extends TenantOwned {
   @Column({ type: 'varchar', length: 8 })
   channel: MessageChannel;
@@ -88,4 +93,12 @@ export class Message extends TenantOwned {
 
   @Column({ type: 'varchar', length: 1000, nullable: true })
   error: string | null;
+
+  /** When the SMS status sweep last asked Twilio for this SMS's status (its callback was overdue). */
+  @Column({ name: 'status_checked_at', type: 'timestamptz', nullable: true })
+  statusCheckedAt: Date | null;
+
+  /** Why the sweep stopped asking (Twilio has no such message); set, the SMS is never checked again. */
+  @Column({ name: 'status_check_error', type: 'varchar', length: 1000, nullable: true })
+  statusCheckError: string | null;
 }

@@ -40,6 +40,7 @@ import { AddOpportunitiesStageIndex1796040000000 } from './1796040000000-AddOppo
 import { SearchGermanSpellings1796050000000 } from './1796050000000-SearchGermanSpellings';
 import { AddEngagementSignalType1796070000000 } from './1796070000000-AddEngagementSignalType';
 import { AddEnrollmentsWorkflowIndex1796080000000 } from './1796080000000-AddEnrollmentsWorkflowIndex';
+import { AddSmsStatusChecks1796090000000 } from './1796090000000-AddSmsStatusChecks';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -84,4 +85,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   SearchGermanSpellings1796050000000,
   AddEngagementSignalType1796070000000,
   AddEnrollmentsWorkflowIndex1796080000000,
+  AddSmsStatusChecks1796090000000,
 ];

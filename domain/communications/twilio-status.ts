@@ -59,11 +59,15 @@ export type TwilioStatusOutcome = 'failed' | 'delivered' | 'unchanged' | 'unknow
 /** Twilio's final failures: the carrier refused it, or it could not be handed to the carrier. */
 const FAILURES = new Set(['failed', 'undelivered']);
 
+/** The statuses that settle an SMS (Twilio's `delivered` is final too); the others change nothing here. */
+export const isFinalTwilioStatus = (status: string): boolean => FAILURES.has(status) || status === 'delivered';
+
 const failureReason = ({ status, errorCode }: TwilioStatusReport) =>
   `Twilio reported the SMS ${status} after accepting it` +
   (errorCode ? ` (error ${errorCode}: https://www.twilio.com/docs/api/errors/${errorCode})` : ' (no error code given)');
 
-type FoundMessage = { id: string; tenant_id: string; environment: Environment };
+/** An SMS as found across tenants: its key and the scope every write to it runs in. */
+export type FoundMessage = { id: string; tenant_id: string; environment: Environment };
 
 /** The SMS the callback URL names, in whichever tenant sent it: its ID is the key, the scope comes from its row. */
 async function findById(db: DataSource, id: string): Promise<FoundMessage | null> {
@@ -106,8 +110,7 @@ export async function applyTwilioStatus(
   deps: { db: DataSource; workflows: WorkflowStarter },
   report: TwilioStatusReport,
 ): Promise<TwilioStatusOutcome> {
-  const failure = FAILURES.has(report.status);
-  if (!failure && report.status !== 'delivered') return 'unchanged';
+  if (!isFinalTwilioStatus(report.status)) return 'unchanged';
   const found = report.messageId ? await findById(deps.db, report.messageId) : await findBySid(deps.db, report.messageSid);
   if (!found) {
     // Answered 2xx all the same: Twilio cannot make the message known by retrying it (docs/decisions.md).
@@ -115,6 +118,21 @@ export async function applyTwilioStatus(
     logger.warn({ messageSid, messageId, status }, 'Twilio status callback for no stored SMS; ignored');
     return 'unknown_message';
   }
+  return applyTwilioStatusTo(deps, found, report);
+}
+
+/**
+ * Applies a Twilio status to the SMS `found` names, within that message's scope: what a callback
+ * does once it has found the message, and what the status sweep does with a status it fetched
+ * (reconcile-sms-statuses.ts), so both are the same guarded UPDATEs and whichever comes first wins.
+ */
+export async function applyTwilioStatusTo(
+  deps: { db: DataSource; workflows: WorkflowStarter },
+  found: FoundMessage,
+  report: TwilioStatusReport,
+): Promise<TwilioStatusOutcome> {
+  if (!isFinalTwilioStatus(report.status)) return 'unchanged';
+  const failure = FAILURES.has(report.status);
   const scope = { tenantId: found.tenant_id, environment: found.environment };
   return unitOfWork({ db: deps.db, workflows: deps.workflows, scope }, async (tx) => {
     const message = await tx.repo(Message).findById(found.id);
@@ -122,7 +140,7 @@ export async function applyTwilioStatus(
     const sid = report.messageSid;
     if (message.providerMessageId !== null && message.providerMessageId !== sid) {
       // The URL's message was sent as another SMS: this status is not its own.
-      logger.warn({ messageSid: sid, messageId: message.id }, 'Twilio status callback names a message stored with another SID; ignored');
+      logger.warn({ messageSid: sid, messageId: message.id }, 'Twilio status names a message stored with another SID; ignored');
       return 'unchanged';
     }
     if (message.status === 'queued') {

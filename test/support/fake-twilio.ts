@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 
 export interface TwilioRequest {
+  method: string;
   path: string;
   authorization: string | undefined;
   form: URLSearchParams;
@@ -9,17 +10,39 @@ export interface TwilioRequest {
   sid?: string;
 }
 
+/** What a message fetch answers for one SID: the message in a status, or an HTTP error (500: Twilio's trouble; 404: no such message). */
+export type TwilioMessageState = { status: string; errorCode?: number } | { httpStatus: 404 | 500 };
+
+/** GET /2010-04-01/Accounts/{AccountSid}/Messages/{MessageSid}.json, as the client's messages(sid).fetch() asks. */
+const MESSAGE_FETCH = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\/([^/]+)\.json$/;
+
 /** A local stand-in for the Twilio Messages API, reached by the real twilio client via TWILIO_API_BASE_URL. */
 export class FakeTwilio {
   requests: TwilioRequest[] = [];
   /** Numbers refused with Twilio's 400 (error 21211, not a valid phone number), as Twilio answers for them. */
   readonly invalidNumbers = new Set<string>();
+  /**
+   * What fetching each message answers. A message this stand-in accepted and no entry names is
+   * `sent` (Twilio's status until the carrier reports); a SID it never gave is a 404, as Twilio's.
+   */
+  readonly messages = new Map<string, TwilioMessageState>();
+  private readonly accepted = new Set<string>();
   private server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      const request: TwilioRequest = { path: req.url ?? '', authorization: req.headers.authorization, form: new URLSearchParams(body) };
+      const request: TwilioRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        form: new URLSearchParams(body),
+      };
       this.requests.push(request);
+      const fetch = req.method === 'GET' ? MESSAGE_FETCH.exec(new URL(request.path, 'http://twilio').pathname) : null;
+      if (fetch) {
+        this.answerFetch(res, fetch[1], decodeURIComponent(fetch[2]));
+        return;
+      }
       const to = new URLSearchParams(body).get('To') ?? '';
       if (this.invalidNumbers.has(to)) {
         res.writeHead(400, { 'Content-Type': 'application/json' });
@@ -36,12 +59,53 @@ export class FakeTwilio {
       // Random, as Twilio's are unique: test files share one database, and status callbacks find a message by SID alone.
       const sid = `SM${randomBytes(16).toString('hex')}`;
       request.sid = sid;
+      this.accepted.add(sid);
       res.writeHead(201, { 'Content-Type': 'application/json' });
       res.end(
         JSON.stringify({ sid, status: 'queued', to: new URLSearchParams(body).get('To'), body: new URLSearchParams(body).get('Body') }),
       );
     });
   });
+
+  /** The message fetches made for `sid`. */
+  fetchesOf(sid: string): TwilioRequest[] {
+    return this.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/Messages/${sid}.json`));
+  }
+
+  private answerFetch(res: ServerResponse, accountSid: string, sid: string): void {
+    const state = this.messages.get(sid) ?? (this.accepted.has(sid) ? { status: 'sent' } : { httpStatus: 404 as const });
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if ('httpStatus' in state) {
+      if (state.httpStatus === 404) {
+        json(404, {
+          code: 20404,
+          message: `The requested resource /2010-04-01/Accounts/${accountSid}/Messages/${sid}.json was not found`,
+          more_info: 'https://www.twilio.com/docs/errors/20404',
+          status: 404,
+        });
+      } else {
+        json(500, {
+          code: 20500,
+          message: 'An internal server error has occurred',
+          more_info: 'https://www.twilio.com/docs/errors/20500',
+          status: 500,
+        });
+      }
+      return;
+    }
+    json(200, {
+      sid,
+      account_sid: accountSid,
+      status: state.status,
+      error_code: state.errorCode ?? null,
+      error_message: state.errorCode ? 'Unknown destination handset' : null,
+      direction: 'outbound-api',
+      num_segments: '1',
+    });
+  }
 
   async start(): Promise<this> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
