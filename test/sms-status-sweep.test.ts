@@ -27,7 +27,7 @@ let twilio: FakeTwilio;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  twilio = await new FakeTwilio().start();
+  twilio = await new FakeTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN }).start();
   ({ stack, tenant, stop } = await startMailStack({
     name: 'sms-status-sweep',
     messaging: {
