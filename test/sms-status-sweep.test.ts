@@ -216,6 +216,37 @@ describe('the SMS status sweep', () => {
     expect(await outcomeOf(callback({ MessageSid: sms.providerMessageId, MessageStatus: 'delivered' }, sms.id))).toBe('delivered');
   });
 
+  it('ends a pass after three transient errors, recording nothing; the next pass, Twilio healthy again, records every SMS', async () => {
+    const due: Sms[] = [];
+    for (let i = 0; i < 5; i++) {
+      const sms = await sendSms();
+      await sentAgo(sms, '20 minutes');
+      twilio.messages.set(sms.providerMessageId, { status: 'delivered' });
+      due.push(sms);
+    }
+    const before = twilio.requests.length;
+    twilio.unavailable = true;
+    let result;
+    try {
+      ({ result } = await sweep());
+    } finally {
+      twilio.unavailable = false;
+    }
+    // Any SMS due (earlier files' too) answers 500 now: three asks, then the rest waits for the next pass.
+    expect(result).toEqual({ checked: 0, delivered: 0, failed: 0, unchanged: 0, stopped: 0, deferred: 3 });
+    expect(twilio.requests.slice(before).map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
+    for (const sms of due) {
+      expect(await checksOf(sms)).toEqual({ status_checked_at: null, status_check_error: null });
+      expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', deliveredAt: null, error: null });
+    }
+
+    await sweep();
+    for (const sms of due) {
+      expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', deliveredAt: expect.any(String) });
+      expect(await eventsFor(tenant, sms.id)).toEqual(['sms.delivered']);
+    }
+  });
+
   it('asks about a non-final status again only an hour later', async () => {
     const sms = await sendSms();
     await sentAgo(sms, '20 minutes');
