@@ -12,6 +12,8 @@ import { registerEndpoint } from './support/webhook-api';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 /** Communications through the real worker: nodemailer to a real SMTP server, the real twilio client to a local stand-in. */
+const TWILIO_ACCOUNT = { accountSid: 'AC00000000000000000000000000000001', authToken: 'token' };
+
 let stack: TestStack;
 let tenant: TestTenant;
 let smtp: SmtpSink;
@@ -20,12 +22,12 @@ let receiver: WebhookReceiver;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  twilio = await new FakeTwilio().start();
+  twilio = await new FakeTwilio(TWILIO_ACCOUNT).start();
   ({ stack, tenant, smtp, stop } = await startMailStack({
     name: 'comms',
     emailFrom: 'Sales <sales@example.test>',
     messaging: {
-      twilio: { accountSid: 'AC00000000000000000000000000000001', authToken: 'token', from: '+15550001111', apiBaseUrl: twilio.url },
+      twilio: { ...TWILIO_ACCOUNT, from: '+15550001111', apiBaseUrl: twilio.url },
     },
   }));
   receiver = await new WebhookReceiver().start();

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { ActivityFailure, ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import path from 'node:path';
 import { decodeId } from '../lib/ids';
 import { ensureSmsStatusSweepSchedule, smsStatusSweepScheduleId } from '../lib/temporal/sms-status-sweep-schedule';
@@ -27,7 +28,7 @@ let twilio: FakeTwilio;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  twilio = await new FakeTwilio().start();
+  twilio = await new FakeTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN }).start();
   ({ stack, tenant, stop } = await startMailStack({
     name: 'sms-status-sweep',
     messaging: {
@@ -214,6 +215,79 @@ describe('the SMS status sweep', () => {
     expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', deliveredAt: null, error: null });
     // Its callback still counts: only the sweep stopped asking.
     expect(await outcomeOf(callback({ MessageSid: sms.providerMessageId, MessageStatus: 'delivered' }, sms.id))).toBe('delivered');
+  });
+
+  it('ends a pass after three transient errors, recording nothing; the next pass, Twilio healthy again, records every SMS', async () => {
+    const due: Sms[] = [];
+    for (let i = 0; i < 5; i++) {
+      const sms = await sendSms();
+      await sentAgo(sms, '20 minutes');
+      twilio.messages.set(sms.providerMessageId, { status: 'delivered' });
+      due.push(sms);
+    }
+    const before = twilio.requests.length;
+    twilio.unavailable = true;
+    let result;
+    try {
+      ({ result } = await sweep());
+    } finally {
+      twilio.unavailable = false;
+    }
+    // Any SMS due (earlier files' too) answers 500 now: three asks, then the rest waits for the next pass.
+    expect(result).toEqual({ checked: 0, delivered: 0, failed: 0, unchanged: 0, stopped: 0, deferred: 3 });
+    expect(twilio.requests.slice(before).map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
+    for (const sms of due) {
+      expect(await checksOf(sms)).toEqual({ status_checked_at: null, status_check_error: null });
+      expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', deliveredAt: null, error: null });
+    }
+
+    await sweep();
+    for (const sms of due) {
+      expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', deliveredAt: expect.any(String) });
+      expect(await eventsFor(tenant, sms.id)).toEqual(['sms.delivered']);
+    }
+  });
+
+  it('fails the pass for an operator to see, marking no SMS, when Twilio refuses the auth token (401); fixed, the next pass records them', async () => {
+    const due = [await sendSms(), await sendSms()];
+    for (const sms of due) {
+      await sentAgo(sms, '20 minutes');
+      twilio.messages.set(sms.providerMessageId, { status: 'delivered' });
+    }
+    const before = twilio.requests.length;
+    // The token rotated in Twilio's console, not in TWILIO_AUTH_TOKEN: Twilio answers 401 (error 20003) to every request.
+    twilio.authToken = 'rotated-in-the-twilio-console';
+    let failure: unknown;
+    try {
+      failure = await sweep().then(
+        () => null,
+        (err: unknown) => err,
+      );
+    } finally {
+      twilio.authToken = AUTH_TOKEN;
+    }
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    const activity = (failure as WorkflowFailedError).cause;
+    expect(activity).toBeInstanceOf(ActivityFailure);
+    const cause = (activity as ActivityFailure).cause;
+    expect(cause).toBeInstanceOf(ApplicationFailure);
+    expect(cause).toMatchObject({
+      type: 'TwilioUnauthorized',
+      nonRetryable: true,
+      message: expect.stringMatching(/^Twilio refused TWILIO_ACCOUNT_SID \/ TWILIO_AUTH_TOKEN \(HTTP 401, 20003: .*Authenticate/),
+    });
+    // The first refusal ends the pass, and Temporal does not retry it: one request, whichever SMS it asked about.
+    expect(twilio.requests.slice(before)).toHaveLength(1);
+    for (const sms of due) {
+      expect(await checksOf(sms)).toEqual({ status_checked_at: null, status_check_error: null });
+      expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', deliveredAt: null, error: null });
+    }
+
+    await sweep();
+    for (const sms of due) {
+      expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', deliveredAt: expect.any(String) });
+      expect(await eventsFor(tenant, sms.id)).toEqual(['sms.delivered']);
+    }
   });
 
   it('asks about a non-final status again only an hour later', async () => {

@@ -33,7 +33,7 @@ let stop: () => Promise<void>;
 let onAccepted: ((message: Message) => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  twilio = await new FakeTwilio().start();
+  twilio = await new FakeTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN }).start();
   ({ stack, tenant, stop } = await startMailStack({
     name: 'twilio-status',
     messaging: {

@@ -13,12 +13,42 @@ export interface TwilioRequest {
 /** What a message fetch answers for one SID: the message in a status, or an HTTP error (500: Twilio's trouble; 404: no such message). */
 export type TwilioMessageState = { status: string; errorCode?: number } | { httpStatus: 404 | 500 };
 
+/** Twilio's answer to a request whose HTTP Basic credentials are not the account's SID and auth token. */
+const UNAUTHORIZED = {
+  code: 20003,
+  message: 'Authenticate',
+  more_info: 'https://www.twilio.com/docs/errors/20003',
+  status: 401,
+};
+
+/** Twilio's answer when it is in trouble (a 5xx the client may retry later). */
+const INTERNAL_ERROR = {
+  code: 20500,
+  message: 'An internal server error has occurred',
+  more_info: 'https://www.twilio.com/docs/errors/20500',
+  status: 500,
+};
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
 /** GET /2010-04-01/Accounts/{AccountSid}/Messages/{MessageSid}.json, as the client's messages(sid).fetch() asks. */
 const MESSAGE_FETCH = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\/([^/]+)\.json$/;
 
-/** A local stand-in for the Twilio Messages API, reached by the real twilio client via TWILIO_API_BASE_URL. */
+/**
+ * A local stand-in for the Twilio Messages API, reached by the real twilio client via
+ * TWILIO_API_BASE_URL. Like Twilio, it answers only requests authenticated (HTTP Basic) with its
+ * account's SID and auth token, and 401 otherwise.
+ */
 export class FakeTwilio {
   requests: TwilioRequest[] = [];
+  readonly accountSid: string;
+  /** The token Twilio accepts: a test changes it to play an auth token rotated in Twilio's console but not in our settings. */
+  authToken: string;
+  /** While set, Twilio is down: every request it authenticates answers 500 (error 20500). */
+  unavailable = false;
   /** Numbers refused with Twilio's 400 (error 21211, not a valid phone number), as Twilio answers for them. */
   readonly invalidNumbers = new Set<string>();
   /**
@@ -27,6 +57,7 @@ export class FakeTwilio {
    */
   readonly messages = new Map<string, TwilioMessageState>();
   private readonly accepted = new Set<string>();
+
   private server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -38,6 +69,14 @@ export class FakeTwilio {
         form: new URLSearchParams(body),
       };
       this.requests.push(request);
+      if (!this.authenticates(request.authorization)) {
+        json(res, 401, UNAUTHORIZED);
+        return;
+      }
+      if (this.unavailable) {
+        json(res, 500, INTERNAL_ERROR);
+        return;
+      }
       const fetch = req.method === 'GET' ? MESSAGE_FETCH.exec(new URL(request.path, 'http://twilio').pathname) : null;
       if (fetch) {
         this.answerFetch(res, fetch[1], decodeURIComponent(fetch[2]));
@@ -45,27 +84,31 @@ export class FakeTwilio {
       }
       const to = new URLSearchParams(body).get('To') ?? '';
       if (this.invalidNumbers.has(to)) {
-        res.writeHead(400, { 'Content-Type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            code: 21211,
-            message: `The 'To' number ${to} is not a valid phone number.`,
-            more_info: 'https://www.twilio.com/docs/errors/21211',
-            status: 400,
-          }),
-        );
+        json(res, 400, {
+          code: 21211,
+          message: `The 'To' number ${to} is not a valid phone number.`,
+          more_info: 'https://www.twilio.com/docs/errors/21211',
+          status: 400,
+        });
         return;
       }
       // Random, as Twilio's are unique: test files share one database, and status callbacks find a message by SID alone.
       const sid = `SM${randomBytes(16).toString('hex')}`;
       request.sid = sid;
       this.accepted.add(sid);
-      res.writeHead(201, { 'Content-Type': 'application/json' });
-      res.end(
-        JSON.stringify({ sid, status: 'queued', to: new URLSearchParams(body).get('To'), body: new URLSearchParams(body).get('Body') }),
-      );
+      json(res, 201, { sid, status: 'queued', to, body: new URLSearchParams(body).get('Body') });
     });
   });
+
+  constructor(account: { accountSid: string; authToken: string }) {
+    this.accountSid = account.accountSid;
+    this.authToken = account.authToken;
+  }
+
+  private authenticates(authorization: string | undefined): boolean {
+    const expected = `Basic ${Buffer.from(`${this.accountSid}:${this.authToken}`).toString('base64')}`;
+    return authorization === expected;
+  }
 
   /** The message fetches made for `sid`. */
   fetchesOf(sid: string): TwilioRequest[] {
@@ -74,29 +117,20 @@ export class FakeTwilio {
 
   private answerFetch(res: ServerResponse, accountSid: string, sid: string): void {
     const state = this.messages.get(sid) ?? (this.accepted.has(sid) ? { status: 'sent' } : { httpStatus: 404 as const });
-    const json = (status: number, body: unknown) => {
-      res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
     if ('httpStatus' in state) {
       if (state.httpStatus === 404) {
-        json(404, {
+        json(res, 404, {
           code: 20404,
           message: `The requested resource /2010-04-01/Accounts/${accountSid}/Messages/${sid}.json was not found`,
           more_info: 'https://www.twilio.com/docs/errors/20404',
           status: 404,
         });
       } else {
-        json(500, {
-          code: 20500,
-          message: 'An internal server error has occurred',
-          more_info: 'https://www.twilio.com/docs/errors/20500',
-          status: 500,
-        });
+        json(res, 500, INTERNAL_ERROR);
       }
       return;
     }
-    json(200, {
+    json(res, 200, {
       sid,
       account_sid: accountSid,
       status: state.status,
