@@ -101,6 +101,19 @@ const callback = (fields: { MessageSid: string; MessageStatus: string; ErrorCode
   twilioCallback(api, account, fields, { to: `${account.callbackUrl}?messageId=${id}` });
 const outcomeOf = async (res: ReturnType<typeof callback>) => (await res.expect(200)).body.data.outcome;
 
+/** SMS a failed pass left as they were (not asked about, not delivered): the next pass, Twilio healthy, records each delivery once. */
+async function untouchedThenDeliveredByNextPass(due: Sms[]): Promise<void> {
+  for (const sms of due) {
+    expect(await checksOf(sms)).toEqual({ status_checked_at: null, status_check_error: null });
+    expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', deliveredAt: null, error: null });
+  }
+  await sweep();
+  for (const sms of due) {
+    expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', deliveredAt: expect.any(String) });
+    expect(await eventsFor(tenant, sms.id)).toEqual(['sms.delivered']);
+  }
+}
+
 const UNDELIVERED_30003 =
   'Twilio reported the SMS undelivered after accepting it (error 30003: https://www.twilio.com/docs/api/errors/30003)';
 
@@ -236,16 +249,7 @@ describe('the SMS status sweep', () => {
     // Any SMS due (earlier files' too) answers 500 now: three asks, then the rest waits for the next pass.
     expect(result).toEqual({ checked: 0, delivered: 0, failed: 0, unchanged: 0, stopped: 0, deferred: 3 });
     expect(twilio.requests.slice(before).map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
-    for (const sms of due) {
-      expect(await checksOf(sms)).toEqual({ status_checked_at: null, status_check_error: null });
-      expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', deliveredAt: null, error: null });
-    }
-
-    await sweep();
-    for (const sms of due) {
-      expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', deliveredAt: expect.any(String) });
-      expect(await eventsFor(tenant, sms.id)).toEqual(['sms.delivered']);
-    }
+    await untouchedThenDeliveredByNextPass(due);
   });
 
   it('fails the pass for an operator to see, marking no SMS, when Twilio refuses the auth token (401); fixed, the next pass records them', async () => {
@@ -278,16 +282,7 @@ describe('the SMS status sweep', () => {
     });
     // The first refusal ends the pass, and Temporal does not retry it: one request, whichever SMS it asked about.
     expect(twilio.requests.slice(before)).toHaveLength(1);
-    for (const sms of due) {
-      expect(await checksOf(sms)).toEqual({ status_checked_at: null, status_check_error: null });
-      expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', deliveredAt: null, error: null });
-    }
-
-    await sweep();
-    for (const sms of due) {
-      expect(await message(tenant, sms.id)).toMatchObject({ status: 'sent', deliveredAt: expect.any(String) });
-      expect(await eventsFor(tenant, sms.id)).toEqual(['sms.delivered']);
-    }
+    await untouchedThenDeliveredByNextPass(due);
   });
 
   it('asks about a non-final status again only an hour later', async () => {
