@@ -28,10 +28,15 @@ export const genericPlanOf = (sql: string) => async (m: EntityManager) => planTe
 export const genericPlan = (scope: TenantScope, sql: (q: ScopedSqlBuilder) => string) => (m: EntityManager) =>
   genericPlanOf(sql(new ScopedSqlBuilder(m, scope)))(m);
 
-/** The plan `sql` runs with, its values given, once the table is analyzed. */
-export const analyzedPlan = (scope: TenantScope, table: string, sql: (q: ScopedSqlBuilder) => string) => async (m: EntityManager) => {
+/** The plan `sql` runs with `values`, once the table is analyzed. */
+export const analyzedPlanOf = (table: string, sql: string, values: unknown[]) => async (m: EntityManager) => {
   await m.query(`ANALYZE ${table}`);
+  return planText(await m.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`, values));
+};
+
+/** The plan the scoped statement `sql` builds runs with, its values given, once the table is analyzed. */
+export const analyzedPlan = (scope: TenantScope, table: string, sql: (q: ScopedSqlBuilder) => string) => (m: EntityManager) => {
   const q = new ScopedSqlBuilder(m, scope);
   const text = sql(q);
-  return planText(await m.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${text}`, q.params.values));
+  return analyzedPlanOf(table, text, q.params.values)(m);
 };
