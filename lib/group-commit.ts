@@ -52,3 +52,52 @@ export class GroupCommit<T, R = void> {
     else batch.forEach((w, i) => w.resolve(outcome.results ? outcome.results[i] : (undefined as R)));
   }
 }
+
+/**
+ * A group commit per key (a tenant's scope) and owner (the database it writes to), made on first
+ * use and dropped once idle: a scope that stopped writing holds nothing.
+ */
+export class KeyedGroupCommit<T, R> {
+  private readonly byOwner = new WeakMap<object, Map<string, GroupCommit<T, R>>>();
+
+  constructor(
+    private readonly write: (items: T[]) => Promise<R[] | void>,
+    private readonly maxBatch?: number,
+  ) {}
+
+  async add(owner: object, key: string, item: T): Promise<R> {
+    let groups = this.byOwner.get(owner);
+    if (!groups) this.byOwner.set(owner, (groups = new Map()));
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = new GroupCommit(this.write, this.maxBatch)));
+    try {
+      return await group.add(item);
+    } finally {
+      if (group.idle && groups.get(key) === group) groups.delete(key);
+    }
+  }
+}
+
+/** An item's outcome in a group: its own result, or the error that failed it alone. */
+export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+/**
+ * Writes the items together; when that fails, each alone, one after the other (a scope still
+ * holds one connection at a time), so one bad item fails only its own request.
+ */
+export async function togetherOrEachAlone<T, R>(items: T[], write: (items: T[]) => Promise<R[]>): Promise<Settled<R>[]> {
+  try {
+    return (await write(items)).map((value) => ({ ok: true, value }));
+  } catch (error) {
+    if (items.length === 1) return [{ ok: false, error }];
+    const settled: Settled<R>[] = [];
+    for (const item of items) settled.push(...(await togetherOrEachAlone([item], write)));
+    return settled;
+  }
+}
+
+/** The result of a settled item, or its error thrown. */
+export function unwrap<R>(settled: Settled<R>): R {
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}

@@ -1,4 +1,4 @@
-import { GroupCommit } from '../lib/group-commit';
+import { GroupCommit, KeyedGroupCommit, togetherOrEachAlone, unwrap } from '../lib/group-commit';
 
 /** A write the test completes by hand, so it controls what is in flight. */
 function manualWrites() {
@@ -67,5 +67,53 @@ describe('GroupCommit', () => {
     w.pending[1].resolve();
     await second;
     expect(group.idle).toBe(true);
+  });
+});
+
+describe('KeyedGroupCommit', () => {
+  it('groups the items of a key and owner, never those of another, and forgets a key once idle', async () => {
+    const batches: string[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const groups = new KeyedGroupCommit(async (items: string[]) => {
+      batches.push(items);
+      await gate;
+      return items.map((item) => item.toUpperCase());
+    });
+    const [db1, db2] = [{}, {}];
+    const added = [
+      groups.add(db1, 'a', 'a1'),
+      groups.add(db1, 'b', 'b1'),
+      groups.add(db2, 'a', 'x1'),
+      groups.add(db1, 'a', 'a2'),
+      groups.add(db1, 'a', 'a3'),
+    ];
+    expect(batches).toEqual([['a1'], ['b1'], ['x1']]); // each key's first at once; a2 and a3 wait for a1
+    release();
+    await expect(Promise.all(added)).resolves.toEqual(['A1', 'B1', 'X1', 'A2', 'A3']);
+    expect(batches).toEqual([['a1'], ['b1'], ['x1'], ['a2', 'a3']]);
+    // Idle keys hold nothing: the next item of `a` starts a new group, written at once.
+    await groups.add(db1, 'a', 'a4');
+    expect(batches.at(-1)).toEqual(['a4']);
+  });
+});
+
+describe('togetherOrEachAlone', () => {
+  it('writes the items together, and when that fails, each alone: only the bad one fails', async () => {
+    const writes: number[][] = [];
+    const write = async (items: number[]) => {
+      writes.push(items);
+      if (items.includes(2)) throw new Error(`bad item in ${items.join(',')}`);
+      return items.map((n) => n * 10);
+    };
+    const settled = await togetherOrEachAlone([1, 2, 3], write);
+    expect(writes).toEqual([[1, 2, 3], [1], [2], [3]]);
+    expect(settled.map((s) => (s.ok ? s.value : String(s.error)))).toEqual([10, 'Error: bad item in 2', 30]);
+    expect(() => unwrap(settled[1])).toThrow('bad item in 2');
+    expect(unwrap(settled[2])).toBe(30);
+    expect(await togetherOrEachAlone([4, 5], write)).toEqual([
+      { ok: true, value: 40 },
+      { ok: true, value: 50 },
+    ]);
   });
 });

@@ -1,9 +1,8 @@
-import type { QueryRunner } from 'typeorm';
-import { SHARED_WINDOW_MS } from '../api/middleware/tenant-fair-share';
-import { metricsRegistry } from '../lib/metrics';
 import { autoEnrollmentsMade, triggeredCampaign } from './support/campaign-api';
-import { waitUntil } from './support/wait-until';
+import { groupSizes as sizesOf } from './support/group-sizes';
+import { whileTableLocked } from './support/locked-table';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { waitUntil } from './support/wait-until';
 
 /**
  * Concurrent POST /v1/leads of one scope share one statement (domain/leads/grouped-creates.ts).
@@ -19,41 +18,10 @@ beforeAll(async () => {
 });
 afterAll(async () => stack.stop());
 
-const groupSizes = async () => {
-  const values = ((await metricsRegistry.getSingleMetric('lead_create_group_size')?.get())?.values ?? []) as {
-    metricName?: string;
-    value: number;
-  }[];
-  const read = (name: string) => values.find((v) => v.metricName === name)?.value ?? 0;
-  return { groups: read('lead_create_group_size_count'), creates: read('lead_create_group_size_sum') };
-};
+const groupSizes = () => sizesOf('lead_create_group_size');
 
-/**
- * Runs `send` while INSERTs into leads wait on a lock, and releases it once the first create of
- * each of `scopes` waits there (a scope has one statement in flight) and the rest have queued.
- */
-async function whileLeadsLocked<T>(send: () => Promise<T>, scopes = 1): Promise<T> {
-  const runner: QueryRunner = stack.db.createQueryRunner();
-  await runner.connect();
-  await runner.startTransaction();
-  await runner.query('LOCK TABLE leads IN SHARE MODE');
-  // Alone: no other tenant's request within the fair share's window.
-  await new Promise((r) => setTimeout(r, SHARED_WINDOW_MS + 100));
-  const sent = send();
-  try {
-    await waitUntil(async () => {
-      const [{ n }] = await stack.db.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH statuses AS%'`,
-      );
-      return n >= scopes;
-    }, 'the first creates to wait on the lock');
-    await new Promise((r) => setTimeout(r, 300)); // the other requests reach the queue meanwhile
-  } finally {
-    await runner.commitTransaction();
-    await runner.release();
-  }
-  return sent;
-}
+/** Runs `send` while INSERTs into leads wait on a lock, until the first create of each of `scopes` waits there. */
+const whileLeadsLocked = <T>(send: () => Promise<T>, scopes = 1) => whileTableLocked(stack, 'leads', 'WITH statuses AS', send, scopes);
 
 const firstLead = async (t: TestTenant) =>
   // The tenant's first lead seeds its statuses; it is written alone, before the tests' bursts.
@@ -82,7 +50,7 @@ describe('concurrent lead creates written together', () => {
       ),
     );
     const after = await groupSizes();
-    expect(after.creates - before.creates).toBe(12);
+    expect(after.items - before.items).toBe(12);
     // The first alone, then the other eleven, a statement per status: more than the tenant's share
     // of 4 waited together, as each gave its slot back.
     expect(after.groups - before.groups).toBe(3);

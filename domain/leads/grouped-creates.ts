@@ -1,6 +1,5 @@
-import type { DataSource } from 'typeorm';
 import type { Lead, PendingEnrollment } from '../../db/entities';
-import { GroupCommit } from '../../lib/group-commit';
+import { KeyedGroupCommit, togetherOrEachAlone, unwrap, type Settled } from '../../lib/group-commit';
 import { encodeId } from '../../lib/ids';
 import { leadCreateGroupSize } from '../../lib/metrics';
 import type { DomainContext } from '../context';
@@ -21,9 +20,7 @@ interface Create {
   mustBeDefault: boolean;
 }
 
-type Settled = { ok: true; value: InsertedLead | null } | { ok: false; error: unknown };
-
-const groups = new WeakMap<DataSource, Map<string, GroupCommit<Create, Settled>>>();
+const groups = new KeyedGroupCommit<Create, Settled<InsertedLead | null>>(writeGroups, 100);
 
 /**
  * Writes a new lead (writeLeads) with its request's audit entry, while its status holds (with
@@ -43,43 +40,26 @@ const groups = new WeakMap<DataSource, Map<string, GroupCommit<Create, Settled>>
  * the shrunk share keeps the tenant from taking the API's CPU from the other one.
  */
 export async function insertLead(ctx: DomainContext, row: NewLeadRow, mustBeDefault: boolean): Promise<InsertedLead | null> {
-  let byScope = groups.get(ctx.db);
-  if (!byScope) groups.set(ctx.db, (byScope = new Map()));
-  const key = `${ctx.scope.tenantId}/${ctx.scope.environment}`;
-  let group = byScope.get(key);
-  if (!group) byScope.set(key, (group = new GroupCommit(writeGroups, 100)));
   ctx.beforeGroupWait?.();
-  const settled = await group.add({ ctx, row, mustBeDefault });
-  if (group.idle && byScope.get(key) === group) byScope.delete(key);
-  if (!settled.ok) throw settled.error;
-  return settled.value;
+  return unwrap(await groups.add(ctx.db, `${ctx.scope.tenantId}/${ctx.scope.environment}`, { ctx, row, mustBeDefault }));
 }
 
 /** The queued creates of a scope, a statement for each actor and status (what a statement shares), one after the other. */
-async function writeGroups(creates: Create[]): Promise<Settled[]> {
+async function writeGroups(creates: Create[]): Promise<Settled<InsertedLead | null>[]> {
   const byKey = new Map<string, number[]>();
   creates.forEach(({ ctx, row, mustBeDefault }, i) => {
     const key = [ctx.actorUserId, row.status, mustBeDefault].join('\u0000');
     byKey.set(key, [...(byKey.get(key) ?? []), i]);
   });
-  const results: Settled[] = new Array(creates.length);
+  const results: Settled<InsertedLead | null>[] = new Array(creates.length);
   for (const indexes of byKey.values()) {
-    const settled = await writeGroup(indexes.map((i) => creates[i]));
+    const settled = await togetherOrEachAlone(
+      indexes.map((i) => creates[i]),
+      writeTogether,
+    );
     indexes.forEach((index, j) => (results[index] = settled[j]));
   }
   return results;
-}
-
-async function writeGroup(group: Create[]): Promise<Settled[]> {
-  try {
-    return (await writeTogether(group)).map((value) => ({ ok: true, value }));
-  } catch (error) {
-    if (group.length === 1) return [{ ok: false, error }];
-    // One after the other: the scope still holds one connection at a time.
-    const settled: Settled[] = [];
-    for (const create of group) settled.push(...(await writeGroup([create])));
-    return settled;
-  }
 }
 
 async function writeTogether(group: Create[]): Promise<(InsertedLead | null)[]> {
