@@ -1,6 +1,6 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { TenantScope } from './scoped-repository';
-import { hydrate, insertManySql, insertSql, metadataOf, Params, queryRows, Raw, selectList, tableOf } from './sql';
+import { hydrate, insertManySql, insertSql, metadataOf, Params, queryRows, Raw, selectList, tableOf, type InsertManyOptions } from './sql';
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -70,7 +70,7 @@ export class ScopedSqlBuilder {
     entity: EntityTarget<ObjectLiteral>,
     rows: ObjectLiteral[],
     computed: Record<string, string> = {},
-    opts: { where?: string } = {},
+    opts: InsertManyOptions = {},
   ): string {
     const meta = metadataOf(this.manager, entity);
     const partitioned = meta.findColumnWithPropertyName('environment') !== undefined;

@@ -270,13 +270,21 @@ export function arrayParam(values: unknown[]): unknown {
   return `${literal}}`;
 }
 
+/** See insertManySql. */
+export interface InsertManyOptions {
+  where?: string;
+  keys?: Record<string, { values: unknown[]; type: string }>;
+}
+
 /**
  * Many rows in one `INSERT ... SELECT u.* FROM unnest($1::type[], ...) AS u(...)`: one parameter
  * per column whatever the number of rows, so one prepared statement serves every batch size.
  * `computed` columns are SQL expressions instead, evaluated per row over the row's given columns
  * as `u.<column>` (a value that depends on the statement's other parts, or one value for every
  * row); a computed column's value in the rows is ignored. With `where`, only the rows for which it
- * holds are written (it may read `u.<column>` too).
+ * holds are written (it may read `u.<column>` too). `keys` go with the rows without being written,
+ * one value per row, for `where` to read as `u.<key>` (the row's own event, say, to write it only
+ * with that event).
  */
 export function insertManySql(
   manager: EntityManager,
@@ -284,7 +292,7 @@ export function insertManySql(
   rows: ObjectLiteral[],
   p: Params,
   computed: Record<string, string> = {},
-  opts: { where?: string } = {},
+  opts: InsertManyOptions = {},
 ): string {
   const given = givenManyColumns(meta, rows)?.filter((c) => !Object.hasOwn(computed, c.property));
   if (!given) throw new Error(`insertManySql: rows of ${meta.tableName} must give the same non-array columns`);
@@ -301,9 +309,12 @@ export function insertManySql(
   // As in insertSql: IDs reserved ahead (nextId) go into an identity column only with OVERRIDING.
   const overriding = cols.some((c) => c.isGenerated) ? ' OVERRIDING SYSTEM VALUE' : '';
   const names = [...cols.map((c) => quote(c.databaseName)), ...extra.map((e) => e.name)];
+  const keys = Object.entries(opts.keys ?? {});
+  const keyArrays = keys.map(([, k]) => `${p.add(k.values)}::${k.type}[]`);
   // The rows are `u`, for computed columns and the condition to read (`u.type`).
-  const unnested = `unnest(${arrays.join(', ')}) AS u(${cols.map((c) => quote(c.databaseName)).join(', ')})`;
-  const source = `SELECT u.*${extra.map((e) => `, ${e.sql}`).join('')} FROM ${unnested}`;
+  const unnested = `unnest(${[...arrays, ...keyArrays].join(', ')}) AS u(${[...cols.map((c) => quote(c.databaseName)), ...keys.map(([name]) => quote(name))].join(', ')})`;
+  const written = keys.length ? cols.map((c) => `u.${quote(c.databaseName)}`).join(', ') : 'u.*';
+  const source = `SELECT ${written}${extra.map((e) => `, ${e.sql}`).join('')} FROM ${unnested}`;
   return `INSERT INTO ${tableOf(meta)} (${names.join(', ')})${overriding} ${source}${opts.where ? ` WHERE ${opts.where}` : ''}`;
 }
 

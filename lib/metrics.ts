@@ -25,10 +25,18 @@ export const workflowStarts = new Counter({
   registers: [metricsRegistry],
 });
 
-/** How many single lead creates each statement wrote (domain/leads/create-together.ts): 1 when idle, more under load. */
+/** How many single lead creates each statement wrote (domain/leads/grouped-creates.ts): 1 when idle, more under load. */
 export const leadCreateGroupSize = new Histogram({
   name: 'lead_create_group_size',
   help: 'Concurrent POST /v1/leads creates written by one statement',
+  buckets: [1, 2, 5, 10, 25, 50, 100],
+  registers: [metricsRegistry],
+});
+
+/** How many API engagement events each statement wrote (domain/engagement/grouped-events.ts). */
+export const engagementEventGroupSize = new Histogram({
+  name: 'engagement_event_group_size',
+  help: 'Concurrent POST /v1/analytics/events events written by one statement',
   buckets: [1, 2, 5, 10, 25, 50, 100],
   registers: [metricsRegistry],
 });

@@ -24,8 +24,12 @@ const enrollments = `INSERT INTO campaign_enrollments (id, tenant_id, environmen
   OVERRIDING SYSTEM VALUE SELECT g, CASE WHEN g % 10 = 0 THEN 2 ELSE 1 END, 'live', 1, g, 'campaign/cmp1/lead/lead' || g, 1,
     CASE WHEN g % 4 = 0 THEN 'completed' ELSE 'active' END`;
 
-it('reads the workflow index in the generic plan of its prepared statement, on a large never-analyzed table', async () => {
-  const plan = await withLargeTable(db, 'campaign_enrollments', enrollments, genericPlan(scope, named));
+// A batch: a group of concurrent API events (domain/engagement/grouped-events.ts), or tracking hits.
+it.each([
+  ['one event', named],
+  ['a batch', batch],
+])('reads the workflow index in the generic plan of its prepared statement for %s, on a large never-analyzed table', async (_, sql) => {
+  const plan = await withLargeTable(db, 'campaign_enrollments', enrollments, genericPlan(scope, sql));
   expect(plan).toMatch(/Index Scan using \S*workflow\S* on campaign_enrollments/);
   expect(plan).not.toMatch(/Seq Scan/);
 });
@@ -36,5 +40,16 @@ it.each([
 ])('reads the workflow index for %s once the table is analyzed', async (_, sql) => {
   const plan = await withLargeTable(db, 'campaign_enrollments', enrollments, analyzedPlan(scope, 'campaign_enrollments', sql));
   expect(plan).toMatch(/Index Scan using \S*workflow\S* on campaign_enrollments/);
+  expect(plan).not.toMatch(/Seq Scan|Rows Removed by Filter: [1-9]\d/);
+});
+
+// The leads of a group's events, or of a batch of tracking hits: each lead's enrollments through
+// the lead index, not the scope's. Only with statistics: on a never-analyzed table a generic plan
+// prices the scope's part of either index at one row, and for a lead (one or several) it took the
+// workflow index with the lead as a filter, as it did before batches were grouped.
+const leadsBatch = (q: ScopedSqlBuilder) => activeEnrollmentsSql(q, 'lead_id', ['77', '78']);
+it('reads the lead index by lead for a batch of leads once the table is analyzed', async () => {
+  const plan = await withLargeTable(db, 'campaign_enrollments', enrollments, analyzedPlan(scope, 'campaign_enrollments', leadsBatch));
+  expect(plan).toMatch(/Index Scan using \S*lead_id\S* on campaign_enrollments[^\n]*\n\s+Index Cond: [^\n]*lead_id/);
   expect(plan).not.toMatch(/Seq Scan|Rows Removed by Filter: [1-9]\d/);
 });

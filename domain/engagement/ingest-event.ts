@@ -3,14 +3,15 @@ import { EngagementEvent, Lead, Message } from '../../db/entities';
 import { validationFailed, type FieldError } from '../../lib/errors';
 import { nextId } from '../../db/id-blocks';
 import type { DomainContext } from '../context';
-import { recordEngagement, recordEngagementOfNamedLead, type EngagementInput } from './record-engagement';
+import { recordIngestedEngagement } from './grouped-events';
+import type { EngagementInput } from './record-engagement';
 
 const LEAD_NOT_FOUND: FieldError = { field: 'leadId', message: 'Lead not found' };
 
 /**
  * POST /v1/analytics/events: references must be records of the caller's tenant and environment.
- * A named lead is checked by the statement that writes the event (recordEngagementOfNamedLead):
- * an event costs one round trip before its signal, where a lookup first cost two.
+ * A named lead is checked by the statement that writes the event (recordIngestedEngagement, with
+ * checkLeads): an event costs one round trip before its signal, where a lookup first cost two.
  */
 export async function ingestEngagementEvent(ctx: DomainContext, input: EngagementEventCreate): Promise<EngagementEvent> {
   const message = input.messageId ? await ctx.data.repo(Message).findById(input.messageId) : null;
@@ -21,7 +22,7 @@ export async function ingestEngagementEvent(ctx: DomainContext, input: Engagemen
     throw validationFailed(errors);
   }
   // The event's ID is known before the write: its audit entry, written by the same statement, names it.
-  const event: EngagementInput = {
+  const event: EngagementInput & { id: string } = {
     id: await nextId(ctx.db, EngagementEvent),
     type: input.eventType,
     leadId: input.leadId ?? null,
@@ -30,8 +31,7 @@ export async function ingestEngagementEvent(ctx: DomainContext, input: Engagemen
     occurredAt: input.timestamp ? new Date(input.timestamp) : new Date(),
     machine: false,
   };
-  if (!input.leadId) return recordEngagement(ctx, ctx.scope, event);
-  const recorded = await recordEngagementOfNamedLead(ctx, ctx.scope, { ...event, leadId: input.leadId });
+  const recorded = await recordIngestedEngagement(ctx, event, input.leadId !== undefined);
   if (!recorded) throw validationFailed([LEAD_NOT_FOUND]);
   return recorded;
 }

@@ -1,4 +1,5 @@
-import { CampaignEnrollment, EngagementEvent, Lead, Message, OutboxEvent } from '../../db/entities';
+import type { DataSource } from 'typeorm';
+import { AuditLog, CampaignEnrollment, EngagementEvent, Lead, Message, OutboxEvent } from '../../db/entities';
 import type { EngagementType } from '../../db/entities/engagement-event';
 import { ScopedData } from '../../db/scoped-data';
 import type { TenantScope } from '../../db/scoped-repository';
@@ -6,7 +7,7 @@ import { engagementSignal, type EngagementKind } from '../../workflows/campaign-
 import { applySuppression, type SuppressionDeps } from '../communications/apply-suppression';
 import { signalWorkflows } from '../campaigns/signal-enrollments';
 import { relayCommitted, type UnitOfWork } from '../unit-of-work';
-import { auditInsertSql, auditPendingFor, writeWithAudit } from '../pending-audit';
+import { PendingAudit, writtenAudit, type AuditClaim } from '../pending-audit';
 import { subscribedSql } from '../webhooks/emit-event';
 import type { RelayedEvent } from '../webhooks/relay';
 import { reserveIds } from '../../db/id-blocks';
@@ -29,26 +30,12 @@ export interface EngagementInput {
 }
 
 /** `beforeLongWait`: the caller's, called once the database work is done and only signals are left. */
-type EngagementDeps = SuppressionDeps & Pick<DomainContext, 'beforeLongWait' | 'audit'>;
+export type EngagementDeps = SuppressionDeps & Pick<DomainContext, 'beforeLongWait' | 'audit'>;
 
 /** One engagement event; see recordEngagements. */
 export async function recordEngagement(deps: EngagementDeps, scope: TenantScope, input: EngagementInput): Promise<EngagementEvent> {
   const [event] = await recordEngagements(deps, scope, [input]);
   return event;
-}
-
-/**
- * One engagement event whose lead the caller named but did not look up: written only if the lead
- * is the scope's, checked by the statement that writes it (one round trip fewer per event than a
- * lookup first). Null, with nothing written, when it is not.
- */
-export async function recordEngagementOfNamedLead(
-  deps: EngagementDeps,
-  scope: TenantScope,
-  input: EngagementInput & { leadId: string },
-): Promise<EngagementEvent | null> {
-  const [event] = await recordEngagements(deps, scope, [input], { checkLeads: true });
-  return event ?? null;
 }
 
 /**
@@ -60,7 +47,9 @@ export async function recordEngagementOfNamedLead(
  *
  * The events, their webhooks, the request's audit entry and (without a bounce, which must stop
  * enrollments first) the enrollments to signal are one statement, which also checks a lead the
- * caller named (checkLeads): an event of the API costs one round trip before its signal instead of six.
+ * caller named (checkLeads): an event of the API costs one round trip before its signal instead of
+ * six. With checkLeads, an event whose lead is not the scope's is not written (nor its webhook or
+ * audit entry) and is left out of the result.
  */
 export async function recordEngagements(
   deps: EngagementDeps,
@@ -71,12 +60,24 @@ export async function recordEngagements(
   if (!inputs.length) return [];
   const data = new ScopedData(deps.db.manager, scope);
   const resolved = withLeads(inputs);
+  const claim = PendingAudit.claim({ audit: deps.audit, scope });
+  // A bounce stops enrollments (applyBounce) before the others are looked up to signal.
   const bounced = resolved.some((input) => input.type === 'email_bounce');
-  const written = await writeEngagements(deps, data, resolved, bounced ? [] : signalledOf(resolved), opts);
-  if (!written) return [];
-  relayCommitted(deps, written.relay);
-  await applyEngagements(deps, scope, resolved, written.targets);
-  return written.events;
+  const { written, relay } = await writeEngagements(
+    deps.db,
+    data,
+    resolved.map((input, i) => ({ input, audit: i === 0 ? claim : null })),
+    { ...opts, lookUpTargets: !bounced },
+  );
+  relayCommitted(deps, relay);
+  const kept = resolved.flatMap((input, i) => (written[i] ? [{ input, ...written[i] }] : []));
+  await applyEngagements(
+    deps,
+    scope,
+    kept.map((k) => k.input),
+    kept.map((k) => k.targets),
+  );
+  return kept.map((k) => k.event);
 }
 
 /**
@@ -85,15 +86,19 @@ export async function recordEngagements(
  * them with applyEngagements.
  */
 export async function writeEngagementsIn(deps: EngagementDeps, tx: UnitOfWork, inputs: EngagementInput[]): Promise<EngagementEvent[]> {
-  const written = await writeEngagements(deps, tx, withLeads(inputs), []);
-  if (!written) return [];
-  tx.events.push(...written.relay);
-  return written.events;
+  const { written, relay } = await writeEngagements(
+    deps.db,
+    tx,
+    withLeads(inputs).map((input) => ({ input, audit: null })),
+  );
+  tx.events.push(...relay);
+  return written.flatMap((w) => (w ? [w.event] : []));
 }
 
 /**
  * What stored events imply, once committed: bounces are applied, then the enrollments concerned
- * are signalled (`targets`: found by the write, else looked up now). Running it again for the same
+ * are signalled (`targets[i]`, the enrollments the write found for `inputs[i]`; looked up now where
+ * it found none). Running it again for the same
  * events (a retried activity) changes nothing more: the suppression and the leads' `bouncedAt`
  * are set once, a stopped enrollment stays stopped, and a repeated signal carries what the first
  * did (type, message, time), which a condition the first met reads the same.
@@ -102,18 +107,24 @@ export async function applyEngagements(
   deps: EngagementDeps,
   scope: TenantScope,
   inputs: EngagementInput[],
-  targets: string[][] | null = null,
+  targets: (string[] | null)[] = [],
 ): Promise<void> {
   const data = new ScopedData(deps.db.manager, scope);
   const resolved = withLeads(inputs);
   for (const input of resolved.filter((i) => i.type === 'email_bounce')) await applyBounce(deps, data, input);
-  const signalled = signalledOf(resolved);
-  if (!signalled.length) return;
-  const found = targets ?? (await enrollmentTargets(data, signalled));
+  const signalled = resolved.flatMap((input, i) => (isSignalled(input) ? [{ input, found: targets[i] ?? null }] : []));
+  const unknown = signalled.filter((s) => !s.found);
+  if (unknown.length) {
+    const looked = await enrollmentTargets(
+      data,
+      unknown.map((s) => s.input),
+    );
+    unknown.forEach((s, i) => (s.found = looked[i]));
+  }
   // A signal waits on Temporal, not on the database: the tenant's next request need not wait for it.
-  if (found.some((t) => t.length)) deps.beforeLongWait?.();
-  for (const [i, input] of signalled.entries()) {
-    await signalWorkflows(deps.workflows.client, found[i], engagementSignal, {
+  if (signalled.some((s) => s.found?.length)) deps.beforeLongWait?.();
+  for (const { input, found } of signalled) {
+    await signalWorkflows(deps.workflows.client, found ?? [], engagementSignal, {
       type: input.type as EngagementKind,
       ...(input.message ? { messageId: input.message.id } : {}),
       at: input.occurredAt.toISOString(),
@@ -122,42 +133,65 @@ export async function applyEngagements(
 }
 
 /** The lead an event concerns: the one given, else its message's. */
-const withLeads = (inputs: EngagementInput[]) =>
+export const withLeads = (inputs: EngagementInput[]) =>
   inputs.map((input) => ({ ...input, leadId: input.leadId ?? input.message?.leadId ?? null }));
 
-/** The events enrollments hear of: people's, and neither unsubscribes nor delivery notices. */
-const signalledOf = (inputs: EngagementInput[]) =>
-  inputs.filter((input) => !input.machine && input.type !== 'unsubscribe' && input.type !== 'email_delivered');
+/** Whether enrollments hear of the event: people's, and neither unsubscribes nor delivery notices. */
+const isSignalled = (input: EngagementInput) => !input.machine && input.type !== 'unsubscribe' && input.type !== 'email_delivered';
 
-interface WriteOptions {
+export interface WriteOptions {
   /**
-   * Write the events only if their leads are the scope's: the statement checks them, and writes
-   * nothing (no event, webhook or audit entry; null) when one is not. For one event.
+   * Write each event only if its lead is the scope's: the statement checks them, and does not write
+   * an event whose lead is not (nor its webhook or audit entry).
    */
   checkLeads?: boolean;
 }
 
+/** An event to store, with the audit entry of the request it is written for (null: none). */
+export interface EventToWrite {
+  input: EngagementInput;
+  audit: AuditClaim | null;
+}
+
+export interface WrittenEngagements {
+  /**
+   * Per event, in order: the stored event and, with `lookUpTargets`, the enrollments to signal (else
+   * null). Null where `checkLeads` found its lead not the scope's, and nothing of it was written.
+   */
+  written: ({ event: EngagementEvent; targets: string[] | null } | null)[];
+  /** The webhooks written, to relay once committed. */
+  relay: RelayedEvent[];
+}
+
 /**
- * One statement: the events, the webhooks of people's email engagements, the request's audit entry
- * (its resource the event, when there is one: its ID is reserved first) and, for `targeted`, the
- * enrollments to signal (null when none were asked for). Null when `checkLeads` found a lead that
- * is not the scope's, and nothing was written.
+ * One statement: the events, the webhooks of people's email engagements, the audit entries claimed
+ * for them (each one's resource its event: the IDs are reserved first) and, with `lookUpTargets`,
+ * the enrollments to signal. Each claim ends here: done with its stored entry, or with null when
+ * its event was not written or the statement failed.
  */
-async function writeEngagements(
-  deps: EngagementDeps,
+export async function writeEngagements(
+  db: DataSource,
   data: ScopedData,
-  inputs: EngagementInput[],
-  targeted: EngagementInput[],
-  opts: WriteOptions = {},
-) {
-  const given = inputs.flatMap((input) => (input.id ? [input.id] : []));
-  const audit = { audit: deps.audit, scope: data.scope };
-  const ids =
-    given.length === inputs.length
-      ? given
-      : inputs.length === 1 && auditPendingFor(audit)
-        ? await reserveIds(deps.db, EngagementEvent, 1)
-        : null;
+  events: EventToWrite[],
+  opts: WriteOptions & { lookUpTargets?: boolean } = {},
+): Promise<WrittenEngagements> {
+  const audits = events.flatMap((e) => (e.audit ? [e.audit] : []));
+  try {
+    return await writeStatement(db, data, events, opts);
+  } catch (err) {
+    for (const claim of audits) claim.done(null);
+    throw err;
+  }
+}
+
+async function writeStatement(
+  db: DataSource,
+  data: ScopedData,
+  events: EventToWrite[],
+  opts: WriteOptions & { lookUpTargets?: boolean },
+): Promise<WrittenEngagements> {
+  const inputs = events.map((e) => e.input);
+  const ids = await eventIds(db, inputs, !!opts.checkLeads || events.some((e) => e.audit));
   const rows = inputs.map((input, i) => ({
     ...(ids ? { id: ids[i] } : {}),
     type: input.type,
@@ -169,37 +203,69 @@ async function writeEngagements(
     machine: input.machine,
     details: input.details ?? {},
   }));
-  const webhooks = rows.flatMap((row) => integrationEvent(row) ?? []);
+  const webhooks = rows.flatMap((row, i) => {
+    const event = integrationEvent(row);
+    return event ? [{ row: event, eventId: ids?.[i] }] : [];
+  });
+  const audits = events.flatMap((e, i) =>
+    e.audit && ids ? [{ claim: e.audit, eventId: ids[i], row: e.audit.row(encodeId('engagementEvent', ids[i])) }] : [],
+  );
+  const targeted = opts.lookUpTargets ? inputs.filter(isSignalled) : [];
   const lookup = targetLookup(targeted);
-  const resourceId = ids ? encodeId('engagementEvent', ids[0]) : null;
-  return writeWithAudit(audit, resourceId, async (auditRow) => {
-    const result = await data.sql((q) => {
-      // With checkLeads the rest is written only with the event: `ev` is empty when its lead is not the scope's.
-      // (Built only then: q.from adds the scope's parameters, which a statement must use.)
-      const leadOfScope = () => `u.lead_id IS NULL OR EXISTS (SELECT 1 FROM ${q.from(Lead, 'l')} WHERE l.id = u.lead_id)`;
-      const withEvent = (where?: string) => {
-        const conditions = [where && `(${where})`, opts.checkLeads && 'EXISTS (SELECT 1 FROM ev)'].filter(Boolean);
-        return conditions.length ? { where: conditions.join(' AND ') } : {};
-      };
-      const parts = [`ev AS (${q.insertMany(EngagementEvent, rows, {}, opts.checkLeads ? { where: leadOfScope() } : {})} RETURNING *)`];
-      if (webhooks.length)
-        parts.push(
-          `out AS (${q.insertMany(OutboxEvent, webhooks, {}, withEvent(subscribedSql(q, { typeSql: 'u.type' })))} RETURNING id, type)`,
-        );
-      if (auditRow) parts.push(`audit AS (${auditInsertSql(q, auditRow, withEvent())} RETURNING id)`);
-      if (lookup.named.length) parts.push(`named AS (${activeEnrollmentsSql(q, 'workflow_id', lookup.named)})`);
-      if (lookup.leads.length) parts.push(`of_leads AS (${activeEnrollmentsSql(q, 'lead_id', lookup.leads)})`);
-      const agg = (cte: string) => `(SELECT coalesce(json_agg(t), '[]') FROM ${cte} t)`;
-      return `WITH ${parts.join(',\n')}
-        SELECT ev.*,
-          ${webhooks.length ? `(SELECT coalesce(json_agg(json_build_object('id', id::text, 'type', type)), '[]') FROM out)` : `'[]'::json`} AS relay,
-          ${auditRow ? '(SELECT id::text FROM audit)' : 'NULL'} AS audit_id,
-          ${lookup.named.length ? agg('named') : `'[]'::json`} AS named, ${lookup.leads.length ? agg('of_leads') : `'[]'::json`} AS of_leads
-        FROM ev ORDER BY ev.id`;
-    });
-    const [first] = result;
-    if (!first) return { result: null, auditId: null };
-    const relay = (first.relay as { id: string; type: string }[]).map((e) =>
+  const result = await data.sql((q) => {
+    // With checkLeads a webhook or audit entry is written only with its event (u.event_id), which
+    // is not written when its lead is not the scope's. (Built only then: q.from adds the scope's
+    // parameters, which a statement must use.)
+    const leadOfScope = () => `u.lead_id IS NULL OR EXISTS (SELECT 1 FROM ${q.from(Lead, 'l')} WHERE l.id = u.lead_id)`;
+    const withItsEvent = (eventIds: (string | undefined)[], where?: string) => {
+      if (!opts.checkLeads) return where ? { where } : {};
+      const written = 'EXISTS (SELECT 1 FROM ev WHERE ev.id = u.event_id)';
+      return { where: where ? `(${where}) AND ${written}` : written, keys: { event_id: { values: eventIds, type: 'bigint' } } };
+    };
+    const parts = [`ev AS (${q.insertMany(EngagementEvent, rows, {}, opts.checkLeads ? { where: leadOfScope() } : {})} RETURNING *)`];
+    if (webhooks.length) {
+      const subscribed = withItsEvent(
+        webhooks.map((w) => w.eventId),
+        subscribedSql(q, { typeSql: 'u.type' }),
+      );
+      parts.push(
+        `out AS (${q.insertMany(
+          OutboxEvent,
+          webhooks.map((w) => w.row),
+          {},
+          subscribed,
+        )} RETURNING id, type)`,
+      );
+    }
+    if (audits.length) {
+      const entries = audits.map((a) => a.row);
+      parts.push(`audit AS (${q.insertMany(AuditLog, entries, {}, withItsEvent(audits.map((a) => a.eventId)))} RETURNING id)`);
+    }
+    if (lookup.named.length) parts.push(`named AS (${activeEnrollmentsSql(q, 'workflow_id', lookup.named)})`);
+    if (lookup.leads.length) parts.push(`of_leads AS (${activeEnrollmentsSql(q, 'lead_id', lookup.leads)})`);
+    const agg = (cte: string) => `(SELECT coalesce(json_agg(t), '[]') FROM ${cte} t)`;
+    return `WITH ${parts.join(',\n')}
+      SELECT ev.*,
+        ${webhooks.length ? `(SELECT coalesce(json_agg(json_build_object('id', id::text, 'type', type)), '[]') FROM out)` : `'[]'::json`} AS relay,
+        ${audits.length ? '(SELECT array_agg(id::text ORDER BY id) FROM audit)' : 'NULL'} AS audit_ids,
+        ${lookup.named.length ? agg('named') : `'[]'::json`} AS named, ${lookup.leads.length ? agg('of_leads') : `'[]'::json`} AS of_leads
+      FROM ev ORDER BY ev.id`;
+  });
+  const stored = new Map(result.map((row) => [String(row.id), data.entity(EngagementEvent, row)]));
+  const first = result[0] ?? { relay: [], audit_ids: null, named: [], of_leads: [] };
+  // The entries come back in the order of their rows (the statement's identity order); a row
+  // whose event was not written wrote no entry.
+  const auditIds = [...((first.audit_ids as string[] | null) ?? [])];
+  for (const { claim, eventId, row } of audits) claim.done(stored.has(eventId) ? writtenAudit(row, auditIds.shift()) : null);
+  const named = first.named as EnrollmentRow[];
+  const ofLeads = first.of_leads as EnrollmentRow[];
+  return {
+    written: inputs.map((input, i) => {
+      const event = ids ? stored.get(ids[i]) : data.entity(EngagementEvent, result[i]);
+      if (!event) return null;
+      return { event, targets: opts.lookUpTargets ? (isSignalled(input) ? targetsOf(input, named, ofLeads) : []) : null };
+    }),
+    relay: (first.relay as { id: string; type: string }[]).map((e) =>
       // What the relay reads of an event it dispatches (RELAYED_FIELDS).
       data.entity<RelayedEvent>(OutboxEvent, {
         id: e.id,
@@ -208,16 +274,19 @@ async function writeEngagements(
         type: e.type,
         target_endpoint_id: null,
       }),
-    );
-    return {
-      result: {
-        events: result.map((row) => data.entity(EngagementEvent, row)),
-        relay,
-        targets: targeted.length ? assignTargets(targeted, first.named as EnrollmentRow[], first.of_leads as EnrollmentRow[]) : null,
-      },
-      auditId: (first.audit_id as string | null) ?? null,
-    };
-  });
+    ),
+  };
+}
+
+/**
+ * The events' IDs, when they must be known before the write (an audit entry or a webhook
+ * written only with its event names it): the ones given (nextId), else reserved now. Else null,
+ * and the table's sequence gives them.
+ */
+async function eventIds(db: DataSource, inputs: EngagementInput[], needed: boolean): Promise<string[] | null> {
+  const given = inputs.flatMap((input) => (input.id ? [input.id] : []));
+  if (given.length === inputs.length) return given;
+  return needed ? reserveIds(db, EngagementEvent, inputs.length) : null;
 }
 
 /**
@@ -263,15 +332,13 @@ function targetLookup(inputs: EngagementInput[]) {
   };
 }
 
-/** The workflow IDs each input concerns, among the active enrollments found for the lookup. */
-function assignTargets(inputs: EngagementInput[], named: EnrollmentRow[], ofLeads: EnrollmentRow[]): string[][] {
-  return inputs.map((input) => {
-    if (input.workflowExecutionId) return named.filter((e) => e.workflow_id === input.workflowExecutionId).map((e) => e.workflow_id);
-    const campaignId = input.message?.campaignId;
-    return ofLeads
-      .filter((e) => e.lead_id === input.leadId && (!campaignId || e.campaign_id === campaignId) && waitsFor(e, input.type))
-      .map((e) => e.workflow_id);
-  });
+/** The workflow IDs an input concerns, among the active enrollments found for the lookup. */
+function targetsOf(input: EngagementInput, named: EnrollmentRow[], ofLeads: EnrollmentRow[]): string[] {
+  if (input.workflowExecutionId) return named.filter((e) => e.workflow_id === input.workflowExecutionId).map((e) => e.workflow_id);
+  const campaignId = input.message?.campaignId;
+  return ofLeads
+    .filter((e) => e.lead_id === input.leadId && (!campaignId || e.campaign_id === campaignId) && waitsFor(e, input.type))
+    .map((e) => e.workflow_id);
 }
 
 /**
@@ -286,17 +353,8 @@ async function enrollmentTargets(data: ScopedData, inputs: EngagementInput[]): P
   const { named, leads } = targetLookup(inputs);
   const query = (by: 'workflow_id' | 'lead_id', values: string[]) =>
     values.length ? data.sql<EnrollmentRow>((q) => activeEnrollmentsSql(q, by, values)) : Promise.resolve([]);
-  return assignTargets(inputs, await query('workflow_id', named), await query('lead_id', leads));
-}
-
-/**
- * `column` is one of `values`: one value is an equality, since a prepared statement's generic plan
- * prices `= ANY` of an unknown array as several index searches, and then walked the scope's index
- * for an event naming its workflow, every enrollment of the tenant (the enrollment-lookup-plan test).
- */
-function matchesAny(q: ScopedSqlBuilder, column: 'workflow_id' | 'lead_id', values: string[]): string {
-  const type = column === 'lead_id' ? 'bigint' : 'text';
-  return values.length === 1 ? `${column} = ${q.value(values[0])}::${type}` : `${column} = ANY(${q.value(values)}::${type}[])`;
+  const [ofNamed, ofLeads] = [await query('workflow_id', named), await query('lead_id', leads)];
+  return inputs.map((input) => targetsOf(input, ofNamed, ofLeads));
 }
 
 /**
@@ -306,8 +364,18 @@ function matchesAny(q: ScopedSqlBuilder, column: 'workflow_id' | 'lead_id', valu
  * whatever that workflow waits for.
  */
 export function activeEnrollmentsSql(q: ScopedSqlBuilder, by: 'workflow_id' | 'lead_id', values: string[]): string {
-  return `SELECT workflow_id, lead_id::text, campaign_id::text, ${q.col(CampaignEnrollment, 'engagementSignalType')} AS signal_type
+  const type = by === 'lead_id' ? 'bigint' : 'text';
+  const matching = (
+    value: string,
+  ) => `SELECT workflow_id, lead_id::text, campaign_id::text, ${q.col(CampaignEnrollment, 'engagementSignalType')} AS signal_type
       FROM ${q.table(CampaignEnrollment)}
-      WHERE ${q.scope()} AND status = 'active' AND ${matchesAny(q, by, values)}
+      WHERE ${q.scope()} AND status = 'active' AND ${by} = ${value}
       ${by === 'lead_id' ? `AND ${q.col(CampaignEnrollment, 'engagementSignalsUntil')} > now()` : ''}`;
+  if (values.length === 1) return matching(`${q.value(values[0])}::${type}`);
+  // One index search per value, each with its value in the index condition. A prepared
+  // statement's generic plan of `= ANY($n)`, or of a join with the unnested values, read every
+  // enrollment of the scope through the index's scope columns (the enrollment-lookup-plan test):
+  // the fence (OFFSET 0) keeps the planner from flattening the per-value search into such a join.
+  return `SELECT e.* FROM unnest(${q.value(values)}::${type}[]) AS v(value)
+      CROSS JOIN LATERAL (${matching('v.value')} OFFSET 0) e`;
 }
