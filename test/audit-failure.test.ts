@@ -1,6 +1,8 @@
 import type { AuthContext } from '../api/http/context';
 import { AuditLogWriter } from '../domain/audit';
 import { metricsRegistry } from '../lib/metrics';
+import { groupSizes } from './support/group-sizes';
+import { untilWaitingOnLock, whileTableLocked } from './support/locked-table';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
 let stack: TestStack;
@@ -88,7 +90,7 @@ describe('the audit entry commits with its change', () => {
     expect((await entriesOf(t, lead.id)).map((e) => e.requestId)).toEqual([`patch-ok-${process.pid}`, expect.any(String)]);
   });
 
-  it('POST /v1/analytics/events: an entry that cannot be stored fails its event with it', async () => {
+  it('POST /v1/analytics/events: an entry that cannot be stored fails its event with it, and none of the events written with it', async () => {
     const t = await newTenant(stack.db);
     const lead = (await stack.http().post('/v1/leads').set(t.sandbox).send(validLead()).expect(201)).body.data;
     const event = (requestId: string) =>
@@ -98,15 +100,29 @@ describe('the audit entry commits with its change', () => {
         .set(t.sandbox)
         .set('X-Request-Id', requestId)
         .send({ eventType: 'page_visit', leadId: lead.id });
-    expect((await event(`${MARKER}event`)).status).toBe(500);
+    const requestIds = Array.from({ length: 6 }, (_, i) => (i === 3 ? `${MARKER}event` : `event-ok-${process.pid}-${i}`));
+    // Held back by a lock, the events after the first are written together: the marked one's group
+    // fails, and is written again event by event (2 groups, then 5 of one).
+    const before = await groupSizes('engagement_event_group_size');
+    const responses = await whileTableLocked(stack, 'engagement_events', 'WITH ev AS', async () => {
+      const first = event(requestIds[0]).then((res) => res); // supertest sends once then() is called
+      await untilWaitingOnLock(stack, 'WITH ev AS');
+      const rest = Promise.all(requestIds.slice(1).map(event));
+      return [await first, ...(await rest)];
+    });
+    expect((await groupSizes('engagement_event_group_size')).groups - before.groups).toBe(2 + 5);
+    expect(responses.map((r) => r.status)).toEqual(requestIds.map((_, i) => (i === 3 ? 500 : 201)));
     const stored = async () =>
       (
         await stack.db.query(`SELECT count(*)::int AS n FROM engagement_events WHERE tenant_id = $1 AND type = 'page_visit'`, [t.tenant.id])
       )[0].n;
-    expect(await stored()).toBe(0);
+    expect(await stored()).toBe(5);
+    for (const [i, res] of responses.entries()) {
+      if (i !== 3) expect((await entriesOf(t, res.body.data.id)).map((e) => e.requestId)).toEqual([requestIds[i]]);
+    }
     const retry = await event(`event-retry-${process.pid}`);
     expect(retry.status).toBe(201);
-    expect(await stored()).toBe(1);
+    expect(await stored()).toBe(6);
     expect((await entriesOf(t, retry.body.data.id)).map((e) => e.requestId)).toEqual([`event-retry-${process.pid}`]);
   });
 

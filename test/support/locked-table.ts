@@ -24,17 +24,22 @@ export async function whileTableLocked<T>(
   await new Promise((r) => setTimeout(r, SHARED_WINDOW_MS + 100));
   const sent = send();
   try {
-    await waitUntil(async () => {
-      const [{ n }] = await stack.db.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
-        [`${statementStart}%`],
-      );
-      return n >= statements;
-    }, `the first ${statementStart} statements to wait on the lock`);
+    await untilWaitingOnLock(stack, statementStart, statements);
     await new Promise((r) => setTimeout(r, 300)); // the other requests reach the queue meanwhile
   } finally {
     await runner.commitTransaction();
     await runner.release();
   }
   return sent;
+}
+
+/** Resolves once `statements` statements starting with `statementStart` wait on a lock. */
+export async function untilWaitingOnLock(stack: TestStack, statementStart: string, statements = 1): Promise<void> {
+  await waitUntil(async () => {
+    const [{ n }] = await stack.db.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
+      [`${statementStart}%`],
+    );
+    return n >= statements;
+  }, `${statements} ${statementStart} statement(s) to wait on the lock`);
 }
