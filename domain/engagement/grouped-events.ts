@@ -7,7 +7,7 @@ import { relayCommitted } from '../unit-of-work';
 import {
   applyEngagements,
   recordEngagements,
-  withLeads,
+  withLead,
   writeEngagements,
   type EngagementInput,
   type WrittenEngagements,
@@ -57,7 +57,7 @@ async function writeGroup(items: Ingested[]): Promise<Settled<Written>[]> {
     const { written, relay } = await writeEngagements(
       ctx.db,
       ctx.data,
-      group.map((item) => ({ input: withLeads([item.input])[0], audit: PendingAudit.claim(item.ctx) })),
+      group.map((item) => ({ input: withLead(item.input), audit: PendingAudit.claim(item.ctx) })),
       { checkLeads, lookUpTargets: true },
     );
     relayCommitted(ctx, relay);

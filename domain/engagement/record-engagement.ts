@@ -133,8 +133,8 @@ export async function applyEngagements(
 }
 
 /** The lead an event concerns: the one given, else its message's. */
-export const withLeads = (inputs: EngagementInput[]) =>
-  inputs.map((input) => ({ ...input, leadId: input.leadId ?? input.message?.leadId ?? null }));
+export const withLead = (input: EngagementInput): EngagementInput => ({ ...input, leadId: input.leadId ?? input.message?.leadId ?? null });
+const withLeads = (inputs: EngagementInput[]) => inputs.map(withLead);
 
 /** Whether enrollments hear of the event: people's, and neither unsubscribes nor delivery notices. */
 const isSignalled = (input: EngagementInput) => !input.machine && input.type !== 'unsubscribe' && input.type !== 'email_delivered';
