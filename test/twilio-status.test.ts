@@ -153,6 +153,16 @@ describe('Twilio status callbacks', () => {
     expect(await message(tenant, sms.id)).toMatchObject({ status: 'failed', error: failed.error, deliveredAt: null });
   });
 
+  it('fails a sent SMS that Twilio reports canceled: it will never be sent', async () => {
+    const sms = await sendSms();
+    expect(await outcomeOf(callback({ MessageSid: sms.providerMessageId as string, MessageStatus: 'canceled' }))).toBe('failed');
+    expect(await message(tenant, sms.id)).toMatchObject({
+      status: 'failed',
+      error: 'Twilio reported the SMS canceled after accepting it (no error code given)',
+      deliveredAt: null,
+    });
+  });
+
   it('records a delivered SMS once (deliveredAt, sms.delivered); a late sent or failed after it changes nothing', async () => {
     const sms = await sendSms();
     const sid = sms.providerMessageId as string;

@@ -56,8 +56,11 @@ export interface TwilioStatusReport {
  */
 export type TwilioStatusOutcome = 'failed' | 'delivered' | 'unchanged' | 'unknown_message';
 
-/** Twilio's final failures: the carrier refused it, or it could not be handed to the carrier. */
-const FAILURES = new Set(['failed', 'undelivered']);
+/**
+ * Twilio's final failures: the carrier refused it, it could not be handed to the carrier, or it was
+ * canceled before Twilio sent it (a scheduled message canceled in Twilio's console or API).
+ */
+const FAILURES = new Set(['failed', 'undelivered', 'canceled']);
 
 /** The statuses that settle an SMS (Twilio's `delivered` is final too); the others change nothing here. */
 export const isFinalTwilioStatus = (status: string): boolean => FAILURES.has(status) || status === 'delivered';
@@ -95,7 +98,7 @@ async function findBySid(db: DataSource, sid: string): Promise<FoundMessage | nu
 /**
  * Applies one of Twilio's status callbacks to the SMS it names: by the message ID in the callback
  * URL when it has one, else (sends made before URLs named it) by Twilio's SID. `failed` /
- * `undelivered` move a sent, undelivered message to failed with `sms.failed`; `delivered` sets
+ * `undelivered` / `canceled` move a sent, undelivered message to failed with `sms.failed`; `delivered` sets
  * `deliveredAt` with `sms.delivered`. Each is a guarded UPDATE whose winner alone emits, in the
  * same transaction, so Twilio's retries and repeats report once, and whichever final status arrives
  * first wins (a late `sent` or `failed` after `delivered` changes nothing). Other statuses (queued,
