@@ -110,6 +110,14 @@ export const MessageRecord = z
       .nullable()
       .meta({ description: 'When the provider reported it bounced (POST /v1/communications/inbound/bounce)' }),
     repliedAt: z.string().nullable().meta({ description: 'First reply the provider reported (POST /v1/communications/inbound/reply)' }),
+    statusCheckedAt: z.string().nullable().meta({
+      description:
+        "SMS: when the service last asked Twilio for the message's status, which it does for a sent SMS whose final status Twilio has not reported within 15 minutes (a lost status callback); null when never asked",
+    }),
+    statusCheckError: z
+      .string()
+      .nullable()
+      .meta({ description: 'SMS: why the service stopped asking Twilio for its status (Twilio has no record of it); null otherwise' }),
     createdAt: z.string(),
   })
   .meta({ id: 'Message' });

@@ -61,6 +61,8 @@ interface Sms {
   sentAt: string;
   deliveredAt: string | null;
   error: string | null;
+  statusCheckedAt: string | null;
+  statusCheckError: string | null;
 }
 
 const message = async (owner: TestTenant, id: string, key: 'live' | 'sandbox' = 'live'): Promise<Sms> =>
@@ -221,6 +223,11 @@ describe('the SMS status sweep', () => {
     const checks = await checksOf(sms);
     expect(checks.status_checked_at).toBeInstanceOf(Date);
     expect(checks.status_check_error).toMatch(/^Twilio has no status for this SMS \(HTTP 404, 20404: .*\); no longer checked$/);
+    // The message says so too.
+    expect(await message(tenant, sms.id)).toMatchObject({
+      statusCheckedAt: checks.status_checked_at?.toISOString(),
+      statusCheckError: checks.status_check_error,
+    });
 
     twilio.messages.set(sms.providerMessageId, { status: 'delivered' });
     await sweep({ recheckAfterMs: 0 });

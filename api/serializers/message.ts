@@ -28,6 +28,8 @@ export function serializeMessage({ message: m, engagement: e }: MessageWithEngag
     deliveredAt: (m.deliveredAt ?? e.deliveredAt)?.toISOString() ?? null,
     bouncedAt: e.bouncedAt?.toISOString() ?? null,
     repliedAt: e.repliedAt?.toISOString() ?? null,
+    statusCheckedAt: m.statusCheckedAt?.toISOString() ?? null,
+    statusCheckError: m.statusCheckError ?? null,
     createdAt: m.createdAt.toISOString(),
   };
 }
