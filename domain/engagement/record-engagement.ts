@@ -97,11 +97,11 @@ export async function writeEngagementsIn(deps: EngagementDeps, tx: UnitOfWork, i
 
 /**
  * What stored events imply, once committed: bounces are applied, then the enrollments concerned
- * are signalled (`targets[i]`, the enrollments the write found for `inputs[i]`; looked up now where
- * it found none). Running it again for the same
- * events (a retried activity) changes nothing more: the suppression and the leads' `bouncedAt`
- * are set once, a stopped enrollment stays stopped, and a repeated signal carries what the first
- * did (type, message, time), which a condition the first met reads the same.
+ * are signalled (`targets[i]`: the ones the write found for `inputs[i]`; looked up now where it
+ * looked up none). Running it again for the same events (a retried activity) changes nothing
+ * more: the suppression and the leads' `bouncedAt` are set once, a stopped enrollment stays
+ * stopped, and a repeated signal carries what the first did (type, message, time), which a
+ * condition the first met reads the same.
  */
 export async function applyEngagements(
   deps: EngagementDeps,
