@@ -3,7 +3,8 @@
  * `npm run worker` as two processes, or `npm start` (dist/scripts/start.js) as one command. Production
  * settings: NODE_ENV=production with this run's secrets (bench/secrets.ts), LOG_LEVEL=info (one
  * access-log line per request), logs written to a file as a log collector would read them.
- * BENCH_CPU_PROF=<dir> adds --cpu-prof; the processes stop on SIGTERM and write their profiles.
+ * BENCH_CPU_PROF=<dir> adds --cpu-prof; the processes stop on SIGTERM and write their profiles, a
+ * directory per process (`<dir>/<name>.<time>/`) with a file per thread (the worker's workflow thread too).
  * BENCH_SERVICE_<NAME>=value sets <NAME> for the service's processes (comparing settings).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -97,7 +98,9 @@ async function start(
   const fd = openSync(logFile, 'a');
   const profDir = process.env.BENCH_CPU_PROF;
   const execArgv = profDir
-    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir)}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`]
+    ? // A directory per process and Node's own file names (pid and thread ID): with --cpu-prof-name
+      // every thread wrote one file, and the worker's workflow thread was overwritten by its main thread.
+      ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir, `${name}.${Date.now()}`)}`]
     : [];
   const root = ctx.projectRoot ?? PROJECT_ROOT;
   const child = spawn(process.execPath, [...execArgv, path.join(root, 'dist', script)], {
