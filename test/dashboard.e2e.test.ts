@@ -296,6 +296,11 @@ describe('the dashboard in Chromium', () => {
 
     await page.getByLabel('Resource type').fill('api-keys');
     await page.getByRole('button', { name: 'Apply filters' }).click();
+    // The unfiltered log lists the key's entry too: wait for the filtered rows themselves.
+    await page.waitForFunction(
+      `(() => { const cells = [...document.querySelectorAll('td[data-label="Action"]')];
+        return cells.length > 0 && cells.every((td) => td.textContent.includes('/v1/api-keys')); })()`,
+    );
     await page.getByRole('cell', { name: key.body.data.id }).waitFor();
     const actions = await page.locator('td[data-label="Action"]').allTextContents();
     expect(actions.length).toBeGreaterThan(0);
