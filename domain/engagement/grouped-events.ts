@@ -1,8 +1,9 @@
 import type { EngagementEvent } from '../../db/entities';
-import { KeyedGroupCommit, togetherOrEachAlone, unwrap, type Settled } from '../../lib/group-commit';
+import { togetherOrEachAlone, type Settled } from '../../lib/group-commit';
 import { engagementEventGroupSize } from '../../lib/metrics';
 import type { DomainContext } from '../context';
 import { PendingAudit } from '../pending-audit';
+import { ScopeGroupCommit } from '../scope-group-commit';
 import { relayCommitted } from '../unit-of-work';
 import {
   applyEngagements,
@@ -21,7 +22,7 @@ interface Ingested {
 
 type Written = WrittenEngagements['written'][number];
 
-const groups = new KeyedGroupCommit<Ingested, Settled<Written>>(writeGroup, 100);
+const groups = new ScopeGroupCommit<Ingested, Written>(writeGroup, 100);
 
 /**
  * An event of the API, recorded as recordEngagements does (with `checkLeads` when the caller named
@@ -42,9 +43,8 @@ export async function recordIngestedEngagement(
     const [event] = await recordEngagements(ctx, ctx.scope, [input], { checkLeads });
     return event ?? null;
   }
-  ctx.beforeGroupWait?.();
-  const key = `${ctx.scope.tenantId}/${ctx.scope.environment}/${checkLeads}`;
-  const written = unwrap(await groups.add(ctx.db, key, { ctx, input, checkLeads }));
+  // A statement checks every lead of its group or none: events that name their lead group apart.
+  const written = await groups.add({ ctx, input, checkLeads }, String(checkLeads));
   if (!written) return null;
   await applyEngagements(ctx, ctx.scope, [input], [written.targets]);
   return written.event;

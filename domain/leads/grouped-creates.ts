@@ -1,10 +1,11 @@
 import type { Lead, PendingEnrollment } from '../../db/entities';
-import { KeyedGroupCommit, togetherOrEachAlone, unwrap, type Settled } from '../../lib/group-commit';
+import { togetherOrEachAlone, type Settled } from '../../lib/group-commit';
 import { encodeId } from '../../lib/ids';
 import { leadCreateGroupSize } from '../../lib/metrics';
 import type { DomainContext } from '../context';
 import { PendingAudit, writtenAudit } from '../pending-audit';
 import type { RelayedEvent } from '../webhooks/relay';
+import { ScopeGroupCommit } from '../scope-group-commit';
 import { writeLeads, type NewLeadRow } from './write-leads';
 
 export interface InsertedLead {
@@ -20,7 +21,7 @@ interface Create {
   mustBeDefault: boolean;
 }
 
-const groups = new KeyedGroupCommit<Create, Settled<InsertedLead | null>>(writeGroups, 100);
+const groups = new ScopeGroupCommit<Create, InsertedLead | null>(writeGroups, 100);
 
 /**
  * Writes a new lead (writeLeads) with its request's audit entry, while its status holds (with
@@ -40,8 +41,7 @@ const groups = new KeyedGroupCommit<Create, Settled<InsertedLead | null>>(writeG
  * the shrunk share keeps the tenant from taking the API's CPU from the other one.
  */
 export async function insertLead(ctx: DomainContext, row: NewLeadRow, mustBeDefault: boolean): Promise<InsertedLead | null> {
-  ctx.beforeGroupWait?.();
-  return unwrap(await groups.add(ctx.db, `${ctx.scope.tenantId}/${ctx.scope.environment}`, { ctx, row, mustBeDefault }));
+  return groups.add({ ctx, row, mustBeDefault });
 }
 
 /** The queued creates of a scope, a statement for each actor and status (what a statement shares), one after the other. */
