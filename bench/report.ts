@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { formatCpu, type CpuPerOperation } from './process-cpu';
 import type { Sample } from './sample';
 
 export interface TargetResult {
@@ -37,6 +38,30 @@ export function markdownTable(targets: Record<string, TargetResult>): string {
   ].join('\n');
 }
 
+/**
+ * Where each target's and baseline's CPU went, per operation (bench/process-cpu.ts): on a machine
+ * whose cores are full, the processes that make a ratio what it is. Empty without /proc.
+ */
+export function cpuTable(targets: Record<string, TargetResult>): string {
+  const rows = Object.entries(targets)
+    .filter(([, r]) => r.baseline.cpu || r.target.cpu)
+    .map(([id, r]) => `| ${id} | ${cpuCell(r.baseline.cpu)} | ${cpuCell(r.target.cpu)} |`);
+  if (!rows.length) return '';
+  return [
+    'CPU milliseconds per operation, by process, from the end of the warm-up until the machine was quiet again (medians of the rounds; "load" is the bench process, which also runs the Temporal baselines\' client):',
+    '',
+    '| id | baseline | target |',
+    '|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+const cpuCell = (cpu: CpuPerOperation | undefined) => {
+  if (!cpu) return '';
+  const total = Object.values(cpu).reduce((a, ms) => a + ms, 0);
+  return `${formatCpu(cpu)} (${Math.round(total * 100) / 100} in all)`;
+};
+
 export function writeResults(dir: string, machine: Record<string, unknown>, layouts: Record<string, LayoutResult>): void {
   writeFileSync(path.join(dir, 'latest.json'), JSON.stringify({ machine, layouts }, null, 2) + '\n');
   const whats = new Map<string, string>();
@@ -48,7 +73,7 @@ export function writeResults(dir: string, machine: Record<string, unknown>, layo
       '',
       `${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}; autocannon ${machine.connections} connections, ${machine.durationSeconds} s per run, ${machine.rounds} interleaved rounds, medians. Every ratio is target / baseline from the same round.`,
       '',
-      ...Object.values(layouts).flatMap((l) => [`## ${l.title}`, '', l.how, '', markdownTable(l.targets), '']),
+      ...Object.values(layouts).flatMap((l) => [`## ${l.title}`, '', l.how, '', markdownTable(l.targets), '', cpuTable(l.targets), '']),
       ...[...whats].map(([id, what]) => `- ${id}: ${what}`),
       '',
     ].join('\n'),

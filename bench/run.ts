@@ -27,10 +27,11 @@ import { workflowIds } from '../workflows/ids';
 import { WorkflowStarter } from '../lib/temporal/workflow-starter';
 import { createDomainContext } from '../domain/context';
 import { createBenchTenant, startBenchStack } from './fixture';
-import { machineInfo, markdownTable, writeResults, type LayoutResult, type TargetResult } from './report';
+import { cpuTable, machineInfo, markdownTable, writeResults, type LayoutResult, type TargetResult } from './report';
+import { cpuMeter, medianCpu } from './process-cpu';
 import { untilQuiet } from './quiet';
 import { percentile, type Sample } from './sample';
-import { startAllInOne, startApi, startWorker, type ShippedContext, type ShippedProcess } from './shipped';
+import { cpuProfArgs, startAllInOne, startApi, startWorker, type ShippedContext, type ShippedProcess } from './shipped';
 import { copyIntoBareTable, importThroughApi, settleAfterImport, T8_ROWS, writeLeadsCsv } from './import-target';
 import { WARMUP, warmUp } from './warmup';
 import { bareSignals, bareStarts, oneActivityCompletions, pool, BASELINE_QUEUE, Receiver, webhookDeliveries } from './temporal-targets';
@@ -59,6 +60,8 @@ interface Case {
   expected?: '2xx' | '3xx';
   /** Rounds of this target (default ROUNDS): T8 imports a million rows, once. */
   rounds?: number;
+  /** Run once before the first round, unmeasured. */
+  setup?: () => Promise<void>;
   baseline: (round: number) => Promise<Sample>;
   target: (round: number) => Promise<Sample>;
 }
@@ -90,7 +93,9 @@ function stopChild(child: ChildProcess): Promise<void> {
 
 /** The baselines' worker for T5 and T6 (bench/worker.ts); resolves once it polls. */
 async function startBaselineWorker(temporalAddress: string): Promise<ChildProcess> {
-  const child = fork(path.join(__dirname, 'worker.js'), [JSON.stringify({ temporalAddress, taskQueue: BASELINE_QUEUE })]);
+  const child = fork(path.join(__dirname, 'worker.js'), [JSON.stringify({ temporalAddress, taskQueue: BASELINE_QUEUE })], {
+    execArgv: [...process.execArgv, ...cpuProfArgs('bare-worker')],
+  });
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`baseline worker exited with ${code}`)));
@@ -138,6 +143,7 @@ async function measure(base: string, request: Record<string, unknown>, opts: Mea
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const summarize = (s: Sample[]): Sample => ({
   rps: Math.round(median(s.map((x) => x.rps))),
+  ...(s.some((x) => x.cpu) ? { cpu: medianCpu(s.map((x) => x.cpu ?? {})) } : {}),
   p50: median(s.map((x) => x.p50)),
   p99: median(s.map((x) => x.p99)),
   ...(s.some((x) => x.p95 !== undefined) ? { p95: median(s.map((x) => x.p95 ?? 0)) } : {}),
@@ -182,6 +188,20 @@ async function settle(db: Awaited<ReturnType<typeof initializeDatabase>>, tenant
   await untilQuiet(60_000, log);
 }
 
+/**
+ * One run, on a settled machine, with the CPU each process spent on it per operation: counted from
+ * the end of its warm-up until the machine is settled again, so what it queued counts too.
+ */
+async function metered(settled: () => Promise<void>, run: () => Promise<Sample>): Promise<Sample> {
+  await settled();
+  cpuMeter.begin();
+  const sample = await run();
+  cpuMeter.measured();
+  await settled();
+  const cpu = cpuMeter.end(sample.rps);
+  return cpu ? { ...sample, cpu } : sample;
+}
+
 async function runCases(cases: Case[], service: ShippedProcess[], settled: () => Promise<void>): Promise<Record<string, TargetResult>> {
   const targets: Record<string, TargetResult> = {};
   for (const c of cases.filter((x) => !ONLY || ONLY.includes(x.id))) {
@@ -189,13 +209,12 @@ async function runCases(cases: Case[], service: ShippedProcess[], settled: () =>
     const b: Sample[] = [];
     const t: Sample[] = [];
     const rounds = c.rounds ?? ROUNDS;
+    await c.setup?.();
     for (let round = 1; round <= rounds; round++) {
-      await settled();
       log(`${c.id} round ${round}/${rounds}: baseline ...`);
-      b.push(await c.baseline(round));
-      await settled();
+      b.push(await metered(settled, () => c.baseline(round)));
       log(`${c.id} round ${round}/${rounds}: target ...`);
-      t.push(await c.target(round));
+      t.push(await metered(settled, () => c.target(round)));
     }
     const raw = median(t.map((x, i) => x.rps / b[i].rps));
     // Two decimals, or two significant digits for a ratio too small to show in two decimals (T8).
@@ -274,6 +293,16 @@ async function main(): Promise<void> {
     { url: hookUrl, events: ['lead.updated'] },
   );
   const ENROLL_N = 300;
+  /**
+   * Workflows T5-signal signals on each side, in turn. Temporal gives a workflow's signals that
+   * arrive while its last workflow task still waits one task together. With the 900 of T5-enroll,
+   * the bare worker, seconds behind, took two signals a task (in 30 baseline workflows' histories:
+   * 180 signals, 90 tasks; the service's: 154 and 150), so its side paid for half the tasks. An
+   * enrollment hears of an event or two in days, each a task of its own: so many workflows that a
+   * workflow's next signal comes seconds later, and few enough that both workers keep them all in
+   * their cache (about 2,300 by default here, by heap size).
+   */
+  const SIGNAL_POOL = 2000;
   const T6_N = 120;
   let t6BaselineRps = 10;
   let campaignId: string | undefined;
@@ -291,6 +320,33 @@ async function main(): Promise<void> {
   /** The targets against one running layout (its name keeps workflow IDs apart); `app` is its API's base URL. */
   const cases = (layout: string, app: string): Case[] => {
     const enrolled: string[] = [];
+    /** Enrolls `count` fresh leads in the bench campaign, 25 a request and 3 requests at once. */
+    const enrollThroughApi = async (count: number): Promise<Sample> => {
+      const leadIds = await freshLeads(db, created.tenant.id, count);
+      const batches = Array.from({ length: Math.ceil(count / 25) }, (_, i) => leadIds.slice(i * 25, i * 25 + 25));
+      let errors = 0;
+      let serverErrors = 0;
+      const t0 = performance.now();
+      const latencies = await pool(batches.length, 3, async (i) => {
+        const res = await fetch(`${app}/v1/campaigns/${campaignId}/enrollments`, {
+          method: 'POST',
+          headers: key,
+          body: JSON.stringify({ leadIds: batches[i] }),
+        });
+        const body = (await res.json()) as { data?: { status: string }[] };
+        const ok = body.data?.filter((r) => r.status === 'enrolled').length ?? 0;
+        errors += res.ok ? batches[i].length - ok : batches[i].length;
+        if (res.status >= 500) serverErrors++;
+      });
+      enrolled.push(...leadIds);
+      return {
+        rps: count / ((performance.now() - t0) / 1000),
+        p50: percentile(latencies, 0.5),
+        p99: percentile(latencies, 0.99),
+        errors,
+        serverErrors,
+      };
+    };
     return [
       {
         id: 'T1',
@@ -390,38 +446,21 @@ async function main(): Promise<void> {
           bareStarted.push(...ids);
           return sample;
         },
-        target: async () => {
-          const leadIds = await freshLeads(db, created.tenant.id, ENROLL_N);
-          const batches = Array.from({ length: Math.ceil(ENROLL_N / 25) }, (_, i) => leadIds.slice(i * 25, i * 25 + 25));
-          let errors = 0;
-          let serverErrors = 0;
-          const t0 = performance.now();
-          const latencies = await pool(batches.length, 3, async (i) => {
-            const res = await fetch(`${app}/v1/campaigns/${campaignId}/enrollments`, {
-              method: 'POST',
-              headers: key,
-              body: JSON.stringify({ leadIds: batches[i] }),
-            });
-            const body = (await res.json()) as { data?: { status: string }[] };
-            const ok = body.data?.filter((r) => r.status === 'enrolled').length ?? 0;
-            errors += res.ok ? batches[i].length - ok : batches[i].length;
-            if (res.status >= 500) serverErrors++;
-          });
-          enrolled.push(...leadIds);
-          return {
-            rps: ENROLL_N / ((performance.now() - t0) / 1000),
-            p50: percentile(latencies, 0.5),
-            p99: percentile(latencies, 0.99),
-            errors,
-            serverErrors,
-          };
-        },
+        target: () => enrollThroughApi(ENROLL_N),
       },
       {
         id: 'T5-signal',
         what: `bare client signals/s to running workflows vs POST /v1/analytics/events of an open naming the lead's enrollment, which it signals`,
         goal: 0.8,
-        baseline: () => bareSignals(client, bareStarted, DURATION, CONNECTIONS),
+        setup: async () => {
+          // Enough workflows on each side that none is signalled again while its last signal's
+          // workflow task may still wait (see SIGNAL_POOL).
+          log(`T5-signal: topping up to ${SIGNAL_POOL} workflows a side ...`);
+          const { ids } = await bareStarts(client, `${layout}/pool`, Math.max(0, SIGNAL_POOL - bareStarted.length), CONNECTIONS);
+          bareStarted.push(...ids);
+          if (enrolled.length < SIGNAL_POOL) await enrollThroughApi(SIGNAL_POOL - enrolled.length);
+        },
+        baseline: () => bareSignals(client, bareStarted.slice(-SIGNAL_POOL), DURATION, CONNECTIONS),
         target: () =>
           measure(app, {
             method: 'POST',
@@ -511,7 +550,7 @@ async function main(): Promise<void> {
       for (const p of [...procs].reverse()) await p.stop();
       cleanups.splice(cleanups.indexOf(stopService), 1);
     }
-    console.log(`\n${d.title}\n\n${markdownTable(layouts[layout].targets)}\n`);
+    console.log(`\n${d.title}\n\n${markdownTable(layouts[layout].targets)}\n\n${cpuTable(layouts[layout].targets)}\n`);
   }
 
   await stopBaselines();

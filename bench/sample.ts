@@ -1,3 +1,5 @@
+import type { CpuPerOperation } from './process-cpu';
+
 /** One measured run: throughput and latency percentiles (ms). */
 export interface Sample {
   rps: number;
@@ -9,6 +11,8 @@ export interface Sample {
   errors: number;
   /** 5xx answers among them. */
   serverErrors: number;
+  /** CPU milliseconds per operation, by process kind (bench/process-cpu.ts). */
+  cpu?: CpuPerOperation;
 }
 
 export function percentile(values: number[], p: number): number {

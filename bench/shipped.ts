@@ -4,7 +4,8 @@
  * settings: NODE_ENV=production with this run's secrets (bench/secrets.ts), LOG_LEVEL=info (one
  * access-log line per request), logs written to a file as a log collector would read them.
  * BENCH_CPU_PROF=<dir> adds --cpu-prof; the processes stop on SIGTERM and write their profiles, a
- * directory per process (`<dir>/<name>.<time>/`) with a file per thread (the worker's workflow thread too).
+ * directory per process (`<dir>/<name>.<time>/`) with a file per thread (the worker's workflow thread too);
+ * the baselines' worker (bench/worker.ts) is profiled the same way, so the two workers compare.
  * BENCH_SERVICE_<NAME>=value sets <NAME> for the service's processes (comparing settings).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,6 +22,16 @@ export interface ShippedContext {
   workDir: string;
   /** The checkout whose dist/ runs (default this one; `npm run bench:ab` runs another's too). */
   projectRoot?: string;
+}
+
+/**
+ * With BENCH_CPU_PROF set, the flags that profile a process: a directory per process and Node's own
+ * file names (pid and thread ID). With --cpu-prof-name every thread wrote one file, and the
+ * worker's workflow thread was overwritten by its main thread.
+ */
+export function cpuProfArgs(name: string): string[] {
+  const profDir = process.env.BENCH_CPU_PROF;
+  return profDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir, `${name}.${Date.now()}`)}`] : [];
 }
 
 export interface ShippedProcess {
@@ -96,12 +107,7 @@ async function start(
 ): Promise<ShippedProcess> {
   const logFile = path.join(ctx.workDir, `${name}.log`);
   const fd = openSync(logFile, 'a');
-  const profDir = process.env.BENCH_CPU_PROF;
-  const execArgv = profDir
-    ? // A directory per process and Node's own file names (pid and thread ID): with --cpu-prof-name
-      // every thread wrote one file, and the worker's workflow thread was overwritten by its main thread.
-      ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir, `${name}.${Date.now()}`)}`]
-    : [];
+  const execArgv = cpuProfArgs(name);
   const root = ctx.projectRoot ?? PROJECT_ROOT;
   const child = spawn(process.execPath, [...execArgv, path.join(root, 'dist', script)], {
     cwd: root,

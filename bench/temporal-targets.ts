@@ -86,14 +86,18 @@ export async function bareStarts(client: Client, round: string, count: number, c
   return { sample: sampleOf(latencies, (performance.now() - t0) / 1000), ids };
 }
 
+let signalTurn = 0;
+
 /**
  * T5 baseline: signals/s to those waiting workflows, each one a workflow task of the baseline
  * worker's, after the warm-up the target's requests get (measure()).
  */
 export async function bareSignals(client: Client, workflowIds: string[], seconds: number, concurrency: number): Promise<Sample> {
-  const signal = (i: number) =>
+  // In turn through the workflows, the warm-up and the run alike, as the target's events go: a
+  // run that started again at the first would signal the ones the warm-up just did.
+  const signal = () =>
     client.workflow
-      .getHandle(workflowIds[i % workflowIds.length])
+      .getHandle(workflowIds[signalTurn++ % workflowIds.length])
       .signal('engagement', { type: 'email_open', at: new Date().toISOString() });
   await warmUp(async (s, max) => (await forDuration(s, WARMUP.concurrency, signal, max)).count);
   return forDuration(seconds, concurrency, signal);

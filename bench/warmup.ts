@@ -1,3 +1,5 @@
+import { cpuMeter } from './process-cpu';
+
 /**
  * What every measured run does first, target and baseline alike: load for a second, then on until
  * WARMUP.items have been answered in all. A second was enough for a route that answers thousands
@@ -22,4 +24,5 @@ export async function warmUp(load: (seconds: number, maxRequests?: number) => Pr
   const needed = Math.ceil(WARMUP.items / itemsPerRequest);
   const answered = await load(WARMUP.seconds);
   if (answered < needed) await load(WARMUP.maxSeconds, Math.max(needed - answered, WARMUP.concurrency));
+  cpuMeter.begin(); // the measured part starts here
 }
