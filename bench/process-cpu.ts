@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { twoPlaces } from './sample';
 
 /**
  * CPU time per process kind, from /proc: where an operation's CPU goes, target and baseline alike.
@@ -81,7 +82,7 @@ class CpuMeter {
       spent
         .filter(([, ms]) => ms > 0.01 * total)
         .sort((a, b) => b[1] - a[1])
-        .map(([kind, ms]) => [kind, Math.round((ms / operations) * 100) / 100]),
+        .map(([kind, ms]) => [kind, twoPlaces(ms / operations)]),
     );
   }
 }

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { formatCpu, type CpuPerOperation } from './process-cpu';
-import type { Sample } from './sample';
+import { twoPlaces, type Sample } from './sample';
 
 export interface TargetResult {
   what: string;
@@ -59,7 +59,7 @@ export function cpuTable(targets: Record<string, TargetResult>): string {
 const cpuCell = (cpu: CpuPerOperation | undefined) => {
   if (!cpu) return '';
   const total = Object.values(cpu).reduce((a, ms) => a + ms, 0);
-  return `${formatCpu(cpu)} (${Math.round(total * 100) / 100} in all)`;
+  return `${formatCpu(cpu)} (${twoPlaces(total)} in all)`;
 };
 
 export function writeResults(dir: string, machine: Record<string, unknown>, layouts: Record<string, LayoutResult>): void {

@@ -30,7 +30,7 @@ import { createBenchTenant, startBenchStack } from './fixture';
 import { cpuTable, machineInfo, markdownTable, writeResults, type LayoutResult, type TargetResult } from './report';
 import { cpuMeter, medianCpu } from './process-cpu';
 import { untilQuiet } from './quiet';
-import { percentile, type Sample } from './sample';
+import { percentile, twoPlaces, type Sample } from './sample';
 import { cpuProfArgs, startAllInOne, startApi, startWorker, type ShippedContext, type ShippedProcess } from './shipped';
 import { copyIntoBareTable, importThroughApi, settleAfterImport, T8_ROWS, writeLeadsCsv } from './import-target';
 import { WARMUP, warmUp } from './warmup';
@@ -217,8 +217,7 @@ async function runCases(cases: Case[], service: ShippedProcess[], settled: () =>
       t.push(await metered(settled, () => c.target(round)));
     }
     const raw = median(t.map((x, i) => x.rps / b[i].rps));
-    // Two decimals, or two significant digits for a ratio too small to show in two decimals (T8).
-    const ratio = raw >= 0.1 ? Math.round(raw * 100) / 100 : Number(raw.toPrecision(2));
+    const ratio = twoPlaces(raw);
     const target = summarize(t);
     const baseline = summarize(b);
     const met =

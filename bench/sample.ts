@@ -24,3 +24,6 @@ export function percentile(values: number[], p: number): number {
 export function sampleOf(latencies: number[], seconds: number): Sample {
   return { rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors: 0, serverErrors: 0 };
 }
+
+/** Two decimals, or two significant digits for a value too small to show in two decimals (T8's ratio, a row's CPU). */
+export const twoPlaces = (x: number): number => (x >= 0.1 ? Math.round(x * 100) / 100 : Number(x.toPrecision(2)));
