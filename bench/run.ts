@@ -457,7 +457,9 @@ async function main(): Promise<void> {
           log(`T5-signal: topping up to ${SIGNAL_POOL} workflows a side ...`);
           const { ids } = await bareStarts(client, `${layout}/pool`, Math.max(0, SIGNAL_POOL - bareStarted.length), CONNECTIONS);
           bareStarted.push(...ids);
-          if (enrolled.length < SIGNAL_POOL) await enrollThroughApi(SIGNAL_POOL - enrolled.length);
+          const topUp = enrolled.length < SIGNAL_POOL ? await enrollThroughApi(SIGNAL_POOL - enrolled.length) : null;
+          // An event naming an enrollment that does not exist is stored and signals nothing: it would measure less.
+          if (topUp?.errors) throw new Error(`T5-signal: ${topUp.errors} of the top-up's leads were not enrolled`);
         },
         baseline: () => bareSignals(client, bareStarted.slice(-SIGNAL_POOL), DURATION, CONNECTIONS),
         target: () =>
