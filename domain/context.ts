@@ -20,7 +20,7 @@ export interface DomainContext {
    */
   beforeLongWait?: () => void;
   /**
-   * Called before a write waits for a group commit (grouped-creates.ts): the API gives the slot
+   * Called before a write waits for a group commit (scope-group-commit.ts): the API gives the slot
    * back while no other tenant is active (the wait holds no connection, and the tenant's next
    * requests can join the group), and keeps it while one is, so the shrunk share still bounds
    * the tenant's work.
