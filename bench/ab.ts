@@ -24,6 +24,7 @@ import autocannon from 'autocannon';
 import { encodeId } from '../lib/ids';
 import { createBenchTenant, startBenchStack } from './fixture';
 import { startApi, type ShippedProcess } from './shipped';
+import { median } from './sample';
 
 const BURST_SECONDS = 1.5;
 const [otherRoot, pairsArg, targetsArg] = process.argv.slice(2);
@@ -58,8 +59,6 @@ async function burst(api: ShippedProcess, request: autocannon.Options, expected:
     unexpected: r.requests.total - ok + r.errors,
   };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
   if (!otherRoot) throw new Error('Usage: npm run bench:ab -- <other checkout> [pairs, default 16] [targets, default T1,T3,T4-open]');

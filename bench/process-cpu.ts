@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { twoPlaces } from './sample';
+import { median, twoPlaces } from './sample';
 
 /**
  * CPU time per process kind, from /proc: where an operation's CPU goes, target and baseline alike.
@@ -119,10 +119,9 @@ export const formatCpu = (cpu: CpuPerOperation | undefined): string =>
 /** Each kind's median over the rounds (a kind missing from a round counts as 0 there). */
 export function medianCpu(rounds: CpuPerOperation[]): CpuPerOperation {
   const kinds = new Set(rounds.flatMap((r) => Object.keys(r)));
-  const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   return Object.fromEntries(
     [...kinds]
-      .map((kind) => [kind, medianOf(rounds.map((r) => r[kind] ?? 0))] as const)
+      .map((kind) => [kind, median(rounds.map((r) => r[kind] ?? 0))] as const)
       .filter(([, ms]) => ms > 0)
       .sort((a, b) => b[1] - a[1]),
   );

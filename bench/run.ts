@@ -30,7 +30,7 @@ import { createBenchTenant, startBenchStack } from './fixture';
 import { cpuTable, machineInfo, markdownTable, writeResults, type LayoutResult, type TargetResult } from './report';
 import { cpuMeter, medianCpu } from './process-cpu';
 import { untilQuiet } from './quiet';
-import { percentile, twoPlaces, type Sample } from './sample';
+import { median, percentile, twoPlaces, type Sample } from './sample';
 import { cpuProfArgs, startAllInOne, startApi, startWorker, type ShippedContext, type ShippedProcess } from './shipped';
 import { copyIntoBareTable, importThroughApi, settleAfterImport, T8_ROWS, writeLeadsCsv } from './import-target';
 import { WARMUP, warmUp } from './warmup';
@@ -140,7 +140,6 @@ async function measure(base: string, request: Record<string, unknown>, opts: Mea
   };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const summarize = (s: Sample[]): Sample => ({
   rps: Math.round(median(s.map((x) => x.rps))),
   ...(s.some((x) => x.cpu) ? { cpu: medianCpu(s.map((x) => x.cpu ?? {})) } : {}),

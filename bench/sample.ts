@@ -15,6 +15,9 @@ export interface Sample {
   cpu?: CpuPerOperation;
 }
 
+/** The middle value (the upper one of an even count). */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
