@@ -1,4 +1,4 @@
-import { encodeId } from '../lib/ids';
+import { decodeId, encodeId } from '../lib/ids';
 import { outboxOf } from './support/events';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 
@@ -238,6 +238,27 @@ describe('leads', () => {
       KÖLN: [koeln],
     });
     expect(found).toEqual(expected);
+  });
+
+  it('filters by q through the stored search_text: rewritten on each change, passed over for JSON-escaped text, read only where written', async () => {
+    const t = await newTenant(stack.db);
+    const id = leadsOf(t);
+    const ada = await id({ firstName: 'Ada', lastName: 'Lovelace', customFields: { note: 'says "hi" \\ bye' } });
+    await stack.http().patch(`/v1/leads/${ada}`).set(t.live).send({ lastName: 'Byrön' }).expect(200);
+    // A quote or a backslash is held escaped in search_text: such text is compared with the field itself.
+    const { found, expected } = await foundAndExpected(t, { byroen: [ada], lovelace: [], 'says "hi"': [ada], '" \\ b': [ada] });
+    expect(found).toEqual(expected);
+    // search_text decides which leads are compared at all; a lead without one (written with the
+    // trigger off, as a replica writes) is compared in full.
+    const setSearchText = (text: string | null) =>
+      stack.db.transaction(async (m) => {
+        await m.query(`SET LOCAL session_replication_role = replica`);
+        await m.query(`UPDATE leads SET search_text = $2 WHERE id = $1`, [decodeId('lead', ada), text]);
+      });
+    await setSearchText('nothing here');
+    expect(await leadsMatching(t, 'byr')).toEqual([]);
+    await setSearchText(null);
+    expect(await leadsMatching(t, 'byr')).toEqual([ada]);
   });
 
   it('filters by q without a German spelling as before, and never folds a digraph away: Joe finds no John, Muller no Mueller', async () => {

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { createDataSource, runMigrationsExclusively } from '../db/data-source';
 import { migrations } from '../db/migrations';
 import { createDomainContext } from '../domain/context';
+import { listLeads } from '../domain/leads/leads';
 import { leadSearchDocument, searchDocuments, searchText, type SearchedLead } from '../domain/search-index';
 import { encodeId } from '../lib/ids';
 import { withSpellings } from '../lib/search-spellings';
@@ -326,6 +327,42 @@ describe('migrations', () => {
       expect(rewritten).toEqual(docs.map((d) => ({ doc_id: d.id, ...searchText(d) })));
       const plain = await all.query(`SELECT count(*)::int AS n FROM search_documents WHERE title = 'José Lovelace' || substr(doc_id, 6)`);
       expect(plain).toEqual([{ n: 2500 }]);
+    });
+  });
+
+  it('give every lead stored before its search_text, in batches, and GET /v1/leads?q= finds them by it', async () => {
+    await acrossMigration('AddLeadSearchText1796100000000', async ({ before, all }) => {
+      // More leads than two batches, the last two with text to find.
+      const lead = `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, phone, custom_fields)`;
+      await before.query(`${lead} SELECT 1, 'live', 'l' || n || '@x.example', 'l' || n || '@x.example', 'Ada', 'Lovelace', NULL, '{}'
+        FROM generate_series(1, 10500) n`);
+      await before.query(`${lead} VALUES (1, 'live', 'jm@x.example', 'jm@x.example', 'Jürgen', 'Müller', '+49 30 1234567', '{"city": "Köln"}'),
+        (1, 'live', 'o@x.example', 'o@x.example', 'Mary', 'O''Neil', NULL, '{"note": "says \\"hi\\"", "team": "Blue Whale"}')`);
+      await before.destroy();
+
+      await all.initialize();
+      await all.runMigrations();
+      const [juergen, mary] = (await all.query(`SELECT id::text FROM leads WHERE first_name <> 'Ada' ORDER BY id`)).map(
+        (r: { id: string }) => r.id,
+      );
+      expect(await all.query(`SELECT count(*)::int AS n FROM leads WHERE search_text IS NULL`)).toEqual([{ n: 0 }]);
+      expect(await all.query(`SELECT search_text FROM leads WHERE id IN ($1, $2) ORDER BY id`, [juergen, mary])).toEqual([
+        { search_text: 'jurgen muller\njm@x.example\n+49 30 1234567\n["koln"]\njuergen mueller\njm@x.example\n+49 30 1234567\n["koeln"]' },
+        { search_text: 'mary o\'neil\no@x.example\n\n["says \\"hi\\"", "blue whale"]' },
+      ]);
+      const ctx = createDomainContext({
+        db: all,
+        scope: { tenantId: '1', environment: 'live' },
+        actorUserId: '1',
+        workflows: undefined as never,
+      });
+      const found = async (q: string) =>
+        (await listLeads(ctx, { q, page: 1, limit: 10, sort: { field: 'createdAt', direction: 'DESC' } })).rows.map((l) => l.id);
+      for (const q of ['Mueller', 'koeln', 'KÖLN', '30 123']) expect([q, await found(q)]).toEqual([q, [juergen]]);
+      for (const q of ['says "hi"', "o'neil", 'E WHA']) expect([q, await found(q)]).toEqual([q, [mary]]);
+      // Inserted and changed leads are written by the trigger.
+      await all.query(`UPDATE leads SET last_name = 'Schröder' WHERE id = $1`, [juergen]);
+      expect([await found('schroeder'), await found('mueller')]).toEqual([[juergen], []]);
     });
   });
 

@@ -68,4 +68,11 @@ export class Lead extends TenantScopedColumns {
 
   @Column({ name: 'bounced_at', type: 'timestamptz', nullable: true })
   bouncedAt: Date | null;
+
+  /**
+   * What `GET /v1/leads?q=` compares, folded, written by the database's trigger (migration
+   * AddLeadSearchText1796100000000), never by the application, and never read into an entity.
+   */
+  @Column({ name: 'search_text', type: 'text', nullable: true, select: false, insert: false, update: false })
+  searchText?: string | null;
 }

@@ -41,6 +41,7 @@ import { SearchGermanSpellings1796050000000 } from './1796050000000-SearchGerman
 import { AddEngagementSignalType1796070000000 } from './1796070000000-AddEngagementSignalType';
 import { AddEnrollmentsWorkflowIndex1796080000000 } from './1796080000000-AddEnrollmentsWorkflowIndex';
 import { AddSmsStatusChecks1796090000000 } from './1796090000000-AddSmsStatusChecks';
+import { AddLeadSearchText1796100000000 } from './1796100000000-AddLeadSearchText';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -86,4 +87,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddEngagementSignalType1796070000000,
   AddEnrollmentsWorkflowIndex1796080000000,
   AddSmsStatusChecks1796090000000,
+  AddLeadSearchText1796100000000,
 ];
