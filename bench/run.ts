@@ -188,11 +188,11 @@ async function settle(db: Awaited<ReturnType<typeof initializeDatabase>>, tenant
 }
 
 /**
- * One run, on a settled machine, with the CPU each process spent on it per operation: counted from
- * the end of its warm-up until the machine is settled again, so what it queued counts too.
+ * One run, with the CPU each process spent on it per operation: counted from the end of its
+ * warm-up until the machine is settled again, so what it queued counts too. That settle is also
+ * the next run's: only a case's first run needs one before it (runCases, after the case's setup).
  */
 async function metered(settled: () => Promise<void>, run: () => Promise<Sample>): Promise<Sample> {
-  await settled();
   cpuMeter.begin();
   const sample = await run();
   cpuMeter.measured();
@@ -209,6 +209,7 @@ async function runCases(cases: Case[], service: ShippedProcess[], settled: () =>
     const t: Sample[] = [];
     const rounds = c.rounds ?? ROUNDS;
     await c.setup?.();
+    await settled();
     for (let round = 1; round <= rounds; round++) {
       log(`${c.id} round ${round}/${rounds}: baseline ...`);
       b.push(await metered(settled, () => c.baseline(round)));
