@@ -33,6 +33,27 @@ export class AddLeadSearchText1796100000000 implements MigrationInterface {
       `SELECT quote_ident(n.nspname) AS schema FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.proname = 'search_fold'`,
     )) as { schema: string }[];
     await queryRunner.startTransaction();
+    try {
+      await this.addTrigger(queryRunner, schema);
+      await queryRunner.commitTransaction();
+    } catch (err) {
+      await queryRunner.rollbackTransaction();
+      throw err;
+    }
+    let after = '0';
+    for (;;) {
+      const [last] = (await queryRunner.query(
+        `SELECT max(id)::text AS id FROM (SELECT id FROM leads WHERE id > $1 ORDER BY id LIMIT ${BATCH}) batch`,
+        [after],
+      )) as { id: string | null }[];
+      if (last.id === null) return;
+      await queryRunner.query(`UPDATE leads SET search_text = NULL WHERE id > $1 AND id <= $2 AND search_text IS NULL`, [after, last.id]);
+      after = last.id;
+    }
+  }
+
+  /** The column, empty, and the trigger that writes it from now on. */
+  private async addTrigger(queryRunner: QueryRunner, schema: string): Promise<void> {
     await queryRunner.query(`ALTER TABLE "leads" ADD COLUMN IF NOT EXISTS "search_text" text`);
     await queryRunner.query(`CREATE OR REPLACE FUNCTION leads_search_text() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -45,17 +66,6 @@ END $$`);
     await queryRunner.query(`DROP TRIGGER IF EXISTS leads_search_text ON "leads"`);
     await queryRunner.query(`CREATE TRIGGER leads_search_text BEFORE INSERT OR UPDATE OF first_name, last_name, email_normalized, phone, custom_fields, search_text
       ON "leads" FOR EACH ROW EXECUTE FUNCTION leads_search_text()`);
-    await queryRunner.commitTransaction();
-    let after = '0';
-    for (;;) {
-      const [last] = (await queryRunner.query(
-        `SELECT max(id)::text AS id FROM (SELECT id FROM leads WHERE id > $1 ORDER BY id LIMIT ${BATCH}) batch`,
-        [after],
-      )) as { id: string | null }[];
-      if (last.id === null) return;
-      await queryRunner.query(`UPDATE leads SET search_text = NULL WHERE id > $1 AND id <= $2 AND search_text IS NULL`, [after, last.id]);
-      after = last.id;
-    }
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
