@@ -55,9 +55,13 @@ async function acrossMigration(
   }
 }
 
+/** A domain context of tenant 1's live scope on `db`, without Temporal. */
+const tenantOneContext = (db: DataSource) =>
+  createDomainContext({ db, scope: { tenantId: '1', environment: 'live' }, actorUserId: '1', workflows: undefined as never });
+
 /** The IDs of the documents of tenant 1's live scope that search finds for `q` on `db`. */
 const searchOf = (db: DataSource) => {
-  const ctx = createDomainContext({ db, scope: { tenantId: '1', environment: 'live' }, actorUserId: '1', workflows: undefined as never });
+  const ctx = tenantOneContext(db);
   return async (q: string) => (await searchDocuments(ctx, { q, page: 1, limit: 10 })).rows.map((r) => r.doc.docId);
 };
 
@@ -350,17 +354,12 @@ describe('migrations', () => {
         { search_text: 'jurgen muller\njm@x.example\n+49 30 1234567\n["koln"]\njuergen mueller\njm@x.example\n+49 30 1234567\n["koeln"]' },
         { search_text: 'mary o\'neil\no@x.example\n\n["says \\"hi\\"", "blue whale"]' },
       ]);
-      const ctx = createDomainContext({
-        db: all,
-        scope: { tenantId: '1', environment: 'live' },
-        actorUserId: '1',
-        workflows: undefined as never,
-      });
+      const ctx = tenantOneContext(all);
       const found = async (q: string) =>
         (await listLeads(ctx, { q, page: 1, limit: 10, sort: { field: 'createdAt', direction: 'DESC' } })).rows.map((l) => l.id);
       for (const q of ['Mueller', 'koeln', 'KÖLN', '30 123']) expect([q, await found(q)]).toEqual([q, [juergen]]);
       for (const q of ['says "hi"', "o'neil", 'E WHA']) expect([q, await found(q)]).toEqual([q, [mary]]);
-      // Inserted and changed leads are written by the trigger.
+      // A lead changed after the migration is written by the trigger.
       await all.query(`UPDATE leads SET last_name = 'Schröder' WHERE id = $1`, [juergen]);
       expect([await found('schroeder'), await found('mueller')]).toEqual([[juergen], []]);
     });
