@@ -240,25 +240,52 @@ describe('leads', () => {
     expect(found).toEqual(expected);
   });
 
-  it('filters by q through the stored search_text: rewritten on each change, passed over for JSON-escaped text, read only where written', async () => {
+  it('filters by q through the stored search_text: rewritten on each change, JSON-escaped text and phone numbers too, read only where written', async () => {
     const t = await newTenant(stack.db);
     const id = leadsOf(t);
-    const ada = await id({ firstName: 'Ada', lastName: 'Lovelace', customFields: { note: 'says "hi" \\ bye' } });
+    const note = 'says "hi" \\ bye\ttab\u0001ctl';
+    const ada = await id({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      phone: '+44 20 7946 0018',
+      customFields: { note, ref: 'call 030 1234567' },
+    });
+    const grace = await id({ firstName: 'Gr"ace', lastName: 'Hopper' });
     await stack.http().patch(`/v1/leads/${ada}`).set(t.live).send({ lastName: 'Byrön' }).expect(200);
-    // A quote or a backslash is held escaped in search_text: such text is compared with the field itself.
-    const { found, expected } = await foundAndExpected(t, { byroen: [ada], lovelace: [], 'says "hi"': [ada], '" \\ b': [ada] });
+    // search_text holds custom values as JSON (escaped) and the name as written: both are found.
+    const { found, expected } = await foundAndExpected(t, {
+      byroen: [ada],
+      lovelace: [],
+      'says "hi"': [ada],
+      '" \\ b': [ada],
+      'bye\ttab': [ada],
+      '\u0001ctl': [ada],
+      'gr"a': [grace],
+      '"': [ada, grace],
+      '030 1234567': [ada],
+      '+44 20 7946 0018': [ada],
+    });
     expect(found).toEqual(expected);
-    // search_text decides which leads are compared at all; a lead without one (written with the
-    // trigger off, as a replica writes) is compared in full.
+    // search_text decides which leads are compared at all, whatever the text (a phone number's
+    // digits are still compared with the phone); a lead without one (written with the trigger off,
+    // as a replica writes) is compared in full.
     const setSearchText = (text: string | null) =>
       stack.db.transaction(async (m) => {
         await m.query(`SET LOCAL session_replication_role = replica`);
         await m.query(`UPDATE leads SET search_text = $2 WHERE id = $1`, [decodeId('lead', ada), text]);
       });
     await setSearchText('nothing here');
-    expect(await leadsMatching(t, 'byr')).toEqual([]);
+    const notHeld = await foundAndExpected(t, {
+      byr: [],
+      'says "hi"': [],
+      '030 1234567': [],
+      '+44 20 7946 0018': [ada],
+      '2079460018': [ada],
+    });
+    expect(notHeld.found).toEqual(notHeld.expected);
     await setSearchText(null);
-    expect(await leadsMatching(t, 'byr')).toEqual([ada]);
+    const unwritten = await foundAndExpected(t, { byr: [ada], 'says "hi"': [ada], '030 1234567': [ada] });
+    expect(unwritten.found).toEqual(unwritten.expected);
   });
 
   it('filters by q without a German spelling as before, and never folds a digraph away: Joe finds no John, Muller no Mueller', async () => {

@@ -157,39 +157,40 @@ const phoneMatch = (param: string) => `ltrim(l.phone_normalized, '0') LIKE '%' |
   OR (length(ltrim(l.phone_normalized, '0')) >= ${PHONE_MATCH_DIGITS} AND :${param} LIKE '%' || ltrim(l.phone_normalized, '0'))`;
 
 /**
- * What each match of a run of words passes first: the lead's `search_text` (its texts folded, and
- * transliterated too where they have umlauts; migration AddLeadSearchText1796100000000) holds the
- * pattern folded, or transliterated and folded. A lead that cannot match is so passed over without
- * folding its texts: 300,000 leads took about 3 s to filter, a German spelling more than the API's
- * statement timeout. A lead whose search_text is not written goes by textMatch alone.
+ * What each text match passes first: the lead's `search_text` (its texts folded, and transliterated
+ * too where they have umlauts; migration AddLeadSearchText1796100000000) holds one of the text's
+ * spellings (heldSpellings). A lead that cannot match is so passed over without folding its texts:
+ * 300,000 leads took about 3 s to filter, a German spelling more than the API's statement timeout.
+ * A lead whose search_text is not written goes by textMatch alone.
  */
-const held = (param: string, pattern: HeldPattern) =>
-  `(l.search_text IS NULL OR l.search_text LIKE :${param}${pattern.transliterated ? ` OR l.search_text LIKE :${param}t` : ''})`;
-
-interface HeldPattern {
-  folded: string;
-  /** Transliterated and folded, where the text may match so (mayMatchTransliterated). */
-  transliterated: string | null;
-}
-
-/** Whether JSON escapes a character of `text`: a quote, a backslash or a control character (below U+0020). */
-const escapedInJson = (text: string) => /["\\]/.test(text) || [...text].some((c) => c < ' ');
+const held = (param: string, spellings: string[]) => ({
+  sql: `(l.search_text IS NULL${spellings.map((_, i) => ` OR l.search_text LIKE :${param}_${i}`).join('')})`,
+  params: Object.fromEntries(spellings.map((spelling, i) => [`${param}_${i}`, spelling])),
+});
 
 /**
- * The patterns `held` compares, folded by PostgreSQL (search_fold, as textMatch folds) in a query
- * of their own, so the planner sees them as values: for a common one it reads the newest leads
- * until a page is full rather than every lead. search_text holds custom field values as JSON, so
- * a text with a character JSON escapes has none (null): it goes by textMatch alone.
+ * How search_text may hold a text, as LIKE patterns folded by PostgreSQL (search_fold, as textMatch
+ * folds) in a query of their own, so the planner sees them as values: for a common one it reads the
+ * newest leads until a page is full rather than every lead. Name, email and phone are held as
+ * written, custom field values as JSON text, so a text with a character JSON escapes (a quote, a
+ * backslash, a control character) is looked for escaped too: JSON.stringify escapes exactly as
+ * PostgreSQL's jsonb output does (`\"`, `\\`, `\n` and the like, `\u001f` for the rest below a space).
+ * Each spelling is also transliterated where the text may match so (mayMatchTransliterated).
  */
-async function heldPatterns(ctx: DomainContext, texts: string[]): Promise<(HeldPattern | null)[]> {
-  if (texts.every(escapedInJson)) return texts.map(() => null);
+async function heldSpellings(ctx: DomainContext, texts: string[]): Promise<string[][]> {
+  const written = texts.map((text) => [...new Set([text, JSON.stringify(text).slice(1, -1)])]);
   const rows = await ctx.data.sql<{ folded: string; transliterated: string }>(
     (q) => `SELECT search_fold(t) AS folded, search_fold(${transliteratedSql('t')}) AS transliterated
-      FROM unnest(${q.value(texts.map(substring))}::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n`,
+      FROM unnest(${q.value(written.flat().map(substring))}::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n`,
   );
-  return texts.map((text, i) =>
-    escapedInJson(text) ? null : { folded: rows[i].folded, transliterated: mayMatchTransliterated(text) ? rows[i].transliterated : null },
-  );
+  let row = 0;
+  return texts.map((text, i) => {
+    const folded = written[i].flatMap(() => {
+      const { folded, transliterated } = rows[row++];
+      return mayMatchTransliterated(text) ? [folded, transliterated] : [folded];
+    });
+    return [...new Set(folded)];
+  });
 }
 
 const substring = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -197,28 +198,27 @@ const substring = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)
 /**
  * The filter of `q`, as search splits it (splitPhoneNumbers): each run of words a substring, ANDed
  * with each phone number in it matching as its text or as a phone. `Anna +49 30 1234567` finds
- * Anna whose phone is `030 1234567`; as one substring it found nobody.
+ * Anna whose phone is `030 1234567`; as one substring it found nobody. Every text match passes
+ * `held` first; a phone match reads only the lead's phone.
  */
 async function filterByQuery(ctx: DomainContext, qb: ScopedQuery<Lead>, q: string): Promise<void> {
   const { numbers, words } = splitPhoneNumbers(q);
-  const patterns = await heldPatterns(ctx, words);
+  const spellings = await heldSpellings(ctx, [...words, ...numbers.map((n) => n.text)]);
+  const heldText = (param: string, text: string, i: number) => {
+    const prefilter = held(`held${i}`, spellings[i]);
+    return {
+      sql: `(${prefilter.sql} AND (${textMatch(param, mayMatchTransliterated(text))}))`,
+      params: { [param]: substring(text), ...prefilter.params },
+    };
+  };
   words.forEach((text, i) => {
-    const param = `words${i}`;
-    const match = `(${textMatch(param, mayMatchTransliterated(text))})`;
-    const pattern = patterns[i];
-    if (!pattern) return qb.andWhere(match, { [param]: substring(text) });
-    qb.andWhere(`${held(`held${i}`, pattern)} AND ${match}`, {
-      [param]: substring(text),
-      [`held${i}`]: pattern.folded,
-      ...(pattern.transliterated ? { [`held${i}t`]: pattern.transliterated } : {}),
-    });
+    const match = heldText(`words${i}`, text, i);
+    qb.andWhere(match.sql, match.params);
   });
-  numbers.forEach((n, i) =>
-    qb.andWhere(`(${textMatch(`number${i}`, mayMatchTransliterated(n.text))} OR ${phoneMatch(`phone${i}`)})`, {
-      [`number${i}`]: substring(n.text),
-      [`phone${i}`]: n.digits,
-    }),
-  );
+  numbers.forEach((n, i) => {
+    const match = heldText(`number${i}`, n.text, words.length + i);
+    qb.andWhere(`(${match.sql} OR ${phoneMatch(`phone${i}`)})`, { ...match.params, [`phone${i}`]: n.digits });
+  });
 }
 
 export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ rows: Lead[]; total: number }> {
