@@ -2,12 +2,13 @@ import { In } from 'typeorm';
 import { Lead, LeadImport, Opportunity, Partner, StoredFile, Task } from '../db/entities';
 import { FILE_ENTITY_TYPES, type FileEntityType } from '../db/entities/stored-file';
 import { AppError } from '../lib/errors';
+import type { FileSettings } from '../lib/files/create-storage';
 import { objectKey, type FileStorage } from '../lib/files/file-storage';
 import { removeBytes, sha256Of } from '../lib/files/local-disk';
 import { decodeId, encodeId, idTypeOf } from '../lib/ids';
-import { logger } from '../lib/logger';
 import type { FileListQuery, FileUploadFields } from '../contracts/file';
 import type { DomainContext } from './context';
+import { recordFileRemoval, removeFileBytes } from './file-removals';
 import { assertExists, findForUpdate, findOrFail, pageOf } from './scoped-lookups';
 import { unitOfWork } from './unit-of-work';
 import { type ScopedData } from '../db/scoped-data';
@@ -93,7 +94,6 @@ export function listFiles(ctx: DomainContext, f: FileListQuery) {
   return pageOf(qb, f.page, f.limit);
 }
 
-/** The record goes in a transaction; the bytes after commit (a failure there only leaves an orphan). */
 /**
  * A deleted record's files stay the tenant's, unattached (`entityType` and `entityId` null): they
  * no longer name a record that is gone, and nothing is erased that the tenant did not delete
@@ -103,8 +103,12 @@ export async function detachFiles(data: ScopedData, entityType: FileEntityType, 
   await data.repo(StoredFile).updateWhere({ entityType, entityId }, { entityType: null, entityId: null });
 }
 
-export async function deleteFile(ctx: DomainContext, storage: FileStorage, id: string): Promise<StoredFile> {
-  const file = await unitOfWork(ctx, async (tx) => {
+/**
+ * The record goes in a transaction, with the record of its bytes' removal (domain/file-removals.ts);
+ * the bytes after the commit, or by the sweep when that fails.
+ */
+export async function deleteFile(ctx: DomainContext, settings: FileSettings, id: string): Promise<StoredFile> {
+  const { file, removal } = await unitOfWork(ctx, async (tx) => {
     const found = await findForUpdate(tx, StoredFile, id, 'File');
     // An import reads its file chunk by chunk: deleting it midway left the import half done.
     const importing = await tx.repo(LeadImport).findOne({ fileId: id, status: In(['queued', 'running']) });
@@ -115,8 +119,8 @@ export async function deleteFile(ctx: DomainContext, storage: FileStorage, id: s
       );
     }
     await tx.repo(StoredFile).deleteById(id);
-    return found;
+    return { file: found, removal: await recordFileRemoval(tx, found, settings) };
   });
-  await storage.remove(objectKey(ctx.scope, file.id)).catch((err) => logger.warn({ err, fileId: id }, 'could not remove file bytes'));
+  await removeFileBytes(ctx.data, settings.storage, removal);
   return file;
 }

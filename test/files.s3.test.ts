@@ -1,28 +1,40 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { decodeId } from '../lib/ids';
 import { objectKey } from '../lib/files/file-storage';
 import { S3FileStorage } from '../lib/files/s3-storage';
+import { pendingUploadSweepWorkflow } from '../workflows/pending-upload-sweep';
+import { historyToObject } from './support/history';
 import { MOTO_CREDENTIALS, startMotoS3, type MotoS3 } from './support/moto-server';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
-/** The app with FILES_DRIVER=s3 semantics against moto's S3-compatible server (a real HTTP S3 API). */
+/**
+ * The app with FILES_DRIVER=s3 semantics against moto's S3-compatible server (a real HTTP S3 API),
+ * reached through a relay the outage test cuts; `moto.exists` asks moto directly.
+ */
 let moto: MotoS3;
+let relay: TcpProxy;
 let stack: TestStack;
 let s3: S3FileStorage;
+const URL_TTL_SECONDS = 300;
 
 beforeAll(async () => {
   moto = await startMotoS3();
+  relay = await startTcpProxy(moto.endpoint);
   const storage = new S3FileStorage({
     bucket: moto.bucket,
     region: 'us-east-1',
-    endpoint: moto.endpoint,
+    endpoint: relay.endpoint,
     forcePathStyle: true,
     credentials: MOTO_CREDENTIALS,
   });
   s3 = storage;
-  stack = await startStack({ appDeps: { files: { storage, urlTtlSeconds: 300 } }, activityDeps: { files: storage } });
+  stack = await startStack({ appDeps: { files: { storage, urlTtlSeconds: URL_TTL_SECONDS } }, activityDeps: { files: storage } });
 });
 afterAll(async () => {
   await stack?.stop();
+  await relay?.close();
   await moto?.stop();
 });
 
@@ -38,6 +50,26 @@ const startUpload = (t: TestTenant, body: Record<string, unknown>) =>
 /** What a browser or script does with the upload instructions: a plain PUT, no credentials. */
 const putTo = (upload: { url: string; method: string; headers: Record<string, string> }, bytes: string) =>
   fetch(upload.url, { method: upload.method, headers: upload.headers, body: bytes });
+
+/** The file's removal record (domain/file-removals.ts), if it has one left. */
+async function removalOf(id: string): Promise<{ removeAfter: Date } | undefined> {
+  const rows = await stack.db.query(`SELECT remove_after AS "removeAfter" FROM file_removals WHERE file_id = $1`, [decodeId('file', id)]);
+  return rows[0];
+}
+
+/** The hourly file sweep, run now (as its schedule would); with RECORD_HISTORIES=1 its history is kept for the replay test. */
+async function sweepFiles(recordAs?: string) {
+  const handle = await stack.client.workflow.start(pendingUploadSweepWorkflow, {
+    taskQueue: stack.taskQueue,
+    workflowId: `file-sweep-test-${Date.now()}`,
+    args: [{}],
+  });
+  const result = await handle.result();
+  if (recordAs && process.env.RECORD_HISTORIES) {
+    writeFileSync(path.join(__dirname, 'histories', recordAs), JSON.stringify(historyToObject(await handle.fetchHistory()), null, 1));
+  }
+  return result;
+}
 
 describe('files on S3-compatible storage', () => {
   it('signs presigned URLs for S3_PUBLIC_ENDPOINT when clients reach the bucket under another host name', async () => {
@@ -107,6 +139,50 @@ describe('files on S3-compatible storage', () => {
 
     expect((await stack.http().delete(`/v1/files/${file.id}`).set(t.sandbox)).status).toBe(200);
     expect(await moto.exists(keyOf(t, file.id))).toBe(false);
+    expect(await removalOf(file.id)).toBeUndefined(); // removed: nothing left for the sweep
+  });
+
+  it('deletes a file while S3 is unreachable: 200, and the hourly sweep removes its bytes once S3 is back', async () => {
+    const t = await newTenant(stack.db);
+    const res = await stack
+      .http()
+      .post('/v1/files/upload')
+      .set(t.sandbox)
+      .attach('file', Buffer.from('kept too long'), { filename: 'notes.txt', contentType: 'text/plain' })
+      .expect(201);
+    const id = res.body.data.id;
+    await relay.cut();
+    try {
+      await stack.http().delete(`/v1/files/${id}`).set(t.sandbox).expect(200);
+    } finally {
+      await relay.restore();
+    }
+    await stack.http().get(`/v1/files/${id}`).set(t.sandbox).expect(404);
+    expect(await moto.exists(keyOf(t, id))).toBe(true); // the removal after the commit failed
+    expect((await removalOf(id))?.removeAfter.getTime()).toBeLessThanOrEqual(Date.now());
+
+    expect((await sweepFiles()).removed).toBeGreaterThanOrEqual(1);
+    expect(await moto.exists(keyOf(t, id))).toBe(false);
+    expect(await removalOf(id)).toBeUndefined();
+  });
+
+  it("removes what a deleted direct upload's URL stores after the delete, once the URL has expired", async () => {
+    const t = await newTenant(stack.db);
+    const { upload, id } = (await startUpload(t, {})).body.data;
+    await stack.http().delete(`/v1/files/${id}`).set(t.sandbox).expect(200);
+    // S3's presigned PUT cannot be revoked: it still stores bytes under the deleted file's key.
+    expect((await putTo(upload, '%PDF-1.7 ok')).status).toBe(200);
+    expect(await moto.exists(keyOf(t, id))).toBe(true);
+    const removeAfter = (await removalOf(id))?.removeAfter.getTime() as number;
+    expect(removeAfter).toBeGreaterThanOrEqual(Date.parse(upload.expiresAt));
+    expect(removeAfter - Date.parse(upload.expiresAt)).toBeLessThan(120_000);
+
+    await sweepFiles(); // before the URL expires: the bytes stay, and so does the record
+    expect(await moto.exists(keyOf(t, id))).toBe(true);
+    await stack.db.query(`UPDATE file_removals SET remove_after = now() - interval '1 second' WHERE file_id = $1`, [decodeId('file', id)]);
+    expect((await sweepFiles('file-sweep-removals.json')).removed).toBeGreaterThanOrEqual(1);
+    expect(await moto.exists(keyOf(t, id))).toBe(false);
+    expect(await removalOf(id)).toBeUndefined();
   });
 
   it('hands out a presigned PUT, completes the upload and serves it through a presigned GET', async () => {
@@ -117,7 +193,7 @@ describe('files on S3-compatible storage', () => {
     const { upload, ...file } = started.body.data;
     expect(file).toMatchObject({ filename: 'Q3 _deck_.pdf', size: 11, status: 'pending', sha256: null, entityId: lead.id });
     expect(upload).toMatchObject({ method: 'PUT', headers: { 'Content-Type': 'application/pdf' } });
-    expect(upload.url.startsWith(`${moto.endpoint}/${moto.bucket}/${keyOf(t, file.id)}?`)).toBe(true);
+    expect(upload.url.startsWith(`${relay.endpoint}/${moto.bucket}/${keyOf(t, file.id)}?`)).toBe(true);
     expect(Date.parse(upload.expiresAt) - Date.now()).toBeGreaterThan(250_000);
 
     // Pending: not listed, no content, no download URL.

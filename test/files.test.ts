@@ -53,6 +53,8 @@ describe('files', () => {
 
     expect((await stack.http().delete(`/v1/files/${file.id}`).set(t.sandbox)).status).toBe(200);
     expect(existsSync(bytesOf(t, file.id))).toBe(false);
+    // Removed after the commit: no removal is left for the sweep (domain/file-removals.ts).
+    expect(await stack.db.query(`SELECT 1 FROM file_removals WHERE file_id = $1`, [decodeId('file', file.id)])).toEqual([]);
     expect((await stack.http().get(`/v1/files/${file.id}/content`).set(t.sandbox)).status).toBe(404);
     // The audit log files the upload and the delete under one resource type.
     await stack
@@ -350,7 +352,7 @@ describe("a deleted file's presigned URLs", () => {
     await stack.http().post(`/v1/files/${file.id}/complete`).set(t.sandbox).expect(200);
     const download = (await stack.http().get(`/v1/files/${file.id}/download-url`).set(t.sandbox).expect(200)).body.data;
     await stack.http().delete(`/v1/files/${file.id}`).set(t.sandbox).expect(200);
-    // As if removing the bytes after the delete's commit had failed (it is only logged), or not yet run.
+    // As if removing the bytes after the delete's commit had failed (the sweep retries it), or not yet run.
     writeFileSync(bytesOf(t, file.id), '%PDF-1.7 ok');
     expect(refusal(await stack.http().get(new URL(download.url).pathname))).toEqual([404, false, 404, DOWNLOAD_REFUSED]);
     rmSync(bytesOf(t, file.id));

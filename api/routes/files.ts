@@ -94,7 +94,7 @@ export function fileRoutes(deps: AppDeps) {
       errors: [409],
       response: StoredFileSchema,
       handler: async ({ params, ctx }) => ({
-        data: serializeFile(await deleteFile(ctx, files.storage, params.id)),
+        data: serializeFile(await deleteFile(ctx, files, params.id)),
         message: 'File deleted',
       }),
     }),

@@ -28,6 +28,7 @@ import { PendingEnrollment } from './pending-enrollment';
 import { RateCounter } from './rate-counter';
 import { SearchDocument } from './search-document';
 import { StatusDefinition } from './status-definition';
+import { FileRemoval } from './file-removal';
 import { StoredFile } from './stored-file';
 import { Task } from './task';
 import { Team, TeamMember } from './team';
@@ -44,7 +45,7 @@ export { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint }
 export { LandingPage, StatusDefinition, SequenceDefinition, SequenceDefinitionVersion };
 export { Form, FormSubmission, LeadImport, LeadImportFailure, Opportunity };
 export { Commission, Partner, PartnerReferralCode, SearchDocument, Task };
-export { Addon, AddonInstallation, AgentExecution, StoredFile, TrainingCourse };
+export { Addon, AddonInstallation, AgentExecution, FileRemoval, StoredFile, TrainingCourse };
 export {
   Campaign,
   CampaignEnrollment,
@@ -64,7 +65,7 @@ export const entities = [
   ...[Tenant, User, Team, TeamMember, ApiKey, AuditLog, IdempotencyKey, RateCounter, LoginFailure],
   // records
   ...[Lead, LeadDedupeKey, LeadIdentity, Opportunity, Form, FormSubmission, Task, Partner, PartnerReferralCode, Commission, SearchDocument],
-  ...[TrainingCourse, Addon, AddonInstallation, AgentExecution, StoredFile, LeadImport, LeadImportFailure],
+  ...[TrainingCourse, Addon, AddonInstallation, AgentExecution, StoredFile, FileRemoval, LeadImport, LeadImportFailure],
   // webhooks and the events outbox
   ...[OutboxEvent, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt],
   // definitions (AI generation round-trips through these)

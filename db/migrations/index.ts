@@ -42,6 +42,7 @@ import { AddEngagementSignalType1796070000000 } from './1796070000000-AddEngagem
 import { AddEnrollmentsWorkflowIndex1796080000000 } from './1796080000000-AddEnrollmentsWorkflowIndex';
 import { AddSmsStatusChecks1796090000000 } from './1796090000000-AddSmsStatusChecks';
 import { AddLeadSearchText1796100000000 } from './1796100000000-AddLeadSearchText';
+import { AddFileRemovals1796110000000 } from './1796110000000-AddFileRemovals';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -88,4 +89,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddEnrollmentsWorkflowIndex1796080000000,
   AddSmsStatusChecks1796090000000,
   AddLeadSearchText1796100000000,
+  AddFileRemovals1796110000000,
 ];
