@@ -125,7 +125,8 @@ export function createApp(services: AppServices, opts: AppOptions = {}): Express
   app.use(mountRoutes(routes, deps));
   app.use(underPrefix('/p', publicPageRoutes(deps)));
 
-  app.use(methodNotAllowed([...routes, ...routesOf(publicDocumented)]), notFoundHandler);
+  const served = [...routes, ...routesOf(publicDocumented)];
+  app.use(methodNotAllowed(served), notFoundHandler(served));
   app.use(errorHandler);
   return app;
 }

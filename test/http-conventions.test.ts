@@ -51,10 +51,28 @@ describe('HTTP conventions', () => {
     await stack.http().delete(`/v1/leads/${lead.id}`).set(tenant.sandbox).set('Content-Type', 'text/plain').send('not json').expect(200);
   });
 
-  it('answers an unknown route with 404', async () => {
+  it('answers an unknown route with 404, naming the route it probably meant and where every route is listed', async () => {
     const res = await stack.http().get('/v1/nothing-here').set(tenant.sandbox);
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ success: false, status: 404 });
+    expect(res.body).toMatchObject({
+      success: false,
+      status: 404,
+      message: 'Route GET /v1/nothing-here not found; every route is in the API reference at /docs',
+    });
+    const meant = async (method: 'get' | 'post', path: string) =>
+      (await stack.http()[method](path).set(tenant.sandbox).expect(404)).body.message;
+    // A word left out, misspelt or in the singular; an ID where the route takes one; the method the caller used first.
+    expect(await meant('post', '/v1/webhooks')).toBe(
+      'Route POST /v1/webhooks not found (did you mean POST /v1/integrations/webhooks?); every route is in the API reference at /docs',
+    );
+    expect(await meant('get', '/v1/webhooks/whkAb12Cd/deliveries')).toMatch(
+      /did you mean GET \/v1\/integrations\/webhooks\/:id\/deliveries\?/,
+    );
+    expect(await meant('get', '/v1/lead/leaQY0MXbmNqrDE5')).toMatch(/did you mean GET \/v1\/leads\/:id\?/);
+    expect(await meant('post', '/v1/campains/cmpX9/enrollments')).toMatch(/did you mean POST \/v1\/campaigns\/:id\/enrollments\?/);
+    expect(await meant('get', '/leads')).toMatch(/did you mean GET \/v1\/leads\?/);
+    // Nothing to go by: no suggestion rather than a guess.
+    for (const path of ['/v1/xyz', '/v1/enrollments']) expect(await meant('get', path)).not.toMatch(/did you mean/);
   });
 
   it('answers an unsupported method on an existing path with 405 and Allow, not 404', async () => {

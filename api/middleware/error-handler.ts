@@ -4,6 +4,7 @@ import { constraintViolationOf } from '../../db/constraint-errors';
 import { AppError } from '../../lib/errors';
 import { logger } from '../../lib/logger';
 import { errorBody } from '../../lib/http-envelope';
+import { routeSuggester } from '../http/route-suggestions';
 import { routeTemplate } from '../http/route-template';
 
 /** Errors raised by body-parser carry a `type`; map them to the spec's statuses. */
@@ -93,6 +94,15 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   res.status(e.status).json(errorBody(e.status, e.message, e.errors, e.data));
 };
 
-export const notFoundHandler: RequestHandler = (req, _res, next) => {
-  next(new AppError('not_found', `Route ${req.method} ${req.path} not found`));
-};
+/**
+ * A path no route serves: 404, naming the route it probably meant (routeSuggester) and where every
+ * route is listed, as Stripe's "Unrecognized request URL" points to its reference.
+ */
+export function notFoundHandler(routes: { path: string; method: string }[]): RequestHandler {
+  const suggest = routeSuggester(routes);
+  return (req, _res, next) => {
+    const meant = suggest(req.method, req.path);
+    const hint = meant.length ? ` (did you mean ${meant.join(' or ')}?)` : '';
+    next(new AppError('not_found', `Route ${req.method} ${req.path} not found${hint}; every route is in the API reference at /docs`));
+  };
+}

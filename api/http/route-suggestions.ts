@@ -1,0 +1,64 @@
+/**
+ * The routes a request for a path no route serves probably meant, for its 404: `/v1/webhooks` is
+ * served as `/v1/integrations/webhooks`, `/v1/lead/<id>` as `/v1/leads/:id`. A route is suggested
+ * when the request's segments appear in its path in order, each word as a word of the path
+ * (spelled alike, or one letter apart) and each ID where the path takes one, with at most two of
+ * the path's words left over. The closest routes win (the fewest words left over), those taking
+ * the request's method first.
+ */
+
+const MAX_LEFT_OVER = 2;
+const MAX_SUGGESTIONS = 2;
+
+/** A segment that names something (`leads`, `Leads`, `rotate-secret`) rather than an ID (`leaQY0MXbmNqrDE5`). */
+const isWord = (segment: string) => /^[a-z][a-z-]*$/i.test(segment) && !/[a-z][A-Z]/.test(segment);
+
+/** Equal, or (in words of four letters or more) one insertion, deletion or substitution apart: `lead`/`leads`, `campains`. */
+function alike(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.min(a.length, b.length) < 4 || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  // After the first difference the rest must agree once one character is skipped on one side or both.
+  return a.slice(i + 1) === b.slice(i + 1) || a.slice(i) === b.slice(i + 1) || a.slice(i + 1) === b.slice(i);
+}
+
+/** How many of the route's segments the request leaves over, or null when its segments are not in the route in order. */
+function leftOver(request: string[], route: string[]): number | null {
+  let r = 0;
+  let words = 0;
+  for (const segment of route) {
+    if (r === request.length) {
+      if (!segment.startsWith(':')) words++;
+      else return null; // the request lacks an ID the route needs
+      continue;
+    }
+    const asked = request[r];
+    if (segment.startsWith(':') ? !isWord(asked) : alike(asked.toLowerCase(), segment)) r++;
+    else if (segment.startsWith(':')) return null;
+    else words++;
+  }
+  return r === request.length ? words : null;
+}
+
+const segmentsOf = (path: string) => path.split('/').filter(Boolean);
+
+export function routeSuggester(routes: { path: string; method: string }[]): (method: string, path: string) => string[] {
+  const byPath = new Map<string, Set<string>>();
+  for (const route of routes) byPath.set(route.path, (byPath.get(route.path) ?? new Set()).add(route.method.toUpperCase()));
+  const known = [...byPath].map(([path, methods]) => ({ path, methods, segments: segmentsOf(path) }));
+  return (method, path) => {
+    const request = segmentsOf(path);
+    // Without a word (IDs and the version only), any route taking IDs would fit: nothing to go by.
+    if (!request.some(isWord)) return [];
+    const fits = known
+      .map((route) => ({ route, left: leftOver(request, route.segments) }))
+      .filter((c): c is { route: (typeof known)[number]; left: number } => c.left !== null && c.left <= MAX_LEFT_OVER);
+    const closest = Math.min(...fits.map((c) => c.left));
+    return fits
+      .filter((c) => c.left === closest)
+      .sort((a, b) => Number(b.route.methods.has(method)) - Number(a.route.methods.has(method)))
+      .slice(0, MAX_SUGGESTIONS)
+      .map(({ route }) => `${[...route.methods].includes(method) ? method : [...route.methods].sort().join('/')} ${route.path}`);
+  };
+}
