@@ -71,6 +71,7 @@ describe('HTTP conventions', () => {
     expect(await meant('get', '/v1/lead/leaQY0MXbmNqrDE5')).toMatch(/did you mean GET \/v1\/leads\/:id\?/);
     expect(await meant('post', '/v1/campains/cmpX9/enrollments')).toMatch(/did you mean POST \/v1\/campaigns\/:id\/enrollments\?/);
     expect(await meant('get', '/leads')).toMatch(/did you mean GET \/v1\/leads\?/);
+    expect(await meant('get', '/v1/opportunity/oppAb12Cd')).toMatch(/did you mean GET \/v1\/opportunities\/:id\?/);
     // Nothing to go by: no suggestion rather than a guess.
     for (const path of ['/v1/xyz', '/v1/enrollments']) expect(await meant('get', path)).not.toMatch(/did you mean/);
   });
