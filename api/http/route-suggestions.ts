@@ -62,6 +62,6 @@ export function routeSuggester(routes: { path: string; method: string }[]): (met
       .filter((c) => c.left === closest)
       .sort((a, b) => Number(b.route.methods.has(method)) - Number(a.route.methods.has(method)))
       .slice(0, MAX_SUGGESTIONS)
-      .map(({ route }) => `${[...route.methods].includes(method) ? method : [...route.methods].sort().join('/')} ${route.path}`);
+      .map(({ route }) => `${route.methods.has(method) ? method : [...route.methods].sort().join('/')} ${route.path}`);
   };
 }
