@@ -47,6 +47,10 @@ const startUpload = (t: TestTenant, body: Record<string, unknown>) =>
     .set(t.sandbox)
     .send({ fileName: 'deck.pdf', contentType: 'application/pdf', size: 11, ...body });
 
+/** A multipart upload through the API (POST /v1/files/upload). */
+const uploadFile = (headers: Record<string, string>, text: string, file: { filename: string; contentType: string }) =>
+  stack.http().post('/v1/files/upload').set(headers).attach('file', Buffer.from(text), file);
+
 /** What a browser or script does with the upload instructions: a plain PUT, no credentials. */
 const putTo = (upload: { url: string; method: string; headers: Record<string, string> }, bytes: string) =>
   fetch(upload.url, { method: upload.method, headers: upload.headers, body: bytes });
@@ -98,12 +102,7 @@ describe('files on S3-compatible storage', () => {
   it('reads an object from a byte offset (a Range request), as lead imports resume from their cursor', async () => {
     const t = await newTenant(stack.db);
     const csv = 'email,first,last\ns3@example.com,Ada,Bucket\n';
-    const res = await stack
-      .http()
-      .post('/v1/files/upload')
-      .set(t.live)
-      .attach('file', Buffer.from(csv), { filename: 'leads.csv', contentType: 'text/csv' })
-      .expect(201);
+    const res = await uploadFile(t.live, csv, { filename: 'leads.csv', contentType: 'text/csv' }).expect(201);
     const key = objectKey({ tenantId: t.tenant.id, environment: 'live' }, decodeId('file', res.body.data.id) as string);
     const tail: Buffer[] = [];
     for await (const chunk of await s3.open(key, { start: 17 })) tail.push(chunk as Buffer);
@@ -123,11 +122,7 @@ describe('files on S3-compatible storage', () => {
 
   it('stores a multipart upload in the bucket, serves it via /content and deletes the object', async () => {
     const t = await newTenant(stack.db);
-    const res = await stack
-      .http()
-      .post('/v1/files/upload')
-      .set(t.sandbox)
-      .attach('file', Buffer.from('hello, bucket'), { filename: 'hello.txt', contentType: 'text/plain' });
+    const res = await uploadFile(t.sandbox, 'hello, bucket', { filename: 'hello.txt', contentType: 'text/plain' });
     expect(res.status).toBe(201);
     const file = res.body.data;
     expect(file).toMatchObject({ filename: 'hello.txt', size: 13, status: 'ready' });
@@ -144,12 +139,7 @@ describe('files on S3-compatible storage', () => {
 
   it('deletes a file while S3 is unreachable: 200, and the hourly sweep removes its bytes once S3 is back', async () => {
     const t = await newTenant(stack.db);
-    const res = await stack
-      .http()
-      .post('/v1/files/upload')
-      .set(t.sandbox)
-      .attach('file', Buffer.from('kept too long'), { filename: 'notes.txt', contentType: 'text/plain' })
-      .expect(201);
+    const res = await uploadFile(t.sandbox, 'kept too long', { filename: 'notes.txt', contentType: 'text/plain' }).expect(201);
     const id = res.body.data.id;
     await relay.cut();
     try {
