@@ -35,14 +35,24 @@ export function recordFileRemoval(tx: ScopedData, file: StoredFile, settings: Fi
   return tx.repo(FileRemoval).insert({ fileId: file.id, removeAfter: removeAfter(file, settings) });
 }
 
-/** Removes the bytes after the delete's commit; the record goes once nothing can store them again. */
-export async function removeFileBytes(data: ScopedData, storage: FileStorage, removal: FileRemoval): Promise<void> {
+/**
+ * Removes a removal's bytes, then its record when `done` (nothing can store them again); a failure
+ * is logged and leaves the record for the next sweep. True when all of it went.
+ */
+async function removeNow(data: ScopedData, storage: FileStorage, removal: { id: string; fileId: string }, done: boolean): Promise<boolean> {
   try {
     await storage.remove(objectKey(data.scope, removal.fileId));
-    if (removal.removeAfter <= new Date()) await data.repo(FileRemoval).deleteById(removal.id);
+    if (done) await data.repo(FileRemoval).deleteById(removal.id);
+    return true;
   } catch (err) {
     logger.warn({ err, fileId: removal.fileId }, 'could not remove a deleted file’s bytes; the hourly file sweep retries');
+    return false;
   }
+}
+
+/** Removes the bytes after the delete's commit; the record goes once nothing can store them again. */
+export async function removeFileBytes(data: ScopedData, storage: FileStorage, removal: FileRemoval): Promise<void> {
+  await removeNow(data, storage, removal, removal.removeAfter <= new Date());
 }
 
 /**
@@ -56,18 +66,11 @@ export async function removeDueFileBytes(db: DataSource, storage: FileStorage): 
       WHERE remove_after <= now() ORDER BY remove_after LIMIT ${BATCH}`,
   );
   let removed = 0;
-  let failed = 0;
   for (const row of due) {
-    const scope: TenantScope = { tenantId: row.tenant_id, environment: row.environment };
-    try {
-      await storage.remove(objectKey(scope, row.file_id));
-      await new ScopedData(db.manager, scope).repo(FileRemoval).deleteById(row.id);
-      removed++;
-    } catch (err) {
-      failed++;
-      logger.warn({ err, fileId: row.file_id }, 'could not remove a deleted file’s bytes; the next sweep retries');
-    }
+    const data = new ScopedData(db.manager, { tenantId: row.tenant_id, environment: row.environment });
+    if (await removeNow(data, storage, { id: row.id, fileId: row.file_id }, true)) removed++;
   }
+  const failed = due.length - removed;
   if (removed || failed) logger.info({ removed, failed }, 'deleted files’ bytes removed');
   return { removed, failed };
 }

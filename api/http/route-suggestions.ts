@@ -31,14 +31,10 @@ function leftOver(request: string[], route: string[]): number | null {
   let r = 0;
   let words = 0;
   for (const segment of route) {
-    if (r === request.length) {
-      if (!segment.startsWith(':')) words++;
-      else return null; // the request lacks an ID the route needs
-      continue;
-    }
-    const asked = request[r];
-    if (segment.startsWith(':') ? !isWord(asked) : alike(asked.toLowerCase(), segment)) r++;
-    else if (segment.startsWith(':')) return null;
+    const param = segment.startsWith(':');
+    if (r < request.length && (param ? !isWord(request[r]) : alike(request[r].toLowerCase(), segment))) r++;
+    else if (param)
+      return null; // the route takes an ID the request does not give there
     else words++;
   }
   return r === request.length ? words : null;

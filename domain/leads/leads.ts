@@ -183,13 +183,10 @@ async function heldSpellings(ctx: DomainContext, texts: string[]): Promise<strin
     (q) => `SELECT search_fold(t) AS folded, search_fold(${transliteratedSql('t')}) AS transliterated
       FROM unnest(${q.value(written.flat().map(substring))}::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n`,
   );
-  let row = 0;
+  let next = 0;
   return texts.map((text, i) => {
-    const folded = written[i].flatMap(() => {
-      const { folded, transliterated } = rows[row++];
-      return mayMatchTransliterated(text) ? [folded, transliterated] : [folded];
-    });
-    return [...new Set(folded)];
+    const own = rows.slice(next, (next += written[i].length));
+    return [...new Set(own.flatMap((r) => (mayMatchTransliterated(text) ? [r.folded, r.transliterated] : [r.folded])))];
   });
 }
 
