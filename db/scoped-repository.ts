@@ -11,7 +11,20 @@ import type {
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Environment } from './entities/tenant-owned';
 import { ScopedQuery } from './scoped-query';
-import { hydrate, insertManyColumns, insertSql, insertManySql, Params, queryEntities, queryRows, selectList, tableOf } from './sql';
+import { notFound } from '../lib/errors';
+import {
+  hydrate,
+  insertManyColumns,
+  insertSql,
+  insertManySql,
+  Params,
+  queryEntities,
+  queryRows,
+  selectList,
+  tableOf,
+  updateSql,
+  writeValue,
+} from './sql';
 
 export interface TenantScope {
   tenantId: string;
@@ -201,6 +214,34 @@ export class ScopedRepository<T extends TenantRow> extends ScopedRows<T> {
     const scope = this.partitioned ? [this.scope.tenantId, this.scope.environment] : [this.scope.tenantId];
     const [row] = await queryRows(manager, selectByIdSql(metadata, this.partitioned, lock), [id, ...scope]);
     return row ? hydrate<T>(manager, metadata, row) : null;
+  }
+
+  /**
+   * Saves changes to an entity read through this repository: one UPDATE of its columns within the
+   * scope (updateSql), where TypeORM's save reads the row first, and outside a transaction wraps
+   * the two in BEGIN and COMMIT. A new entity (no id yet) or one missing a column (read with a
+   * partial select) still goes through TypeORM. A row deleted since it was read is not_found: save
+   * would have inserted it again.
+   */
+  override async save(entity: T): Promise<T> {
+    Object.assign(entity, this.scopeColumns());
+    const { manager, metadata } = this.repo;
+    if (entity.id === undefined) return this.repo.save(entity);
+    const plan = updateSql(manager, metadata, this.partitioned);
+    const p = new Params();
+    p.add(entity.id);
+    p.add(this.scope.tenantId);
+    if (this.partitioned) p.add(this.scope.environment);
+    for (const c of plan.columns) {
+      const value = writeValue(manager, c, entity);
+      if (value === undefined) return this.repo.save(entity);
+      p.add(value);
+    }
+    const [row] = await queryRows(manager, plan.sql, p);
+    if (!row) throw notFound(metadata.targetName);
+    if (plan.stamp)
+      plan.stamp.setEntityValue(entity, manager.connection.driver.prepareHydratedValue(row[plan.stamp.databaseName], plan.stamp));
+    return entity;
   }
 
   async deleteById(id: string): Promise<boolean> {

@@ -100,7 +100,7 @@ function castOf(manager: EntityManager, col: ColumnMetadata): string {
 }
 
 /** A column an INSERT may write, with how a row's value is read and written worked out once per entity. */
-interface WriteColumn {
+export interface WriteColumn {
   col: ColumnMetadata;
   property: string;
   quoted: string;
@@ -166,6 +166,81 @@ export function insertSql(
 }
 
 const read = (c: WriteColumn, row: ObjectLiteral): unknown => (c.own ? row[c.property] : c.col.getEntityValue(row));
+
+/** updateSql's statement for one entity and scope shape, and the columns whose values it takes after the scope's. */
+export interface UpdatePlan {
+  sql: string;
+  columns: WriteColumn[];
+  /** The update-date column the statement returns (TypeORM's `@UpdateDateColumn`), if the entity has one. */
+  stamp?: ColumnMetadata;
+}
+const updatePlans = new WeakMap<EntityMetadata, Map<boolean, UpdatePlan>>();
+
+const TIMESTAMPS = new Set(['timestamp with time zone', 'timestamp without time zone']);
+
+/**
+ * `UPDATE table t SET <every updatable column> ... WHERE id = $1 AND tenant_id = $2 [AND
+ * environment = $3] RETURNING <update date>`: a whole entity written without reading its row first,
+ * which is what TypeORM's save does to find the columns that changed. The row ends the same: save
+ * writes every column that differs, and writing an equal value changes nothing. Two things are
+ * kept as save keeps them, by comparing in SQL: the update date moves only when a value changed, and
+ * a timestamp the entity holds to the millisecond (JavaScript's precision) keeps its stored
+ * microseconds when it is that value. Scope and creation columns are never written.
+ */
+export function updateSql(manager: EntityManager, meta: EntityMetadata, partitioned: boolean): UpdatePlan {
+  let byShape = updatePlans.get(meta);
+  if (!byShape) updatePlans.set(meta, (byShape = new Map()));
+  let plan = byShape.get(partitioned);
+  if (plan) return plan;
+  const columns = writePlanOf(meta).single.filter(
+    ({ col, property }) =>
+      col.isUpdate &&
+      !col.isPrimary &&
+      !col.isGenerated &&
+      !col.isVirtual &&
+      !col.isCreateDate &&
+      !col.isUpdateDate &&
+      !col.isVersion &&
+      property !== 'tenantId' &&
+      property !== 'environment',
+  );
+  const first = partitioned ? 4 : 3;
+  const sets: string[] = [];
+  const stored: string[] = [];
+  const given: string[] = [];
+  columns.forEach(({ col, quoted }, i) => {
+    const param = `$${first + i}::${castOf(manager, col)}`;
+    const type = manager.connection.driver.normalizeType(col);
+    // char(n) compares as bpchar, which ignores the padding TypeORM reads back.
+    const compared = type === 'character' ? `$${first + i}::text::bpchar` : param;
+    if (TIMESTAMPS.has(type)) {
+      const held = `date_trunc('milliseconds', t.${quoted})`;
+      sets.push(`${quoted} = CASE WHEN ${held} IS NOT DISTINCT FROM ${param} THEN t.${quoted} ELSE ${param} END`);
+      stored.push(held);
+    } else {
+      sets.push(`${quoted} = ${param}`);
+      stored.push(`t.${quoted}`);
+    }
+    given.push(compared);
+  });
+  const stamp = meta.updateDateColumn;
+  if (stamp) {
+    const q = quote(stamp.databaseName);
+    sets.push(`${q} = CASE WHEN ROW(${stored.join(', ')}) IS DISTINCT FROM ROW(${given.join(', ')}) THEN now() ELSE t.${q} END`);
+  }
+  const sql =
+    `UPDATE ${tableOf(meta)} t SET ${sets.join(', ')}` +
+    ` WHERE t.id = $1 AND t.tenant_id + 0 = $2${partitioned ? ' AND t.environment = $3' : ''}` +
+    ` RETURNING t.${stamp ? quote(stamp.databaseName) : 'id'}`;
+  byShape.set(partitioned, (plan = { sql, columns, stamp }));
+  return plan;
+}
+
+/** A column's value in an entity, converted as the driver sends it (updateSql's parameters). */
+export function writeValue(manager: EntityManager, c: WriteColumn, entity: ObjectLiteral): unknown {
+  const value = read(c, entity);
+  return value === undefined || c.plain ? value : persistentValue(manager, c.col, value);
+}
 
 /** The write columns the first row gives, when every row gives the same ones; see insertManyColumns. */
 function givenManyColumns(meta: EntityMetadata, rows: ObjectLiteral[]): WriteColumn[] | null {

@@ -72,6 +72,60 @@ describe('statements built from entity metadata', () => {
     ).toBeNull();
   });
 
+  it("save writes the entity in one UPDATE that ends as TypeORM's save would: types kept, the update date moved only by a change", async () => {
+    const opportunities = scoped(db.manager, Opportunity, scope);
+    const deal = await opportunities.insert({ name: 'Deal', value: 10, currency: 'EUR', stageId: '1', stage: 'qualified' });
+    // Microseconds TypeORM cannot hold in a Date: an untouched timestamp keeps them.
+    await db.query(
+      `UPDATE opportunities SET closed_at = '2026-01-02 03:04:05.678901+00', updated_at = updated_at - interval '1 hour' WHERE id = $1`,
+      [deal.id],
+    );
+    const before = (await opportunities.findById(deal.id)) as Opportunity;
+    const hourAgo = before.updatedAt.getTime();
+
+    const unchanged = await opportunities.save(before);
+    expect(unchanged.updatedAt).toEqual(before.updatedAt);
+    const [{ closed_at: kept }] = await db.query(`SELECT closed_at::text FROM opportunities WHERE id = $1`, [deal.id]);
+    expect(kept).toBe('2026-01-02 03:04:05.678901+00');
+
+    const saved = await opportunities.save(Object.assign(before, { name: 'Renamed', value: 1234.56, currency: 'USD', probability: 40 }));
+    expect(saved.updatedAt.getTime()).toBeGreaterThan(hourAgo + 30 * 60_000);
+    expect(await typeormRead(Opportunity, deal.id)).toEqual(saved);
+    expect(saved).toMatchObject({ name: 'Renamed', value: 1234.56, currency: 'USD', probability: 40, createdAt: deal.createdAt });
+
+    const leads = scoped(db.manager, Lead, scope);
+    const lead = await leads.insert({ email: 'e@example.com', emailNormalized: 'e@example.com', firstName: 'E', lastName: 'F' });
+    lead.customFields = { plan: 'pro', quote: 'O"Brien', nested: { ok: true } };
+    lead.phone = null;
+    lead.convertedAt = new Date('2026-03-04T05:06:07.089Z');
+    await leads.save(lead);
+    expect(await typeormRead(Lead, lead.id)).toEqual(lead);
+    await expect(leads.save(Object.assign(lead, { firstName: 'x'.repeat(101) }))).rejects.toThrow(/too long/);
+
+    const endpoints = scoped(db.manager, WebhookEndpoint, scope);
+    const endpoint = await endpoints.insert({ url: 'https://example.com/hook', events: ['*'], secret: 'whsec_x' });
+    endpoint.events = ['lead.created', 'a "quoted", {braced} \\ event'];
+    await endpoints.save(endpoint);
+    expect(await typeormRead(WebhookEndpoint, endpoint.id)).toEqual(endpoint);
+  });
+
+  it("save changes only the scope's row, and a row deleted since it was read is not_found, not inserted again", async () => {
+    const leads = scoped(db.manager, Lead, scope);
+    const lead = await leads.insert({ email: 'g@example.com', emailNormalized: 'g@example.com', firstName: 'G', lastName: 'H' });
+    const sandbox = scoped(db.manager, Lead, { ...scope, environment: 'sandbox' });
+    const other = scoped(db.manager, Lead, { tenantId: String(Number(scope.tenantId) + 1000), environment: 'live' });
+    await expect(sandbox.save({ ...lead, firstName: 'Sandbox' } as Lead)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(other.save({ ...lead, firstName: 'Other' } as Lead)).rejects.toMatchObject({ code: 'not_found' });
+    expect((await typeormRead(Lead, lead.id)).firstName).toBe('G');
+
+    await leads.deleteById(lead.id);
+    await expect(leads.save(Object.assign(lead, { firstName: 'Back' }))).rejects.toMatchObject({
+      code: 'not_found',
+      message: 'Lead not found',
+    });
+    expect(await leads.findById(lead.id)).toBeNull();
+  });
+
   it('insertMany writes rows of one shape with one unnest statement, in order, and falls back for mixed shapes', async () => {
     const events = scoped(db.manager, EngagementEvent, scope);
     const at = new Date('2026-01-02T03:04:05.678Z');
