@@ -14,13 +14,15 @@
  * T1 (GET /healthz), T2 (POST /v1/leads), T3 (GET /v1/leads/:id), T4-open (the open pixel),
  * T4-click (the click redirect), event (POST /v1/analytics/events: an open of a lead in no
  * campaign, so T5-signal's API side without its signal), T7 (POST /v1/leads/batch of 100 leads;
- * its CPU and rate are per request, that is per 100 leads). Defaults: 16 pairs of T1,T3,T4-open.
+ * its CPU and rate are per request, that is per 100 leads), patch (PATCH /v1/leads/:id of a new score,
+ * spread over 500 leads so that row locks seldom meet). Defaults: 16 pairs of T1,T3,T4-open.
  */
 import './secrets'; // first: sets this run's production secrets before lib/config is read
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import type { DataSource } from 'typeorm';
 import { encodeId } from '../lib/ids';
 import { createBenchTenant, startBenchStack } from './fixture';
 import { startApi, type ShippedProcess } from './shipped';
@@ -60,6 +62,16 @@ async function burst(api: ShippedProcess, request: autocannon.Options, expected:
   };
 }
 
+/** `count` leads of the bench tenant, written by SQL (the patch target's rows); their public IDs. */
+async function insertLeads(db: DataSource, tenantId: string, count: number): Promise<string[]> {
+  const rows = (await db.query(
+    `INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name)
+     SELECT $1, 'live', 'p' || i || '@x.io', 'p' || i || '@x.io', 'P', 'X' FROM generate_series(1, $2::int) i RETURNING id`,
+    [tenantId, count],
+  )) as { id: string }[];
+  return rows.map((r) => encodeId('lead', r.id));
+}
+
 async function main(): Promise<void> {
   if (!otherRoot) throw new Error('Usage: npm run bench:ab -- <other checkout> [pairs, default 16] [targets, default T1,T3,T4-open]');
   if (!existsSync(path.join(otherRoot, 'dist', 'api', 'server.js'))) {
@@ -67,7 +79,7 @@ async function main(): Promise<void> {
       `${otherRoot} has no dist/api/server.js: build it first (cd ${otherRoot} && npm run build; git worktree add <dir> <commit> makes a checkout)`,
     );
   }
-  const known = ['T1', 'T2', 'T3', 'T4-open', 'T4-click', 'event', 'T7'];
+  const known = ['T1', 'T2', 'T3', 'T4-open', 'T4-click', 'event', 'T7', 'patch'];
   const unknown = TARGETS.filter((t) => !known.includes(t));
   if (unknown.length) throw new Error(`Unknown targets ${unknown.join(', ')}: use ${known.join(', ')}`);
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -82,6 +94,7 @@ async function main(): Promise<void> {
     log(`starting A (${path.resolve(otherRoot)}) and B (this checkout) ...`);
     const apis = { A: await startApi({ ...ctx, projectRoot: path.resolve(otherRoot) }), B: await startApi(ctx) };
     cleanups.push(() => Promise.all([apis.A.stop(), apis.B.stop()]));
+    const patchable = TARGETS.includes('patch') ? await insertLeads(stack.db, bench.created.tenant.id, 500) : [];
     let n = 0;
     const lead = () => ({ email: `ab-${process.pid}-${++n}@example.com`, firstName: 'A', lastName: 'B' });
     const requests: Record<string, { request: autocannon.Options; expected: '2xx' | '3xx' }> = {
@@ -122,6 +135,23 @@ async function main(): Promise<void> {
           method: 'POST',
           headers: bench.key,
           requests: [{ setupRequest: (r) => ({ ...r, body: JSON.stringify({ leads: Array.from({ length: 100 }, lead) }) }) }],
+        } as autocannon.Options,
+        expected: '2xx',
+      },
+      patch: {
+        request: {
+          url: '/v1/leads',
+          method: 'PATCH',
+          headers: bench.key,
+          requests: [
+            {
+              setupRequest: (r) => ({
+                ...r,
+                path: `/v1/leads/${patchable[++n % patchable.length]}`,
+                body: JSON.stringify({ score: n % 100 }),
+              }),
+            },
+          ],
         } as autocannon.Options,
         expected: '2xx',
       },
