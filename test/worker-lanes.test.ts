@@ -62,7 +62,7 @@ describe('worker task queues: webhook, send and AI calls on lanes of their own',
     const history = await stack.client.workflow.getHandle(delivery).fetchHistory();
     const attempts = (history.events ?? [])
       .map((e) => e.activityTaskScheduledEventAttributes)
-      .filter((a) => a?.activityType?.name === 'attemptWebhookDelivery');
+      .filter((a) => ['prepareAndAttemptWebhookDelivery', 'attemptWebhookDelivery'].includes(a?.activityType?.name ?? ''));
     expect(attempts.map((a) => a?.taskQueue?.name)).toEqual([laneTaskQueue(stack.taskQueue, 'webhooks')]);
   });
 

@@ -10,7 +10,7 @@ import { WorkerGroup } from './worker-group';
 
 /** Which activities run on which lane (the workflows name the same lane when they call them). */
 const LANE_ACTIVITIES: Record<ActivityLane, readonly (keyof Activities)[]> = {
-  webhooks: ['attemptWebhookDelivery'],
+  webhooks: ['attemptWebhookDelivery', 'prepareAndAttemptWebhookDelivery'],
   sends: ['deliverMessage'],
   ai: ['askModel'],
 };

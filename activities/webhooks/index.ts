@@ -3,6 +3,7 @@ import { sweepOutbox } from '../../domain/webhooks/relay';
 import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { attemptWebhookDelivery } from './attempt-delivery';
 import { failWebhookDelivery } from './fail-delivery';
+import { prepareAndAttemptWebhookDelivery } from './first-attempt';
 import { prepareWebhookDelivery } from './prepare-delivery';
 
 export interface WebhookActivityOptions {
@@ -21,6 +22,7 @@ export function createWebhookActivities(db: DataSource, workflows: WorkflowStart
   return {
     prepareWebhookDelivery: prepareWebhookDelivery(db, opts.retryDelaysMs),
     attemptWebhookDelivery: attemptWebhookDelivery(db, opts),
+    prepareAndAttemptWebhookDelivery: prepareAndAttemptWebhookDelivery(db, opts),
     failWebhookDelivery: failWebhookDelivery(db, { autoDisableAfter: opts.autoDisableAfter ?? 5 }),
     sweepWebhookOutbox: (input: { minAgeMs: number }) => sweepOutbox(db, workflows, input),
   };
