@@ -12,6 +12,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { Environment } from './entities/tenant-owned';
 import { ScopedQuery } from './scoped-query';
 import { notFound } from '../lib/errors';
+import { readById } from './grouped-reads';
 import {
   hydrate,
   insertManyColumns,
@@ -212,7 +213,11 @@ export class ScopedRepository<T extends TenantRow> extends ScopedRows<T> {
   private async selectById(id: string, lock: RowLock): Promise<T | null> {
     const { manager, metadata } = this.repo;
     const scope = this.partitioned ? [this.scope.tenantId, this.scope.environment] : [this.scope.tenantId];
-    const [row] = await queryRows(manager, selectByIdSql(metadata, this.partitioned, lock), [id, ...scope]);
+    const single = selectByIdSql(metadata, this.partitioned, lock);
+    const row =
+      lock === 'none' && !manager.queryRunner
+        ? await readById({ manager, meta: metadata, partitioned: this.partitioned, scope, id, single })
+        : (await queryRows(manager, single, [id, ...scope]))[0];
     return row ? hydrate<T>(manager, metadata, row) : null;
   }
 
