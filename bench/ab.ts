@@ -15,7 +15,8 @@
  * T4-click (the click redirect), event (POST /v1/analytics/events: an open of a lead in no
  * campaign, so T5-signal's API side without its signal), T7 (POST /v1/leads/batch of 100 leads;
  * its CPU and rate are per request, that is per 100 leads), patch (PATCH /v1/leads/:id of a new score,
- * spread over 500 leads so that row locks seldom meet). Defaults: 16 pairs of T1,T3,T4-open.
+ * spread over 500 leads so that row locks seldom meet), T3-many (T3 over those 500 leads instead of
+ * one). Defaults: 16 pairs of T1,T3,T4-open.
  */
 import './secrets'; // first: sets this run's production secrets before lib/config is read
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
       `${otherRoot} has no dist/api/server.js: build it first (cd ${otherRoot} && npm run build; git worktree add <dir> <commit> makes a checkout)`,
     );
   }
-  const known = ['T1', 'T2', 'T3', 'T4-open', 'T4-click', 'event', 'T7', 'patch'];
+  const known = ['T1', 'T2', 'T3', 'T3-many', 'T4-open', 'T4-click', 'event', 'T7', 'patch'];
   const unknown = TARGETS.filter((t) => !known.includes(t));
   if (unknown.length) throw new Error(`Unknown targets ${unknown.join(', ')}: use ${known.join(', ')}`);
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -94,7 +95,7 @@ async function main(): Promise<void> {
     log(`starting A (${path.resolve(otherRoot)}) and B (this checkout) ...`);
     const apis = { A: await startApi({ ...ctx, projectRoot: path.resolve(otherRoot) }), B: await startApi(ctx) };
     cleanups.push(() => Promise.all([apis.A.stop(), apis.B.stop()]));
-    const patchable = TARGETS.includes('patch') ? await insertLeads(stack.db, bench.created.tenant.id, 500) : [];
+    const many = TARGETS.some((t) => t === 'patch' || t === 'T3-many') ? await insertLeads(stack.db, bench.created.tenant.id, 500) : [];
     let n = 0;
     const lead = () => ({ email: `ab-${process.pid}-${++n}@example.com`, firstName: 'A', lastName: 'B' });
     const requests: Record<string, { request: autocannon.Options; expected: '2xx' | '3xx' }> = {
@@ -116,6 +117,14 @@ async function main(): Promise<void> {
         expected: '2xx',
       },
       T3: { request: { url: `/v1/leads/${encodeId('lead', bench.leadId)}`, headers: bench.key }, expected: '2xx' },
+      'T3-many': {
+        request: {
+          url: '/v1/leads',
+          headers: bench.key,
+          requests: [{ setupRequest: (r) => ({ ...r, path: `/v1/leads/${many[++n % many.length]}` }) }],
+        } as autocannon.Options,
+        expected: '2xx',
+      },
       'T4-open': { request: { url: bench.pixel }, expected: '2xx' },
       'T4-click': { request: { url: bench.click }, expected: '3xx' },
       // T5-signal's API side without the signal (the lead has no enrollment): what separates the
@@ -147,7 +156,7 @@ async function main(): Promise<void> {
             {
               setupRequest: (r) => ({
                 ...r,
-                path: `/v1/leads/${patchable[++n % patchable.length]}`,
+                path: `/v1/leads/${many[++n % many.length]}`,
                 body: JSON.stringify({ score: n % 100 }),
               }),
             },
