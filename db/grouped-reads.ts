@@ -27,8 +27,9 @@ const groups = new KeyedGroupCommit<ByIdRead, Settled<Row | undefined>>((reads) 
  * statement; a read joins a group after its caller asked, so it sees every write committed
  * before that. If a group's statement fails, each read is made alone.
  */
-export async function readById(read: ByIdRead): Promise<Row | undefined> {
+export async function readById(read: ByIdRead, beforeWait?: () => void): Promise<Row | undefined> {
   const key = `${read.meta.tableName}/${read.scope.join('/')}`;
+  beforeWait?.();
   return unwrap(await groups.add(read.manager.connection, key, read));
 }
 

@@ -13,10 +13,12 @@ export class ScopedData {
   constructor(
     protected readonly manager: EntityManager,
     readonly scope: TenantScope,
+    /** Called before a read by ID joins a group (db/grouped-reads.ts): the domain context's beforeReadGroupWait. */
+    private readonly beforeReadGroupWait?: () => void,
   ) {}
 
   repo<T extends TenantRow>(entity: EntityTarget<T>): ScopedRepository<T> {
-    return new ScopedRepository(this.manager, entity, this.scope);
+    return new ScopedRepository(this.manager, entity, this.scope, this.beforeReadGroupWait);
   }
 
   /** The scope's rows of an entity without an `id` (join rows such as team_members): repo() less the by-id methods. */

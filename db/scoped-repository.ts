@@ -187,6 +187,16 @@ export class ScopedRows<T extends TenantOwnedRow> {
 
 /** ScopedRows of an entity with an `id`: the by-id reads and delete. */
 export class ScopedRepository<T extends TenantRow> extends ScopedRows<T> {
+  constructor(
+    manager: EntityManager,
+    entity: EntityTarget<T>,
+    scope: TenantScope,
+    /** Called before a read by ID joins a group (db/grouped-reads.ts). */
+    private readonly beforeReadGroupWait?: () => void,
+  ) {
+    super(manager, entity, scope);
+  }
+
   findById(id: string): Promise<T | null> {
     return this.selectById(id, 'none');
   }
@@ -216,7 +226,7 @@ export class ScopedRepository<T extends TenantRow> extends ScopedRows<T> {
     const single = selectByIdSql(metadata, this.partitioned, lock);
     const row =
       lock === 'none' && !manager.queryRunner
-        ? await readById({ manager, meta: metadata, partitioned: this.partitioned, scope, id, single })
+        ? await readById({ manager, meta: metadata, partitioned: this.partitioned, scope, id, single }, this.beforeReadGroupWait)
         : (await queryRows(manager, single, [id, ...scope]))[0];
     return row ? hydrate<T>(manager, metadata, row) : null;
   }

@@ -26,6 +26,12 @@ export interface DomainContext {
    * the tenant's work.
    */
   beforeGroupWait?: () => void;
+  /**
+   * Called before a read by ID joins a group of reads (db/grouped-reads.ts), in requests that only
+   * read: the same slot given back as for beforeGroupWait. A write's request keeps its slot: its
+   * read comes before the work the share is there to bound.
+   */
+  beforeReadGroupWait?: () => void;
   /** A mutating request's audit entry, until a change in its scope writes it (pending-audit.ts); none outside requests. */
   audit?: PendingAudit;
 }
@@ -33,7 +39,7 @@ export interface DomainContext {
 /** A context for `fields`, its scoped data on the database's own connection pool. */
 export const createDomainContext = (fields: Omit<DomainContext, 'data'>): DomainContext => ({
   ...fields,
-  data: new ScopedData(fields.db.manager, fields.scope),
+  data: new ScopedData(fields.db.manager, fields.scope, fields.beforeReadGroupWait),
 });
 
 export interface WebhookDomainOptions {

@@ -46,12 +46,13 @@ type BuiltByApp = 'limiter' | 'keyCache' | 'trackingHits';
 /** What an entry point hands createApp: the clients, and settings that override config. */
 export type AppServices = Omit<AppDeps, BuiltByApp | ConfigDefaulted> & Partial<Pick<AppDeps, ConfigDefaulted>>;
 
-/** The request's fair-share hooks (RequestContext) become the domain's waits. */
+/** The request's fair-share hooks (RequestContext) become the domain's waits; `readOnly` for GET and HEAD. */
 export function domainContext(
   deps: AppDeps,
   auth: AuthContext,
   fairShare: { leaveFairShare?: () => void; leaveFairShareWhileAlone?: () => void } = {},
   audit?: PendingAudit,
+  readOnly = false,
 ): DomainContext {
   return createDomainContext({
     db: deps.db,
@@ -61,6 +62,7 @@ export function domainContext(
     webhooks: deps.webhooks,
     beforeLongWait: fairShare.leaveFairShare,
     beforeGroupWait: fairShare.leaveFairShareWhileAlone,
+    beforeReadGroupWait: readOnly ? fairShare.leaveFairShareWhileAlone : undefined,
     audit,
   });
 }

@@ -28,7 +28,8 @@ export function mountRoutes(routes: AnyRoute[], deps: AppDeps): RequestHandler {
   ];
   const idempotent = idempotency(deps.db);
   const audit = auditHooks(new AuditLogWriter(deps.db));
-  const contextFor = (auth: AuthContext, req: Request) => domainContext(deps, auth, req.ctx, audit.pendingFor(req));
+  const contextFor = (auth: AuthContext, req: Request) =>
+    domainContext(deps, auth, req.ctx, audit.pendingFor(req), req.method === 'GET' || req.method === 'HEAD');
   const groups = new Map<string, RouteTable>();
   for (const route of routes) {
     const chain = route.auth === 'tenant' ? [...tenantChain, requireScope(route.scope), idempotent] : [];
