@@ -1,6 +1,6 @@
 import type { EntityManager, EntityMetadata } from 'typeorm';
 import { KeyedGroupCommit, togetherOrEachAlone, unwrap, type Settled } from '../lib/group-commit';
-import { queryRows, selectList, tableOf } from './sql';
+import { perEntity, queryRows, selectList, tableOf } from './sql';
 
 type Row = Record<string, unknown>;
 
@@ -48,16 +48,13 @@ async function readTogether(reads: ByIdRead[]): Promise<(Row | undefined)[]> {
   });
 }
 
-const byIdsStatements = new WeakMap<EntityMetadata, Map<boolean, string>>();
+const byIdsStatements = perEntity<boolean, string>();
 
 /** selectByIdSql for many IDs: `t.id = ANY($1)`, with the same scope check (`tenant_id + 0`, see there). */
-function byIdsSql(meta: EntityMetadata, partitioned: boolean): string {
-  let texts = byIdsStatements.get(meta);
-  if (!texts) byIdsStatements.set(meta, (texts = new Map()));
-  let sql = texts.get(partitioned);
-  if (!sql) {
-    sql = `SELECT ${selectList(meta, 't')} FROM ${tableOf(meta)} t WHERE t.id = ANY($1) AND t.tenant_id + 0 = $2${partitioned ? ' AND t.environment = $3' : ''}`;
-    texts.set(partitioned, sql);
-  }
-  return sql;
-}
+const byIdsSql = (meta: EntityMetadata, partitioned: boolean): string =>
+  byIdsStatements(
+    meta,
+    partitioned,
+    () =>
+      `SELECT ${selectList(meta, 't')} FROM ${tableOf(meta)} t WHERE t.id = ANY($1) AND t.tenant_id + 0 = $2${partitioned ? ' AND t.environment = $3' : ''}`,
+  );

@@ -36,7 +36,22 @@ export function metadataOf(manager: EntityManager, entity: EntityTarget<ObjectLi
 
 export const tableOf = (meta: EntityMetadata) => quote(meta.tableName);
 
-const selectLists = new WeakMap<EntityMetadata, Map<string, string>>();
+/**
+ * A cache of what is worked out once per entity and key (statement texts, plans): the hot paths
+ * ask for the same ones on every request.
+ */
+export function perEntity<K, V>(): (meta: EntityMetadata, key: K, build: () => V) => V {
+  const cache = new WeakMap<EntityMetadata, Map<K, V>>();
+  return (meta, key, build) => {
+    let byKey = cache.get(meta);
+    if (!byKey) cache.set(meta, (byKey = new Map()));
+    let value = byKey.get(key);
+    if (value === undefined) byKey.set(key, (value = build()));
+    return value;
+  };
+}
+
+const selectLists = perEntity<string, string>();
 
 /**
  * The columns TypeORM would select, as `alias.col AS "<prefix>col"` (prefix lets rows of two tables
@@ -44,36 +59,25 @@ const selectLists = new WeakMap<EntityMetadata, Map<string, string>>();
  * prefix and list: the hot statements name the same ones on every request.
  */
 export function selectList(meta: EntityMetadata, alias: string, prefix = '', only?: readonly string[]): string {
-  let byName = selectLists.get(meta);
-  if (!byName) selectLists.set(meta, (byName = new Map()));
   const key = only ? `${alias} ${prefix} ${only.join(',')}` : `${alias} ${prefix}`;
-  let list = byName.get(key);
-  if (list === undefined) {
+  return selectLists(meta, key, () => {
     const unknown = only?.filter((property) => !meta.findColumnWithPropertyName(property));
     if (unknown?.length) throw new Error(`selectList: ${unknown.join(', ')} not columns of ${meta.tableName}`);
-    list = meta.columns
+    return meta.columns
       .filter((c) => c.isSelect && (!only || only.includes(c.propertyName)))
       .map((c) => (prefix ? `${alias}.${quote(c.databaseName)} AS ${quote(prefix + c.databaseName)}` : `${alias}.${quote(c.databaseName)}`))
       .join(', ');
-    byName.set(key, list);
-  }
-  return list;
+  });
 }
 
 /** How each selected column of a row becomes an entity property: copied when the driver would return it as it is. */
 type HydrationPlan = { key: string; col: ColumnMetadata; copy: boolean }[];
-const hydrationPlans = new WeakMap<EntityMetadata, Map<string, HydrationPlan>>();
+const hydrationPlans = perEntity<string, HydrationPlan>();
 
-function hydrationPlan(meta: EntityMetadata, prefix: string): HydrationPlan {
-  let byPrefix = hydrationPlans.get(meta);
-  if (!byPrefix) hydrationPlans.set(meta, (byPrefix = new Map()));
-  let plan = byPrefix.get(prefix);
-  if (!plan) {
-    plan = meta.columns.filter((col) => col.isSelect).map((col) => ({ key: prefix + col.databaseName, col, copy: plainColumn(col) }));
-    byPrefix.set(prefix, plan);
-  }
-  return plan;
-}
+const hydrationPlan = (meta: EntityMetadata, prefix: string): HydrationPlan =>
+  hydrationPlans(meta, prefix, () =>
+    meta.columns.filter((col) => col.isSelect).map((col) => ({ key: prefix + col.databaseName, col, copy: plainColumn(col) })),
+  );
 
 /** A raw result row (columns named as in `selectList` with the same prefix) as an entity, with TypeORM's conversions. */
 export function hydrate<T>(manager: EntityManager, meta: EntityMetadata, row: Record<string, unknown>, prefix = ''): T {
@@ -174,7 +178,7 @@ export interface UpdatePlan {
   /** The update-date column the statement returns (TypeORM's `@UpdateDateColumn`), if the entity has one. */
   stamp?: ColumnMetadata;
 }
-const updatePlans = new WeakMap<EntityMetadata, Map<boolean, UpdatePlan>>();
+const updatePlans = perEntity<boolean, UpdatePlan>();
 
 const TIMESTAMPS = new Set(['timestamp with time zone', 'timestamp without time zone']);
 
@@ -188,10 +192,10 @@ const TIMESTAMPS = new Set(['timestamp with time zone', 'timestamp without time 
  * microseconds when it is that value. Scope and creation columns are never written.
  */
 export function updateSql(manager: EntityManager, meta: EntityMetadata, partitioned: boolean): UpdatePlan {
-  let byShape = updatePlans.get(meta);
-  if (!byShape) updatePlans.set(meta, (byShape = new Map()));
-  let plan = byShape.get(partitioned);
-  if (plan) return plan;
+  return updatePlans(meta, partitioned, () => buildUpdate(manager, meta, partitioned));
+}
+
+function buildUpdate(manager: EntityManager, meta: EntityMetadata, partitioned: boolean): UpdatePlan {
   const columns = writePlanOf(meta).single.filter(
     ({ col, property }) =>
       col.isUpdate &&
@@ -232,8 +236,7 @@ export function updateSql(manager: EntityManager, meta: EntityMetadata, partitio
     `UPDATE ${tableOf(meta)} t SET ${sets.join(', ')}` +
     ` WHERE t.id = $1 AND t.tenant_id + 0 = $2${partitioned ? ' AND t.environment = $3' : ''}` +
     ` RETURNING t.${stamp ? quote(stamp.databaseName) : 'id'}`;
-  byShape.set(partitioned, (plan = { sql, columns, stamp }));
-  return plan;
+  return { sql, columns, stamp };
 }
 
 /** A column's value in an entity, converted as the driver sends it (updateSql's parameters). */
