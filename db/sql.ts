@@ -183,8 +183,9 @@ const updatePlans = perEntity<boolean, UpdatePlan>();
 const TIMESTAMPS = new Set(['timestamp with time zone', 'timestamp without time zone']);
 
 /**
- * `UPDATE table t SET <every updatable column> ... WHERE id = $1 AND tenant_id = $2 [AND
- * environment = $3] RETURNING <update date>`: a whole entity written without reading its row first,
+ * `UPDATE table t SET <every updatable column> ... WHERE id = $1 AND tenant_id + 0 = $2 [AND
+ * environment = $3] RETURNING <update date>` (`+ 0` as in selectByIdSql, for the same reason):
+ * a whole entity written without reading its row first,
  * which is what TypeORM's save does to find the columns that changed. The row ends the same: save
  * writes every column that differs, and writing an equal value changes nothing. Two things are
  * kept as save keeps them, by comparing in SQL: the update date moves only when a value changed, and
