@@ -3,6 +3,7 @@ import request from 'supertest';
 import { listen, type RunningServer } from '../lib/http-server';
 import { launchChromium, screenshot } from './support/browser';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { waitUntil } from './support/wait-until';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 let stack: TestStack;
@@ -86,7 +87,7 @@ describe('the dashboard in Chromium', () => {
 
     // Keyboard only: the email field has focus after load; Tab to the password, Enter submits.
     await page.reload();
-    await page.waitForFunction("document.activeElement?.getAttribute('name') === 'email'");
+    await waitUntil(async () => (await page.evaluate("document.activeElement?.getAttribute('name')")) === 'email', 'focus on email');
     await page.keyboard.type(email);
     await page.keyboard.press('Tab');
     await page.keyboard.type(password);
@@ -297,10 +298,12 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel('Resource type').fill('api-keys');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     // The unfiltered log lists the key's entry too: wait for the filtered rows themselves.
-    await page.waitForFunction(
-      `(() => { const cells = [...document.querySelectorAll('td[data-label="Action"]')];
-        return cells.length > 0 && cells.every((td) => td.textContent.includes('/v1/api-keys')); })()`,
-    );
+    // Polled from here: waitForFunction's in-page polling evaluates its predicate with eval, which
+    // the dashboard's CSP refuses whenever the first check is not already true.
+    await waitUntil(async () => {
+      const cells = await page.locator('td[data-label="Action"]').allTextContents();
+      return cells.length > 0 && cells.every((text) => text.includes('/v1/api-keys'));
+    }, 'the filtered audit rows');
     await page.getByRole('cell', { name: key.body.data.id }).waitFor();
     const actions = await page.locator('td[data-label="Action"]').allTextContents();
     expect(actions.length).toBeGreaterThan(0);
