@@ -1,5 +1,5 @@
 /**
- * One tenant's flood of lead creates, as a process of its own (`runFlood` below starts it): the
+ * One tenant's flood of requests (lead creates or reads), as a process of its own (`runFlood` below starts it): the
  * flooding client's event loop then is not the one that times the other tenant's requests, as two
  * tenants' integrations are two machines. Prints one JSON line: the status of every request and
  * the first 5xx body.
@@ -8,13 +8,20 @@ import { Agent, request } from 'node:http';
 import { setPriority } from 'node:os';
 import { runScript } from './service-process';
 
+/** What the flood sends: creates of leads sharing one phone, or reads of a tenant's leads by ID. */
+export type FloodRequests =
+  /** Every lead gets this phone (and an email of its own). */
+  | { kind: 'create'; phone: string }
+  /** GET /v1/leads/:id, round robin over these IDs. */
+  | { kind: 'read'; leadIds: string[] };
+
 interface FloodOptions {
   url: string;
   apiKey: string;
-  leads: number;
+  /** How many requests in all. */
+  count: number;
   concurrency: number;
-  /** Every lead gets this phone (and an email of its own). */
-  phone: string;
+  requests: FloodRequests;
 }
 
 export interface FloodResult {
@@ -33,19 +40,11 @@ async function flood(opts: FloodOptions): Promise<FloodResult> {
   // node:http with one kept-alive socket per client: a fraction of fetch's CPU per request, so the
   // driver takes less of the machine it shares with the API (a real flood's client runs elsewhere).
   const agent = new Agent({ keepAlive: true, maxSockets: opts.concurrency });
-  const url = new URL('/v1/leads', opts.url);
   console.log(STARTING);
   let next = 0;
   const client = async () => {
-    while (next < opts.leads) {
-      const n = next++;
-      const body = JSON.stringify({
-        email: `flood-${n}-${process.pid}@example.com`,
-        firstName: 'Ada',
-        lastName: 'Lovelace',
-        phone: opts.phone,
-      });
-      const { status, text } = await post(agent, url, opts.apiKey, body);
+    while (next < opts.count) {
+      const { status, text } = await send(agent, opts, next++);
       if (status >= 500) result.firstFailure ??= text;
       result.statuses.push(status);
     }
@@ -55,12 +54,21 @@ async function flood(opts: FloodOptions): Promise<FloodResult> {
   return result;
 }
 
-function post(agent: Agent, url: URL, apiKey: string, body: string): Promise<{ status: number; text: string }> {
+/** The flood's `n`th request. */
+function send(agent: Agent, opts: FloodOptions, n: number): Promise<{ status: number; text: string }> {
+  const { requests } = opts;
+  const body =
+    requests.kind === 'create'
+      ? JSON.stringify({ email: `flood-${n}-${process.pid}@example.com`, firstName: 'Ada', lastName: 'Lovelace', phone: requests.phone })
+      : undefined;
+  const path = requests.kind === 'create' ? '/v1/leads' : `/v1/leads/${requests.leadIds[n % requests.leadIds.length]}`;
   return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
+    const req = request(new URL(path, opts.url), {
+      method: body ? 'POST' : 'GET',
       agent,
-      headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      headers: body
+        ? { 'X-API-Key': opts.apiKey, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }
+        : { 'X-API-Key': opts.apiKey },
     });
     req.on('response', (res) => {
       let text = '';
