@@ -1,9 +1,5 @@
-import type { DataSource } from 'typeorm';
-import { initializeDatabase } from '../../db/data-source';
-import { startServices, type Services } from '../support/processes/services';
-import { runFlood } from '../support/processes/flood-driver';
 import { newTenant, validLead, type TestTenant } from '../support/stack';
-import { bestOfTwo, bystanderLatency, timeDuringFlood, timedFetch, type Timed } from '../support/bystander';
+import { bestOfTwo, bystanderLatency, floodTarget, timeDuringFlood, timedFetch, type Timed } from '../support/bystander';
 
 /**
  * 300 leads sharing one phone, created at 50 concurrent requests, used to write 34,000
@@ -29,31 +25,18 @@ const GOAL_RATIO = 3;
 /** The starvation this issue began with: every tenant's request waited 5 s for a pool connection. */
 const STARVED_MS = 1000;
 
-let db: DataSource;
-let services: Services;
-let baseUrl: string;
+const target = floodTarget();
 let bystander: TestTenant;
 /** The bystander's first 5xx body, printed when one comes: it says what failed. */
 let firstFailure: string | undefined;
 
 beforeAll(async () => {
-  db = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 2 });
-  services = await startServices({
-    databaseUrl: process.env.TEST_DB_URL as string,
-    temporalAddress: process.env.TEST_TEMPORAL_ADDRESS as string,
-  });
-  baseUrl = services.api.baseUrl;
-  bystander = await newTenant(db);
-});
-
-afterAll(async () => {
-  await services?.stop();
-  await db?.destroy();
+  bystander = await newTenant(target.db);
 });
 
 async function createLead(tenant: TestTenant, body: unknown): Promise<Timed> {
   return timedFetch(
-    `${baseUrl}/v1/leads`,
+    `${target.baseUrl}/v1/leads`,
     { method: 'POST', headers: { ...tenant.live, 'Content-Type': 'application/json' }, body: JSON.stringify(body) },
     (text) => (firstFailure ??= text),
   );
@@ -62,8 +45,11 @@ async function createLead(tenant: TestTenant, body: unknown): Promise<Timed> {
 /** Waits up to a minute for the tenant's leads' duplicate checks; the number still unchecked. */
 async function untilChecked(tenant: TestTenant): Promise<number> {
   const unchecked = async () =>
-    (await db.query(`SELECT count(*)::int AS n FROM leads WHERE tenant_id = $1 AND duplicates_checked_at IS NULL`, [tenant.tenant.id]))[0]
-      .n as number;
+    (
+      await target.db.query(`SELECT count(*)::int AS n FROM leads WHERE tenant_id = $1 AND duplicates_checked_at IS NULL`, [
+        tenant.tenant.id,
+      ])
+    )[0].n as number;
   const deadline = Date.now() + 60_000;
   while ((await unchecked()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
   return unchecked();
@@ -74,28 +60,20 @@ async function untilChecked(tenant: TestTenant): Promise<number> {
  * and measures the bystander's p99 before (quiet) and during the flood.
  */
 async function floodWhileTimed() {
-  const flooder = await newTenant(db);
-  const run = await timeDuringFlood(
-    () => createLead(bystander, validLead()),
-    QUIET_REQUESTS,
-    (onStart) =>
-      runFlood(
-        {
-          url: baseUrl,
-          apiKey: flooder.live['X-API-Key'],
-          count: FLOOD_LEADS,
-          concurrency: FLOOD_CONCURRENCY,
-          requests: { kind: 'create', phone: SHARED_PHONE },
-        },
-        onStart,
-      ),
-  );
+  const flooder = await newTenant(target.db);
+  const run = await timeDuringFlood(() => createLead(bystander, validLead()), QUIET_REQUESTS, {
+    url: target.baseUrl,
+    apiKey: flooder.live['X-API-Key'],
+    count: FLOOD_LEADS,
+    concurrency: FLOOD_CONCURRENCY,
+    requests: { kind: 'create', phone: SHARED_PHONE },
+  });
   const { statuses: floodStatuses, firstFailure: floodFailure } = run.flood;
 
   const failure = floodFailure ?? firstFailure;
   if (failure)
     console.log(
-      `first 5xx: ${failure}\n${services.api.output
+      `first 5xx: ${failure}\n${target.services.api.output
         .filter((l) => /error|Error/.test(l))
         .slice(0, 3)
         .join('\n')}`,
@@ -107,7 +85,7 @@ async function floodWhileTimed() {
 
   // One membership row per key and lead (email, phone), plus the first claim of each distinct key
   // (every email, the phone once): linear, under 3 rows per lead.
-  const [rows] = await db.query(
+  const [rows] = await target.db.query(
     `SELECT (SELECT count(*) FROM lead_identities WHERE tenant_id = $1)::int AS members,
             (SELECT count(*) FROM lead_dedupe_keys WHERE tenant_id = $1)::int AS claims`,
     [flooder.tenant.id],

@@ -1,10 +1,6 @@
-import type { DataSource } from 'typeorm';
-import { initializeDatabase } from '../../db/data-source';
 import { Tenant } from '../../db/entities';
-import { startServices, type Services } from '../support/processes/services';
-import { runFlood } from '../support/processes/flood-driver';
 import { newTenant, validLead, type TestTenant } from '../support/stack';
-import { bestOfTwo, bystanderLatency, timeDuringFlood, timedFetch, type Timed } from '../support/bystander';
+import { bestOfTwo, bystanderLatency, floodTarget, timeDuringFlood, timedFetch, type Timed } from '../support/bystander';
 
 /**
  * Reads of one ID that arrive together share a statement (db/grouped-reads.ts), and a GET that
@@ -27,26 +23,13 @@ const GOAL_RATIO = 3;
 const STARVED_MS = 1000;
 const UNLIMITED = { monthlyCalls: 1e9, perMinute: 1e8, burst: 1e7 };
 
-let db: DataSource;
-let services: Services;
-let baseUrl: string;
+const target = floodTarget();
 let bystander: TestTenant;
 const bystanderLeads: string[] = [];
 let firstFailure: string | undefined;
 
 beforeAll(async () => {
-  db = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 2 });
-  services = await startServices({
-    databaseUrl: process.env.TEST_DB_URL as string,
-    temporalAddress: process.env.TEST_TEMPORAL_ADDRESS as string,
-  });
-  baseUrl = services.api.baseUrl;
-  bystander = await newTenant(db);
-});
-
-afterAll(async () => {
-  await services?.stop();
-  await db?.destroy();
+  bystander = await newTenant(target.db);
 });
 
 const noteFailure = (text: string) => (firstFailure ??= text);
@@ -55,7 +38,7 @@ const idOf = (body: string) => (JSON.parse(body) as { data: { id: string } }).da
 
 async function createLead(tenant: TestTenant): Promise<Timed & { body: string }> {
   return timedFetch(
-    `${baseUrl}/v1/leads`,
+    `${target.baseUrl}/v1/leads`,
     { method: 'POST', headers: { ...tenant.live, 'Content-Type': 'application/json' }, body: JSON.stringify(validLead()) },
     noteFailure,
   );
@@ -71,29 +54,24 @@ async function bystanderRequest(): Promise<Timed> {
     return created;
   }
   const id = bystanderLeads[turn % bystanderLeads.length];
-  const read = await timedFetch(`${baseUrl}/v1/leads/${id}`, { headers: bystander.live }, noteFailure);
+  const read = await timedFetch(`${target.baseUrl}/v1/leads/${id}`, { headers: bystander.live }, noteFailure);
   if (read.status === 200 && idOf(read.body) !== id) wrongReads.push(`${id}: ${read.body}`);
   return read;
 }
 
 async function floodWhileTimed() {
-  const flooder = await newTenant(db);
+  const flooder = await newTenant(target.db);
   // Its rate limit is not what this measures: on a faster machine the flood would meet it first.
-  await db.getRepository(Tenant).update(flooder.tenant.id, { customLimits: UNLIMITED });
+  await target.db.getRepository(Tenant).update(flooder.tenant.id, { customLimits: UNLIMITED });
   const floodedIds: string[] = [];
   for (let i = 0; i < FLOODED_LEADS; i++) floodedIds.push(idOf((await createLead(flooder)).body));
-  const run = await timeDuringFlood(bystanderRequest, QUIET_REQUESTS, (onStart) =>
-    runFlood(
-      {
-        url: baseUrl,
-        apiKey: flooder.live['X-API-Key'],
-        count: FLOOD_READS,
-        concurrency: FLOOD_CONCURRENCY,
-        requests: { kind: 'read', leadIds: floodedIds },
-      },
-      onStart,
-    ),
-  );
+  const run = await timeDuringFlood(bystanderRequest, QUIET_REQUESTS, {
+    url: target.baseUrl,
+    apiKey: flooder.live['X-API-Key'],
+    count: FLOOD_READS,
+    concurrency: FLOOD_CONCURRENCY,
+    requests: { kind: 'read', leadIds: floodedIds },
+  });
 
   const failure = run.flood.firstFailure ?? firstFailure;
   if (failure) console.log(`first 5xx: ${failure}`);

@@ -2,16 +2,48 @@
  * A tenant's ordinary requests, one at a time and timed, before and during another tenant's flood
  * (test/reliability): what the flood must neither fail nor slow past a multiple of their quiet p99.
  */
+import type { DataSource } from 'typeorm';
+import { initializeDatabase } from '../../db/data-source';
+import { runFlood, type FloodOptions, type FloodResult } from './processes/flood-driver';
+import { startServices, type Services } from './processes/services';
 
 export interface Timed {
   status: number;
   ms: number;
 }
 
-export interface BystanderRun<F> {
+export interface BystanderRun {
   quiet: Timed[];
   during: Timed[];
-  flood: F;
+  flood: FloodResult;
+}
+
+export interface FloodTarget {
+  /** A pool of the test's own, for setting up and checking. */
+  db: DataSource;
+  services: Services;
+  baseUrl: string;
+}
+
+/**
+ * What a flood test runs against: the real API and worker as child processes (each with its own
+ * pool). Registers the suite's beforeAll and afterAll; the fields are set once beforeAll has run.
+ */
+export function floodTarget(): FloodTarget {
+  const target = {} as FloodTarget;
+  beforeAll(async () => {
+    target.db = await initializeDatabase({ url: process.env.TEST_DB_URL as string, poolSize: 2 });
+    target.services = await startServices({
+      databaseUrl: process.env.TEST_DB_URL as string,
+      temporalAddress: process.env.TEST_TEMPORAL_ADDRESS as string,
+    });
+    target.baseUrl = target.services.api.baseUrl;
+  });
+  afterAll(async () => {
+    await target.services?.stop();
+    await target.db?.destroy();
+  });
+  return target;
 }
 
 /** One request, timed from its start until its whole body has arrived; `onFailure` sees a 5xx's body. */
@@ -32,17 +64,17 @@ async function repeat(send: () => Promise<Timed>, opts: { count?: number; until?
 
 /**
  * `quietRequests` of the bystander's requests on a quiet machine, then its requests for as long
- * as the flood runs. Those sent while the flood's driver boots are not counted: a real flood's
- * client runs on another machine.
+ * as the flood runs (flood-driver.ts, a process of its own). Those sent while the flood's driver
+ * boots are not counted: a real flood's client runs on another machine.
  */
-export async function timeDuringFlood<F>(
+export async function timeDuringFlood(
   send: () => Promise<Timed>,
   quietRequests: number,
-  startFlood: (onStart: () => void) => Promise<F>,
-): Promise<BystanderRun<F>> {
+  floodOptions: FloodOptions,
+): Promise<BystanderRun> {
   const quiet = await repeat(send, { count: quietRequests });
   let [started, done] = [false, false];
-  const flood = startFlood(() => (started = true)).finally(() => (done = true));
+  const flood = runFlood(floodOptions, () => (started = true)).finally(() => (done = true));
   await repeat(send, { until: () => started || done });
   const during = await repeat(send, { until: () => done });
   return { quiet, during, flood: await flood };
@@ -56,7 +88,7 @@ export function percentiles(requests: Timed[]): { p50: number; p99: number } {
 }
 
 /** The bystander's p99 during the flood, and as a multiple of its quiet p99, logged under `label`. */
-export function bystanderLatency(label: string, run: BystanderRun<unknown>): { floodP99: number; ratio: number } {
+export function bystanderLatency(label: string, run: BystanderRun): { floodP99: number; ratio: number } {
   const [q, f] = [percentiles(run.quiet), percentiles(run.during)];
   const ratio = f.p99 / q.p99;
   console.log(

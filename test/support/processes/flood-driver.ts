@@ -15,7 +15,7 @@ export type FloodRequests =
   /** GET /v1/leads/:id, round robin over these IDs. */
   | { kind: 'read'; leadIds: string[] };
 
-interface FloodOptions {
+export interface FloodOptions {
   url: string;
   apiKey: string;
   /** How many requests in all. */
