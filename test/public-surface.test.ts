@@ -237,6 +237,19 @@ describe('tracking URLs, dispatched without a router, matched as an Express rout
     await get(`${sent.click}/`).expect(302).expect('Location', 'https://example.com/offer');
   });
 
+  it('answers an open with the 42-byte transparent GIF, byte for byte', async () => {
+    const sent = await sentEmail();
+    const pixel = await get(sent.open)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect([pixel.status, pixel.headers['content-length'], pixel.headers['cache-control']]).toEqual([200, '42', 'no-store, max-age=0']);
+    expect((pixel.body as Buffer).toString('base64')).toBe('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7');
+  });
+
   it('is a 404 for a token of another kind or an extra segment, and a 405 for a method the URL does not take', async () => {
     const sent = await sentEmail();
     await get(sent.open.replace('/t/o/', '/t/c/')).expect(404);
