@@ -44,12 +44,12 @@ async function createLead(tenant: TestTenant, body: unknown): Promise<Timed> {
 
 /** Waits up to a minute for the tenant's leads' duplicate checks; the number still unchecked. */
 async function untilChecked(tenant: TestTenant): Promise<number> {
-  const unchecked = async () =>
-    (
-      await target.db.query(`SELECT count(*)::int AS n FROM leads WHERE tenant_id = $1 AND duplicates_checked_at IS NULL`, [
-        tenant.tenant.id,
-      ])
-    )[0].n as number;
+  const unchecked = async () => {
+    const [row] = await target.db.query(`SELECT count(*)::int AS n FROM leads WHERE tenant_id = $1 AND duplicates_checked_at IS NULL`, [
+      tenant.tenant.id,
+    ]);
+    return row.n as number;
+  };
   const deadline = Date.now() + 60_000;
   while ((await unchecked()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
   return unchecked();

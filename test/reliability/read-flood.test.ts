@@ -26,6 +26,8 @@ const UNLIMITED = { monthlyCalls: 1e9, perMinute: 1e8, burst: 1e7 };
 const target = floodTarget();
 let bystander: TestTenant;
 const bystanderLeads: string[] = [];
+/** Reads the bystander got another lead for (ID asked: body): none, groups never mix. */
+const wrongReads: string[] = [];
 let firstFailure: string | undefined;
 
 beforeAll(async () => {
@@ -46,7 +48,6 @@ async function createLead(tenant: TestTenant): Promise<Timed & { body: string }>
 
 /** The bystander's requests in turn: a create, then a read of one of its leads (checked to be that lead). */
 let turn = 0;
-const wrongReads: string[] = [];
 async function bystanderRequest(): Promise<Timed> {
   if (turn++ % 2 === 0 || !bystanderLeads.length) {
     const created = await createLead(bystander);

@@ -81,7 +81,7 @@ export async function timeDuringFlood(
 }
 
 /** Median and p99 of the requests' latencies, in ms. */
-export function percentiles(requests: Timed[]): { p50: number; p99: number } {
+function percentiles(requests: Timed[]): { p50: number; p99: number } {
   const sorted = requests.map((r) => r.ms).sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.ceil(sorted.length * q) - 1];
   return { p50: at(0.5), p99: at(0.99) };
