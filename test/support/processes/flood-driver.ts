@@ -1,8 +1,8 @@
 /**
- * One tenant's flood of requests (lead creates or reads), as a process of its own (`runFlood` below starts it): the
- * flooding client's event loop then is not the one that times the other tenant's requests, as two
- * tenants' integrations are two machines. Prints one JSON line: the status of every request and
- * the first 5xx body.
+ * One tenant's flood of requests (lead creates or reads), as a process of its own (`runFlood`
+ * below starts it): the flooding client's event loop then is not the one that times the other
+ * tenant's requests, as two tenants' integrations are two machines. Prints one JSON line: the
+ * status of every request and the first 5xx body.
  */
 import { Agent, request } from 'node:http';
 import { setPriority } from 'node:os';
@@ -54,22 +54,19 @@ async function flood(opts: FloodOptions): Promise<FloodResult> {
   return result;
 }
 
-/** The flood's `n`th request. */
+/** The flood's `n`th request: its path and, for a create, its JSON body. */
+function nthRequest(requests: FloodRequests, n: number): { path: string; body?: string } {
+  if (requests.kind === 'read') return { path: `/v1/leads/${requests.leadIds[n % requests.leadIds.length]}` };
+  const lead = { email: `flood-${n}-${process.pid}@example.com`, firstName: 'Ada', lastName: 'Lovelace', phone: requests.phone };
+  return { path: '/v1/leads', body: JSON.stringify(lead) };
+}
+
 function send(agent: Agent, opts: FloodOptions, n: number): Promise<{ status: number; text: string }> {
-  const { requests } = opts;
-  const body =
-    requests.kind === 'create'
-      ? JSON.stringify({ email: `flood-${n}-${process.pid}@example.com`, firstName: 'Ada', lastName: 'Lovelace', phone: requests.phone })
-      : undefined;
-  const path = requests.kind === 'create' ? '/v1/leads' : `/v1/leads/${requests.leadIds[n % requests.leadIds.length]}`;
+  const { path, body } = nthRequest(opts.requests, n);
+  const headers: Record<string, string | number> = { 'X-API-Key': opts.apiKey };
+  if (body) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, opts.url), {
-      method: body ? 'POST' : 'GET',
-      agent,
-      headers: body
-        ? { 'X-API-Key': opts.apiKey, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }
-        : { 'X-API-Key': opts.apiKey },
-    });
+    const req = request(new URL(path, opts.url), { method: body ? 'POST' : 'GET', agent, headers });
     req.on('response', (res) => {
       let text = '';
       res.setEncoding('utf8');
