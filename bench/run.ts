@@ -37,13 +37,17 @@ import { WARMUP, warmUp } from './warmup';
 import { bareSignals, bareStarts, oneActivityCompletions, pool, BASELINE_QUEUE, Receiver, webhookDeliveries } from './temporal-targets';
 
 const DURATION = Number(process.argv[2] ?? 3);
-/** Targets that measure what another one sets up: T5-signal signals the workflows T5-enroll starts. */
-const NEEDS: Record<string, string> = { 'T5-signal': 'T5-enroll' };
+/**
+ * Targets that measure what another one sets up: T5-signal signals the workflows T5-enroll starts,
+ * and T5-signal-direct those T5-signal tops up.
+ */
+const NEEDS: Record<string, string> = { 'T5-signal': 'T5-enroll', 'T5-signal-direct': 'T5-signal' };
+const withNeeds = (id: string): string[] => (NEEDS[id] ? [...withNeeds(NEEDS[id]), id] : [id]);
 /**
  * Optional comma-separated target ids (e.g. T2,T4-open) to measure only those while profiling,
  * with the targets they need (alone, T5-signal had no workflow to signal and measured failures).
  */
-const ONLY = process.argv[3]?.split(',').flatMap((id) => (NEEDS[id] ? [NEEDS[id], id] : [id]));
+const ONLY = process.argv[3]?.split(',').flatMap(withNeeds);
 const LAYOUTS = (process.env.BENCH_LAYOUTS ?? 'split,all-in-one').split(',');
 const CONNECTIONS = 50;
 const ROUNDS = 3;
@@ -62,6 +66,8 @@ interface Case {
   rounds?: number;
   /** Run once before the first round, unmeasured. */
   setup?: () => Promise<void>;
+  /** Measured only when named (ONLY): it explains another target rather than being one of the goals. */
+  diagnostic?: boolean;
   baseline: (round: number) => Promise<Sample>;
   target: (round: number) => Promise<Sample>;
 }
@@ -107,11 +113,15 @@ interface MeasureOptions {
   expected?: '2xx' | '3xx';
   /** Items each request carries (T7: 100 leads), for the warm-up's count. */
   itemsPerRequest?: number;
+  /** At most this many requests in the measured part (T5-signal: one per workflow); requests/s then over the time they took. */
+  maxRequests?: number;
+  /** Runs between the warm-up and the measured part (warmUp's `settle`). */
+  settle?: () => Promise<void>;
 }
 
 /** One autocannon run after the warm-up (bench/warmup.ts); counts answers outside `expected` (and connection errors) as errors. */
 async function measure(base: string, request: Record<string, unknown>, opts: MeasureOptions = {}): Promise<Sample> {
-  const { expected = '2xx', itemsPerRequest = 1 } = opts;
+  const { expected = '2xx', itemsPerRequest = 1, maxRequests, settle } = opts;
   const { path: requestPath = '/', ...rest } = request as { path?: string };
   const url = base + requestPath;
   await warmUp(
@@ -126,13 +136,21 @@ async function measure(base: string, request: Record<string, unknown>, opts: Mea
         } as autocannon.Options)
       ).requests.total,
     itemsPerRequest,
+    settle,
   );
-  const r = await autocannon({ url, connections: CONNECTIONS, pipelining: 1, duration: DURATION, ...rest } as autocannon.Options);
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    duration: DURATION,
+    ...(maxRequests ? { maxOverallRequests: maxRequests } : {}),
+    ...rest,
+  } as autocannon.Options);
   const counts = Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [Number(code), (s as { count: number }).count] as const);
   const ok = expected === '2xx' ? (c: number) => c >= 200 && c < 300 : (c: number) => c >= 300 && c < 400;
   const unexpected = counts.filter(([c]) => !ok(c)).reduce((a, [, n]) => a + n, 0);
   return {
-    rps: r.requests.average,
+    rps: maxRequests ? r.requests.total / r.duration : r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: unexpected + r.errors + r.timeouts,
@@ -203,7 +221,7 @@ async function metered(settled: () => Promise<void>, run: () => Promise<Sample>)
 
 async function runCases(cases: Case[], service: ShippedProcess[], settled: () => Promise<void>): Promise<Record<string, TargetResult>> {
   const targets: Record<string, TargetResult> = {};
-  for (const c of cases.filter((x) => !ONLY || ONLY.includes(x.id))) {
+  for (const c of cases.filter((x) => (ONLY ? ONLY.includes(x.id) : !x.diagnostic))) {
     for (const p of service) p.assertRunning();
     const b: Sample[] = [];
     const t: Sample[] = [];
@@ -294,14 +312,17 @@ async function main(): Promise<void> {
   const ENROLL_N = 300;
   /**
    * Workflows T5-signal signals on each side, in turn. Temporal gives a workflow's signals that
-   * arrive while its last workflow task still waits one task together. With the 900 of T5-enroll,
-   * the bare worker, seconds behind, took two signals a task (in 30 baseline workflows' histories:
-   * 180 signals, 90 tasks; the service's: 154 and 150), so its side paid for half the tasks. An
-   * enrollment hears of an event or two in days, each a task of its own: so many workflows that a
-   * workflow's next signal comes seconds later, and few enough that both workers keep them all in
-   * their cache (about 2,300 by default here, by heap size).
+   * arrive while its last workflow task still waits one task together, for about the price of one.
+   * An enrollment hears of an event or two in days, each a task of its own, so each run signals a
+   * workflow at most once after its warm-up's tasks are done (bareSignals, measure's maxRequests):
+   * with 2,000 workflows a side signalled round and round for the run instead, the bare client
+   * outran its worker and got 660 signals into 420 tasks, while the API's events, slower to
+   * arrive, got one task each (60 histories a side). Few enough that both workers keep them all
+   * in their cache (about 2,300 by default here, by heap size).
    */
   const SIGNAL_POOL = 2000;
+  /** Until the workers have run what the warm-up's signals queued. */
+  const untilDrained = () => untilQuiet(60_000, log);
   const T6_N = 120;
   let t6BaselineRps = 10;
   let campaignId: string | undefined;
@@ -461,21 +482,40 @@ async function main(): Promise<void> {
           // An event naming an enrollment that does not exist is stored and signals nothing: it would measure less.
           if (topUp?.errors) throw new Error(`T5-signal: ${topUp.errors} of the top-up's leads were not enrolled`);
         },
-        baseline: () => bareSignals(client, bareStarted.slice(-SIGNAL_POOL), DURATION, CONNECTIONS),
+        baseline: () => bareSignals(client, bareStarted.slice(-SIGNAL_POOL), DURATION, CONNECTIONS, untilDrained),
         target: () =>
-          measure(app, {
-            method: 'POST',
-            path: '/v1/analytics/events',
-            headers: key,
-            requests: [
-              {
-                setupRequest: (r: Record<string, unknown>) => ({
-                  ...r,
-                  body: openNamingItsEnrollment(enrolled[++n % enrolled.length]),
-                }),
-              },
-            ],
-          }),
+          measure(
+            app,
+            {
+              method: 'POST',
+              path: '/v1/analytics/events',
+              headers: key,
+              requests: [
+                {
+                  setupRequest: (r: Record<string, unknown>) => ({
+                    ...r,
+                    body: openNamingItsEnrollment(enrolled[++n % enrolled.length]),
+                  }),
+                },
+              ],
+            },
+            { maxRequests: SIGNAL_POOL, settle: untilDrained },
+          ),
+      },
+      {
+        id: 'T5-signal-direct',
+        what: "diagnostic: T5-signal without its API, the bare client signalling the bare workflows vs the service's enrollments",
+        goal: 0.8,
+        diagnostic: true,
+        baseline: () => bareSignals(client, bareStarted.slice(-SIGNAL_POOL), DURATION, CONNECTIONS, untilDrained),
+        target: () =>
+          bareSignals(
+            client,
+            enrolled.slice(-SIGNAL_POOL).map((leadId) => workflowIds.campaignEnrollment(campaignId as string, leadId)),
+            DURATION,
+            CONNECTIONS,
+            untilDrained,
+          ),
       },
       {
         id: 'T6',

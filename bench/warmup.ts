@@ -19,10 +19,16 @@ export const WARMUP = {
 /**
  * Runs `load(seconds, maxRequests)` for WARMUP.seconds, then again until WARMUP.items are answered.
  * `load` returns how many requests it had answered; `itemsPerRequest` converts them to items.
+ * `settle`, if given, runs before the measured part starts (T5-signal: until what the warm-up queued is done).
  */
-export async function warmUp(load: (seconds: number, maxRequests?: number) => Promise<number>, itemsPerRequest = 1): Promise<void> {
+export async function warmUp(
+  load: (seconds: number, maxRequests?: number) => Promise<number>,
+  itemsPerRequest = 1,
+  settle?: () => Promise<void>,
+): Promise<void> {
   const needed = Math.ceil(WARMUP.items / itemsPerRequest);
   const answered = await load(WARMUP.seconds);
   if (answered < needed) await load(WARMUP.maxSeconds, Math.max(needed - answered, WARMUP.concurrency));
+  await settle?.();
   cpuMeter.begin(); // the measured part starts here
 }
