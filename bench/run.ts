@@ -473,8 +473,7 @@ async function main(): Promise<void> {
         what: `bare client signals/s to running workflows vs POST /v1/analytics/events of an open naming the lead's enrollment, which it signals`,
         goal: 0.8,
         setup: async () => {
-          // Enough workflows on each side that none is signalled again while its last signal's
-          // workflow task may still wait (see SIGNAL_POOL).
+          // A workflow a side for each signal of a run (see SIGNAL_POOL).
           log(`T5-signal: topping up to ${SIGNAL_POOL} workflows a side ...`);
           const { ids } = await bareStarts(client, `${layout}/pool`, Math.max(0, SIGNAL_POOL - bareStarted.length), CONNECTIONS);
           bareStarted.push(...ids);
