@@ -3,6 +3,7 @@
  * (test/reliability): what the flood must neither fail nor slow past a multiple of their quiet p99.
  */
 import type { DataSource } from 'typeorm';
+import { percentile } from '../../bench/sample';
 import { initializeDatabase } from '../../db/data-source';
 import { runFlood, type FloodOptions, type FloodResult } from './processes/flood-driver';
 import { startServices, type Services } from './processes/services';
@@ -80,11 +81,10 @@ export async function timeDuringFlood(
   return { quiet, during, flood: await flood };
 }
 
-/** Median and p99 of the requests' latencies, in ms. */
+/** Median and p99 of the requests' latencies, in ms, as the benchmark computes them. */
 function percentiles(requests: Timed[]): { p50: number; p99: number } {
-  const sorted = requests.map((r) => r.ms).sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.ceil(sorted.length * q) - 1];
-  return { p50: at(0.5), p99: at(0.99) };
+  const ms = requests.map((r) => r.ms);
+  return { p50: percentile(ms, 0.5), p99: percentile(ms, 0.99) };
 }
 
 /** The bystander's p99 during the flood, and as a multiple of its quiet p99, logged under `label`. */
