@@ -1,5 +1,5 @@
 /** The Temporal connection's call-context storage runs only while a call that needs it does. */
-import { Connection, type Client } from '@temporalio/client';
+import { Connection, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { withCallContext } from '../lib/temporal/call-context';
 import { connectTemporalClient } from '../lib/temporal/client';
 
@@ -19,7 +19,8 @@ describe('the Temporal call context', () => {
     expect(storageOn()).toBe(false);
   });
 
-  it('keeps a running call its deadline while another call ends, and is off once both have', async () => {
+  /** While a call with a deadline waits (on a gate), `other` runs; then the gate opens. */
+  async function besideASlowCall(other: () => Promise<unknown>) {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const deadline = Date.now() + 60_000;
@@ -29,12 +30,25 @@ describe('the Temporal call context', () => {
         return connection.callContextStorage.getStore();
       }),
     );
-    await withCallContext(client, () => client.withDeadline(Date.now() + 5_000, () => client.workflowService.getSystemInfo({})));
+    await other();
     expect(storageOn()).toBe(true);
     release();
     expect(await slow).toMatchObject({ deadline });
     expect(storageOn()).toBe(false);
+  }
+
+  it('keeps a running call its deadline while another call ends, and is off once both have', () =>
+    besideASlowCall(() =>
+      withCallContext(client, () => client.withDeadline(Date.now() + 5_000, () => client.workflowService.getSystemInfo({}))),
+    ));
+
+  it('is off after a plain call (no deadline), which the client still makes inside its namespace metadata', async () => {
+    await expect(client.workflow.getHandle('no-such-workflow').signal('nudge')).rejects.toThrow(WorkflowNotFoundError);
+    expect(storageOn()).toBe(false);
   });
+
+  it('keeps a running call its deadline while a plain call is made and ends', () =>
+    besideASlowCall(() => expect(client.workflow.getHandle('no-such-workflow').describe()).rejects.toThrow(WorkflowNotFoundError)));
 
   it('is off after a call that failed', async () => {
     await expect(

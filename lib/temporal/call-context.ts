@@ -1,4 +1,4 @@
-import { Connection, type Client } from '@temporalio/client';
+import { Connection, type Client, type Metadata } from '@temporalio/client';
 
 const running = new WeakMap<Connection, number>();
 
@@ -19,13 +19,30 @@ export async function withCallContext<T>(client: Client, call: () => Promise<T>)
   try {
     return await call();
   } finally {
-    const left = (running.get(connection) ?? 1) - 1;
-    running.set(connection, left);
-    if (left === 0) connection.callContextStorage.disable();
+    running.set(connection, (running.get(connection) ?? 1) - 1);
+    releaseCallContext(connection);
   }
 }
 
-/** After `Connection.connect`, whose check of the server ran in the storage. */
+/** Switches the storage off unless a call of withCallContext is running (after `Connection.connect`, whose check of the server ran in it). */
 export function releaseCallContext(connection: Connection): void {
   if (!running.get(connection)) connection.callContextStorage.disable();
+}
+
+/**
+ * A Connection whose plain calls (no deadline, no abort signal) leave the storage off. The client
+ * makes each call of a namespace inside `withMetadata` (for its namespace header), which switches
+ * the storage on; the call reads its metadata as it is made, before `withMetadata` returns, so the
+ * storage can go off at once. Every signal of an engagement event is such a call: left on after
+ * it, the storage's hooks were about 2 % of the API's CPU under events (T5-signal's profile), and
+ * of every other route's too. So metadata meant for calls made after an await needs withCallContext.
+ */
+export class ContextReleasingConnection extends Connection {
+  override withMetadata<R>(metadata: Metadata, fn: () => Promise<R>): Promise<R> {
+    try {
+      return super.withMetadata(metadata, fn);
+    } finally {
+      releaseCallContext(this);
+    }
+  }
 }
