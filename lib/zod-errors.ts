@@ -3,17 +3,48 @@ import type { FieldError } from './errors';
 
 // A missing required field says so, as Stripe's "Missing required param" does, instead of zod's
 // "Invalid input: expected string, received undefined" (or, for an enum, "Invalid option"); an enum
-// still lists its values. Schemas' own messages still win.
+// still lists its values. A value of the wrong type or outside an enum says what was wanted in
+// words, as the API's own messages do ("Must be a number, not a string"), not in zod's notation
+// (`Invalid option: expected one of "a"|"b"`, or `expected int, received number` for 1.5).
+// Schemas' own messages still win.
 z.config({
   customError: (issue) => {
     // A query value that is not a number ("abc") reaches a coerced number as NaN: say what was wanted.
     if (issue.code === 'invalid_type' && issue.expected === 'number' && Number.isNaN(issue.input)) return 'Must be a number';
-    if (issue.input !== undefined) return undefined;
-    if (issue.code === 'invalid_type') return 'Required';
-    if (issue.code === 'invalid_value') return `Required; one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    if (issue.code === 'invalid_type') {
+      const wanted = WANTED_TYPES[issue.expected];
+      if (issue.input === undefined) return 'Required';
+      return wanted ? `Must be ${wanted}, not ${kindOf(issue.input)}` : undefined;
+    }
+    if (issue.code === 'invalid_value') {
+      const values = issue.values.map((v) => JSON.stringify(v)).join(', ');
+      if (issue.input === undefined) return `Required; one of ${values}`;
+      return issue.values.length === 1 ? `Must be ${values}` : `Must be one of ${values}`;
+    }
     return undefined;
   },
 });
+
+/** zod's expected types in words; a type not listed keeps zod's own message. */
+const WANTED_TYPES: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  record: 'an object',
+  array: 'an array',
+};
+
+/** What a JSON value given in the wrong place is, in the same words. */
+function kindOf(input: unknown): string {
+  if (input === null) return 'null';
+  if (Array.isArray(input)) return 'an array';
+  if (typeof input === 'number') return Number.isInteger(input) ? 'a number' : 'a fraction';
+  if (typeof input === 'boolean') return input ? 'true' : 'false';
+  if (typeof input === 'object') return 'an object';
+  return `a ${typeof input}`;
+}
 
 /** Where a schema takes no `status`, the status moves through the resource's named actions. */
 const STATUS_HINT =

@@ -243,6 +243,29 @@ describe('bad input found against a running instance answers 4xx in the envelope
     );
   });
 
+  it('says in words what a value of the wrong type or outside an enum should have been', async () => {
+    const res = await stack
+      .http()
+      .post('/v1/leads')
+      .set(tenant.sandbox)
+      .send(validLead({ score: 'high', firstName: null, customFields: [] }));
+    expectEnvelope(res, 422);
+    expect(res.body.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'score', message: 'Must be a number, not a string' },
+        { field: 'firstName', message: 'Must be a string, not null' },
+        { field: 'customFields', message: 'Must be an object, not an array' },
+      ]),
+    );
+    const execution = await stack.http().post('/v1/agents/executions').set(tenant.sandbox).send({ agent: 'closer', outcome: true });
+    expect(execution.body.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'agent', message: 'Must be one of "caller", "recommender"' },
+        { field: 'outcome', message: 'Must be one of "success", "failure"' },
+      ]),
+    );
+  });
+
   it("refuses another tenant's user as a lead's assignedTo with 422, on create and on update", async () => {
     const other = await newTenant(stack.db);
     const otherUser = (await stack.http().get('/v1/users').set(other.sandbox)).body.data[0].id;
