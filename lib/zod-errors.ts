@@ -3,27 +3,37 @@ import type { FieldError } from './errors';
 
 // A missing required field says so, as Stripe's "Missing required param" does, instead of zod's
 // "Invalid input: expected string, received undefined" (or, for an enum, "Invalid option"); an enum
-// still lists its values. A value of the wrong type or outside an enum says what was wanted in
-// words, as the API's own messages do ("Must be a number, not a string"), not in zod's notation
-// (`Invalid option: expected one of "a"|"b"`, or `expected int, received number` for 1.5).
-// Schemas' own messages still win.
-z.config({
-  customError: (issue) => {
-    // A query value that is not a number ("abc") reaches a coerced number as NaN: say what was wanted.
-    if (issue.code === 'invalid_type' && issue.expected === 'number' && Number.isNaN(issue.input)) return 'Must be a number';
-    if (issue.code === 'invalid_type') {
-      const wanted = WANTED_TYPES[issue.expected];
+// still lists its values. A value of the wrong type, outside an enum or out of range says what was
+// wanted in words, as the API's own messages do ("Must be a number, not a string", "Must be at
+// most 100"), not in zod's notation (`Invalid option: expected one of "a"|"b"`, `Too big: expected
+// number to be <=100`, or `expected int, received number` for 1.5). Schemas' own messages still win.
+z.config({ customError: (issue) => inWords(issue) });
+
+type Issue = z.core.$ZodRawIssue;
+
+/** The message for an issue zod raised without one of the schema's; undefined keeps zod's. */
+function inWords(issue: Issue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type': {
       if (issue.input === undefined) return 'Required';
+      // A query value that is not a number ("abc") reaches a coerced number as NaN: say what was wanted.
+      if (issue.expected === 'number' && Number.isNaN(issue.input)) return 'Must be a number';
+      const wanted = WANTED_TYPES[issue.expected];
       return wanted ? `Must be ${wanted}, not ${kindOf(issue.input)}` : undefined;
     }
-    if (issue.code === 'invalid_value') {
+    case 'invalid_value': {
       const values = issue.values.map((v) => JSON.stringify(v)).join(', ');
       if (issue.input === undefined) return `Required; one of ${values}`;
       return issue.values.length === 1 ? `Must be ${values}` : `Must be one of ${values}`;
     }
-    return undefined;
-  },
-});
+    case 'too_small':
+      return rangeInWords(issue.origin, 'least', issue.minimum, issue.inclusive, issue.exact);
+    case 'too_big':
+      return rangeInWords(issue.origin, 'most', issue.maximum, issue.inclusive, issue.exact);
+    default:
+      return undefined;
+  }
+}
 
 /** zod's expected types in words; a type not listed keeps zod's own message. */
 const WANTED_TYPES: Record<string, string> = {
@@ -44,6 +54,18 @@ function kindOf(input: unknown): string {
   if (typeof input === 'boolean') return input ? 'true' : 'false';
   if (typeof input === 'object') return 'an object';
   return `a ${typeof input}`;
+}
+
+/** A bound a number, a text's length or a list's size broke; other origins (dates, files) keep zod's message. */
+function rangeInWords(origin: string, side: 'least' | 'most', bound: number | bigint, inclusive = true, exact = false): string | undefined {
+  if (origin === 'number' || origin === 'int' || origin === 'bigint') {
+    return inclusive ? `Must be at ${side} ${bound}` : `Must be ${side === 'least' ? 'greater' : 'less'} than ${bound}`;
+  }
+  const count = Number(bound);
+  const amount = (unit: string) => `${exact ? 'exactly' : `at ${side}`} ${count} ${unit}${count === 1 ? '' : 's'}`;
+  if (origin === 'string') return `Must be ${amount('character')} long`;
+  if (origin === 'array' || origin === 'set') return `Must have ${amount('item')}`;
+  return undefined;
 }
 
 /** Where a schema takes no `status`, the status moves through the resource's named actions. */

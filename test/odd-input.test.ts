@@ -266,6 +266,21 @@ describe('bad input found against a running instance answers 4xx in the envelope
     );
   });
 
+  it('says in words which bound a number, a text or a list broke', async () => {
+    const query = await stack.http().get('/v1/leads?page=0&limit=1000').set(tenant.sandbox);
+    expectEnvelope(query, 400);
+    expect(query.body.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'page', message: 'Must be at least 1' },
+        { field: 'limit', message: 'Must be at most 100' },
+      ]),
+    );
+    const campaign = (await stack.http().post('/v1/campaigns').set(tenant.sandbox).send({ name: 'Bounds' })).body.data;
+    const empty = await stack.http().post(`/v1/campaigns/${campaign.id}/enrollments`).set(tenant.sandbox).send({ leadIds: [] });
+    expectEnvelope(empty, 422);
+    expect(empty.body.errors).toEqual([{ field: 'leadIds', message: 'Must have at least 1 item' }]);
+  });
+
   it("refuses another tenant's user as a lead's assignedTo with 422, on create and on update", async () => {
     const other = await newTenant(stack.db);
     const otherUser = (await stack.http().get('/v1/users').set(other.sandbox)).body.data[0].id;
