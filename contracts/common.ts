@@ -110,12 +110,15 @@ const storablePattern = (schema: z.ZodType, replacements: [string, string][]) =>
 const NO_YEAR_ZERO: [string, string] = ['[02468][048]00', '(?:[2468][048]|0[48])00'];
 const YEAR_FOUR_DIGITS: [string, string] = ['|\\d{4}-', '|(?:000[1-9]|00[1-9]\\d|0[1-9]\\d{2}|[1-9]\\d{3})-'];
 const OFFSET_TO_15_59: [string, string] = ['[+-](?:[01]\\d|2[0-3]):[0-5]\\d', '[+-](?:0\\d|1[0-5]):[0-5]\\d'];
-const datetime = z.iso.datetime({ offset: true });
+const datetime = z.iso.datetime({
+  offset: true,
+  error: 'Must be an ISO 8601 date and time, such as 2026-12-02T09:30:00Z or 2026-12-02T10:30:00+01:00',
+});
 export const isoDateTime = datetime
   .refine(yearFromOne, 'Year must be 0001 or later')
   .refine(offsetWithinRange, 'UTC offset must be within ±15:59')
   .meta({ pattern: storablePattern(datetime, [NO_YEAR_ZERO, YEAR_FOUR_DIGITS, OFFSET_TO_15_59]) });
-const date = z.iso.date();
+const date = z.iso.date({ error: 'Must be an ISO 8601 date, such as 2026-12-02' });
 export const isoDate = date
   .refine(yearFromOne, 'Year must be 0001 or later')
   .meta({ pattern: storablePattern(date, [NO_YEAR_ZERO, YEAR_FOUR_DIGITS]) });

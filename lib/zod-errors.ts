@@ -30,6 +30,13 @@ function inWords(issue: Issue): string | undefined {
       return rangeInWords(issue.origin, 'least', issue.minimum, issue.inclusive, issue.exact);
     case 'too_big':
       return rangeInWords(issue.origin, 'most', issue.maximum, issue.inclusive, issue.exact);
+    case 'invalid_union':
+      return unionInWords(issue.errors, issue.input);
+    case 'invalid_key': {
+      // A record's key (a custom field's name) that its own schema refused: zod said "Invalid key in record".
+      const reason = issue.issues[0]?.message;
+      return reason?.startsWith('Must ') ? `The key m${reason.slice(1)}` : undefined;
+    }
     default:
       return undefined;
   }
@@ -54,6 +61,23 @@ function kindOf(input: unknown): string {
   if (typeof input === 'boolean') return input ? 'true' : 'false';
   if (typeof input === 'object') return 'an object';
   return `a ${typeof input}`;
+}
+
+/**
+ * A value that is none of a union's types (a custom field's value): the types in words, when each
+ * branch wanted a type of its own (`Must be a string, a number, true or false, or null, not an
+ * object`); otherwise zod's `Invalid input`.
+ */
+function unionInWords(branches: z.core.$ZodIssue[][], input: unknown): string | undefined {
+  const wanted = branches.map((issues) =>
+    issues.length === 1 && issues[0].code === 'invalid_type' && !issues[0].path.length
+      ? (WANTED_TYPES[issues[0].expected] ?? (issues[0].expected === 'null' ? 'null' : undefined))
+      : undefined,
+  );
+  if (input === undefined || !wanted.length || wanted.some((w) => w === undefined)) return undefined;
+  const last = wanted.pop();
+  const listed = wanted.length ? `${wanted.join(', ')}${wanted.length > 1 ? ',' : ''} or ${last}` : last;
+  return `Must be ${listed}, not ${kindOf(input)}`;
 }
 
 /** A bound a number, a text's length or a list's size broke; other origins (dates, files) keep zod's message. */

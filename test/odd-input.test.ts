@@ -257,6 +257,29 @@ describe('bad input found against a running instance answers 4xx in the envelope
         { field: 'customFields', message: 'Must be an object, not an array' },
       ]),
     );
+    const nested = await stack
+      .http()
+      .post('/v1/leads')
+      .set(tenant.sandbox)
+      .send(validLead({ customFields: { tier: { level: 1 } } }));
+    expect(nested.body.errors).toEqual([
+      { field: 'customFields.tier', message: 'Must be a string, a number, true or false, or null, not an object' },
+    ]);
+    const longName = 'k'.repeat(101);
+    const named = await stack
+      .http()
+      .post('/v1/leads')
+      .set(tenant.sandbox)
+      .send(validLead({ customFields: { [longName]: 'x' } }));
+    expect(named.body.errors).toEqual([{ field: `customFields.${longName}`, message: 'The key must be at most 100 characters long' }]);
+    const when = await stack
+      .http()
+      .post('/v1/analytics/events')
+      .set(tenant.sandbox)
+      .send({ eventType: 'email_open', timestamp: 'yesterday' });
+    expect(when.body.errors).toEqual([
+      { field: 'timestamp', message: 'Must be an ISO 8601 date and time, such as 2026-12-02T09:30:00Z or 2026-12-02T10:30:00+01:00' },
+    ]);
     const execution = await stack.http().post('/v1/agents/executions').set(tenant.sandbox).send({ agent: 'closer', outcome: true });
     expect(execution.body.errors).toEqual(
       expect.arrayContaining([
