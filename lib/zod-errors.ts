@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FieldError } from './errors';
+import { meantField } from './near-names';
 
 // A missing required field says so, as Stripe's "Missing required param" does, instead of zod's
 // "Invalid input: expected string, received undefined" (or, for an enum, "Invalid option"); an enum
@@ -32,6 +33,12 @@ function inWords(issue: Issue): string | undefined {
       return rangeInWords(issue.origin, 'most', issue.maximum, issue.inclusive, issue.exact);
     case 'invalid_union':
       return unionInWords(issue.errors, issue.input);
+    case 'unrecognized_keys': {
+      // The object's own fields, for toFieldErrors' hints: the issue it gets keeps this `keys` array.
+      const shape = (issue.inst as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape;
+      if (shape) acceptedFields.set(issue.keys, Object.keys(shape));
+      return undefined;
+    }
     case 'invalid_key': {
       // A record's key (a custom field's name) that its own schema refused: zod said "Invalid key in record".
       const reason = issue.issues[0]?.message;
@@ -92,9 +99,23 @@ function rangeInWords(origin: string, side: 'least' | 'most', bound: number | bi
   return undefined;
 }
 
+/** The fields of an object that was given unknown ones, by the `keys` of the issue zod raised for them. */
+const acceptedFields = new WeakMap<readonly string[], string[]>();
+
 /** Where a schema takes no `status`, the status moves through the resource's named actions. */
 const STATUS_HINT =
   'Unknown field; the status changes through the named actions (POST /v1/<resource>/{id}/<action>, listed in the API docs)';
+
+/**
+ * An unknown field's message: the field it probably meant (`fristName`, `first_name`, `stage` for
+ * `stageId`), else the fields the object takes, as an unknown query parameter lists the endpoint's.
+ */
+function unknownField(key: string, accepted: string[] | undefined): string {
+  if (key === 'status') return STATUS_HINT;
+  if (!accepted?.length) return 'Unknown field';
+  const meant = meantField(key, accepted);
+  return meant ? `Unknown field; did you mean ${meant}?` : `Unknown field; the fields here are ${accepted.join(', ')}`;
+}
 
 /**
  * zod issues as the spec's {field, message} pairs; field is the dotted path ("customFields.tier").
@@ -104,7 +125,8 @@ export function toFieldErrors(error: z.ZodError): FieldError[] {
   return error.issues.flatMap((issue) => {
     const path = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: key === 'status' ? STATUS_HINT : 'Unknown field' }));
+      const accepted = acceptedFields.get(issue.keys);
+      return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: unknownField(key, accepted) }));
     }
     return [{ field: path.join('.') || 'body', message: issue.message }];
   });

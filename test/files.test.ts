@@ -192,7 +192,7 @@ describe('files', () => {
     const notMyDeal = await upload(t, 'x', { fields: { entityType: 'opportunity', entityId: foreignDeal.id } });
     expect(notMyDeal.body.errors).toEqual([{ field: 'entityId', message: 'Opportunity not found' }]);
     const extra = await upload(t, 'x', { fields: { colour: 'blue' } });
-    expect(extra.body.errors).toEqual([{ field: 'colour', message: 'Unknown field' }]);
+    expect(extra.body.errors).toEqual([{ field: 'colour', message: 'Unknown field; the fields here are entityType, entityId' }]);
     const misnamed = await stack.http().post('/v1/files/upload').set(t.sandbox).attach('document', Buffer.from('x'), 'a.txt');
     expect(misnamed.body.errors).toEqual([{ field: 'file', message: 'Unexpected file part "document"; name the file part "file"' }]);
   });

@@ -158,6 +158,35 @@ describe('HTTP conventions', () => {
     expect([twice.status, twice.body.errors]).toEqual([400, [{ field: 'page', message: 'Given more than once; give it once' }]]);
   });
 
+  it('names the field an unknown one probably meant, or else the fields the object takes', async () => {
+    const res = await stack
+      .http()
+      .post('/v1/leads')
+      .set(tenant.sandbox)
+      .send({ email: 'near@example.com', fristName: 'Ada', last_name: 'Lovelace' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'fristName', message: 'Unknown field; did you mean firstName?' },
+        { field: 'last_name', message: 'Unknown field; did you mean lastName?' },
+      ]),
+    );
+    const deal = await stack.http().post('/v1/opportunities').set(tenant.sandbox).send({ name: 'Deal', value: 1, stage: 'won' });
+    expect(deal.body.errors).toEqual([{ field: 'stage', message: 'Unknown field; did you mean stageId?' }]);
+    // Nested objects too, and a name like none of the fields lists them.
+    const form = await stack
+      .http()
+      .post('/v1/forms')
+      .set(tenant.sandbox)
+      .send({ name: 'F', fields: [{ name: 'email', type: 'email', label: 'Email', mapsTo: 'email', require: true, colour: 'red' }] });
+    expect(form.body.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'fields.0.require', message: 'Unknown field; did you mean required?' },
+        { field: 'fields.0.colour', message: expect.stringMatching(/^Unknown field; the fields here are name, .*label/) },
+      ]),
+    );
+  });
+
   it('points a PATCH of status to the named actions', async () => {
     const task = (await stack.http().post('/v1/tasks').set(tenant.sandbox).send({ title: 'Call back' }).expect(201)).body.data;
     const res = await stack.http().patch(`/v1/tasks/${task.id}`).set(tenant.sandbox).send({ status: 'completed' });

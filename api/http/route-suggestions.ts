@@ -2,29 +2,18 @@
  * The routes a request for a path no route serves probably meant, for its 404: `/v1/webhooks` is
  * served as `/v1/integrations/webhooks`, `/v1/lead/<id>` as `/v1/leads/:id`. A route is suggested
  * when the request's segments appear in its path in order, each word as a word of the path
- * (spelled alike, in the singular, or one letter apart) and each ID where the path takes one,
+ * (spelled alike, in the singular, one letter apart or with two neighbours swapped) and each ID where the path takes one,
  * with at most two of the path's words left over. The closest routes win (the fewest words left
  * over), those taking the request's method first.
  */
+
+import { alike } from '../../lib/near-names';
 
 const MAX_LEFT_OVER = 2;
 const MAX_SUGGESTIONS = 2;
 
 /** A segment that names something (`leads`, `Leads`, `rotate-secret`) rather than an ID (`leaQY0MXbmNqrDE5`). */
 const isWord = (segment: string) => /^[a-z][a-z-]*$/i.test(segment) && !/[a-z][A-Z]/.test(segment);
-
-/** `opportunity` for `opportunities`, `lead` for `leads` (the latter is one letter apart as well). */
-const singular = (word: string) => word.replace(/ies$/, 'y').replace(/s$/, '');
-
-/** Equal, one the other's plural, or (in words of four letters or more) one insertion, deletion or substitution apart: `campains`. */
-function alike(a: string, b: string): boolean {
-  if (a === b || singular(a) === singular(b)) return true;
-  if (Math.min(a.length, b.length) < 4 || Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && a[i] === b[i]) i++;
-  // After the first difference the rest must agree once one character is skipped on one side or both.
-  return a.slice(i + 1) === b.slice(i + 1) || a.slice(i) === b.slice(i + 1) || a.slice(i + 1) === b.slice(i);
-}
 
 /** How many of the route's segments the request leaves over, or null when its segments are not in the route in order. */
 function leftOver(request: string[], route: string[]): number | null {
