@@ -226,6 +226,12 @@ describe('the dashboard in Chromium', () => {
         .expect(201)
     ).body.data;
     await stack.http().post(`/v1/integrations/webhooks/${endpoint.id}/test`).set(tenant.live).expect(202);
+    // The 202 starts the delivery; the page reads the log once, so the delivery must be in it first
+    // (on a busy machine the page was read before it was, and the row never came).
+    await waitUntil(async () => {
+      const log = await stack.http().get(`/v1/integrations/webhooks/${endpoint.id}/deliveries`).set(tenant.live);
+      return log.body.data?.length > 0;
+    }, 'the test delivery in the endpoint log');
 
     await signIn('#/keys', viewer);
     await page.getByText('Your role can view API keys but not change them. Ask an admin for write access.').waitFor();
