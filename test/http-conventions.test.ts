@@ -202,14 +202,16 @@ describe('HTTP conventions', () => {
     ]);
   });
 
-  it('refuses a query parameter the endpoint does not take, naming the ones it does', async () => {
+  it('refuses a query parameter the endpoint does not take, naming the one it probably meant or the ones it takes', async () => {
     // A typo in a filter must not answer the unfiltered list.
     const typo = await stack.http().get('/v1/leads?stauts=lost&limit=5').set(tenant.sandbox);
     expect(typo.status).toBe(400);
     expect(typo.body).toMatchObject({ success: false, message: 'Invalid query parameters' });
-    expect(typo.body.errors).toEqual([
+    expect(typo.body.errors).toEqual([{ field: 'stauts', message: 'Unknown query parameter; did you mean status?' }]);
+    const unlike = await stack.http().get('/v1/leads?colour=red').set(tenant.sandbox);
+    expect(unlike.body.errors).toEqual([
       {
-        field: 'stauts',
+        field: 'colour',
         message: expect.stringMatching(/^Unknown query parameter; this endpoint takes page, limit, .*status.*customFields\.<key>$/),
       },
     ]);

@@ -6,6 +6,7 @@ import type { AuthContext } from './context';
 import { bareBody, paginate, successBody, type Pagination } from '../../lib/http-envelope';
 import { findUnstorableText } from '../../lib/unstorable-text';
 import { toFieldErrors } from '../../lib/zod-errors';
+import { meantField } from '../../lib/near-names';
 
 type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 type AuthMode = 'tenant' | 'public';
@@ -177,7 +178,8 @@ function queryParameterNames(schema: AnySchema | undefined): string[] {
 /**
  * An authenticated route refuses a query parameter it does not take, as it refuses an unknown body
  * field: `GET /v1/leads?stauts=lost` answering every lead would let a typo reach whatever the caller
- * does with the list next (a bulk update, a delete). Public routes (hosted pages, form posts) take
+ * does with the list next (a bulk update, a delete). The answer names the parameter it probably
+ * meant (`did you mean status?`), else the ones it takes. Public routes (hosted pages, form posts) take
  * whatever a link adds, such as UTM parameters.
  */
 function unknownQueryParameters(route: AnyRoute, raw: Record<string, unknown>): FieldError[] {
@@ -187,11 +189,14 @@ function unknownQueryParameters(route: AnyRoute, raw: Record<string, unknown>): 
     names ??= queryParameterNames(route.query as AnySchema | undefined);
     if (names.includes(key) || route.queryPrefixes?.some((prefix) => key.startsWith(prefix))) continue;
     const takes = [...names, ...(route.queryPrefixes ?? []).map((prefix) => `${prefix}<key>`)];
+    const meant = meantField(key, names);
     errors.push({
       field: key,
-      message: takes.length
-        ? `Unknown query parameter; this endpoint takes ${takes.join(', ')}`
-        : 'Unknown query parameter; this endpoint takes none',
+      message: meant
+        ? `Unknown query parameter; did you mean ${meant}?`
+        : takes.length
+          ? `Unknown query parameter; this endpoint takes ${takes.join(', ')}`
+          : 'Unknown query parameter; this endpoint takes none',
     });
   }
   return errors;
