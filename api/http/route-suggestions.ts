@@ -2,9 +2,10 @@
  * The routes a request for a path no route serves probably meant, for its 404: `/v1/webhooks` is
  * served as `/v1/integrations/webhooks`, `/v1/lead/<id>` as `/v1/leads/:id`. A route is suggested
  * when the request's segments appear in its path in order, each word as a word of the path
- * (spelled alike, in the singular, one letter apart or with two neighbours swapped) and each ID where the path takes one,
- * with at most two of the path's words left over. The closest routes win (the fewest words left
- * over), those taking the request's method first.
+ * (spelled alike, in the singular, one letter apart or with two neighbours swapped:
+ * lib/near-names.ts) and each ID where the path takes one, with at most two of the path's words
+ * left over. The closest routes win (the fewest words left over), those taking the request's
+ * method first.
  */
 
 import { alike } from '../../lib/near-names';

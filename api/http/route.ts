@@ -179,8 +179,8 @@ function queryParameterNames(schema: AnySchema | undefined): string[] {
  * An authenticated route refuses a query parameter it does not take, as it refuses an unknown body
  * field: `GET /v1/leads?stauts=lost` answering every lead would let a typo reach whatever the caller
  * does with the list next (a bulk update, a delete). The answer names the parameter it probably
- * meant (`did you mean status?`), else the ones it takes. Public routes (hosted pages, form posts) take
- * whatever a link adds, such as UTM parameters.
+ * meant (`did you mean status?`), else the ones it takes. Public routes (hosted pages, form posts)
+ * take whatever a link adds, such as UTM parameters.
  */
 function unknownQueryParameters(route: AnyRoute, raw: Record<string, unknown>): FieldError[] {
   let names: string[] | undefined;
