@@ -61,7 +61,7 @@ const WANTED_TYPES: Record<string, string> = {
 };
 
 /** What a JSON value given in the wrong place is, in the same words. */
-function kindOf(input: unknown): string {
+export function kindOf(input: unknown): string {
   if (input === null) return 'null';
   if (Array.isArray(input)) return 'an array';
   if (typeof input === 'number') return Number.isInteger(input) ? 'a number' : 'a fraction';

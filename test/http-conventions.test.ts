@@ -42,6 +42,24 @@ describe('HTTP conventions', () => {
     expect(res.body).toMatchObject({ success: false, status: 400, message: 'Malformed JSON in request body' });
     expectMeta(res.body);
     expect(res.body.data).toBeUndefined();
+    const comma = await stack
+      .http()
+      .post('/v1/leads')
+      .set(tenant.sandbox)
+      .set('Content-Type', 'application/json')
+      .send('{\n"email": "a@example.com",\n}');
+    expect(comma.body.errors).toEqual([
+      { field: 'body', message: 'Not valid JSON at line 3, column 1: a comma before }, which JSON does not allow' },
+    ]);
+  });
+
+  it('answers a JSON body that is not an object with 400, naming what it is', async () => {
+    const res = await stack.http().post('/v1/leads').set(tenant.sandbox).set('Content-Type', 'application/json').send('42');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      message: 'Request body must be a JSON object',
+      errors: [{ field: 'body', message: 'Must be a JSON object, not a number' }],
+    });
   });
 
   it('reads no body on a GET or DELETE: one sent there, malformed or not, changes nothing', async () => {

@@ -2,16 +2,17 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { DataSource } from 'typeorm';
 import { constraintViolationOf } from '../../db/constraint-errors';
 import { AppError } from '../../lib/errors';
+import { jsonBodyProblem } from '../../lib/json-syntax';
 import { logger } from '../../lib/logger';
 import { errorBody } from '../../lib/http-envelope';
 import { routeSuggester } from '../http/route-suggestions';
 import { routeTemplate } from '../http/route-template';
 
 /** Errors raised by body-parser carry a `type`; map them to the spec's statuses. */
-function fromBodyParser(err: { type?: string; status?: number }): AppError | null {
+function fromBodyParser(err: { type?: string; status?: number; body?: unknown }): AppError | null {
   switch (err.type) {
     case 'entity.parse.failed':
-      return new AppError('bad_request', 'Malformed JSON in request body', [{ field: 'body', message: 'Body is not valid JSON' }]);
+      return unparsedBody(err.body);
     case 'entity.too.large':
       return new AppError('payload_too_large', 'Request body is too large');
     case 'encoding.unsupported':
@@ -24,6 +25,16 @@ function fromBodyParser(err: { type?: string; status?: number }): AppError | nul
     default:
       return null;
   }
+}
+
+/** A body body-parser could not take (in strict mode, also valid JSON that is not an object or array): what is wrong, and where. */
+function unparsedBody(body: unknown): AppError {
+  const problem = typeof body === 'string' ? jsonBodyProblem(body) : null;
+  if (problem && !problem.malformed)
+    return new AppError('bad_request', 'Request body must be a JSON object', [{ field: 'body', message: problem.message }]);
+  return new AppError('bad_request', 'Malformed JSON in request body', [
+    { field: 'body', message: problem?.message ?? 'Body is not valid JSON' },
+  ]);
 }
 
 /**
