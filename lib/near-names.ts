@@ -24,11 +24,15 @@ export function alike(a: string, b: string): boolean {
 const folded = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
 
 /**
- * The field an unknown one probably meant: spelled alike once case, `_` and `-` are left aside
- * (`first_name`, `fristName`), or its beginning (`stage` for `stageId`). Null when none or several are.
+ * The name (a field, a query parameter, an enum's value) an unknown one probably meant: spelled
+ * alike once case, `_` and `-` are left aside (`first_name`, `fristName`, `EMAIL_OPEN`), else,
+ * from four letters on, its beginning (`stage` for `stageId`) or its end (`open` for
+ * `email_open`). Null when none or several are.
  */
-export function meantField(unknown: string, fields: readonly string[]): string | null {
+export function meantName(unknown: string, names: readonly string[]): string | null {
   const key = folded(unknown);
-  const near = fields.filter((f) => alike(key, folded(f)) || (key.length >= 4 && folded(f).startsWith(key)));
-  return near.length === 1 ? near[0] : null;
+  const one = (near: readonly string[]) => (near.length === 1 ? near[0] : null);
+  const spelledAlike = names.filter((n) => alike(key, folded(n)));
+  if (spelledAlike.length || key.length < 4) return one(spelledAlike);
+  return one(names.filter((n) => folded(n).startsWith(key) || folded(n).endsWith(key)));
 }

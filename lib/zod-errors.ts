@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FieldError } from './errors';
-import { meantField } from './near-names';
+import { meantName } from './near-names';
 
 // A missing required field says so, as Stripe's "Missing required param" does, instead of zod's
 // "Invalid input: expected string, received undefined" (or, for an enum, "Invalid option"); an enum
@@ -25,7 +25,15 @@ function inWords(issue: Issue): string | undefined {
     case 'invalid_value': {
       const values = issue.values.map((v) => JSON.stringify(v)).join(', ');
       if (issue.input === undefined) return `Required; one of ${values}`;
-      return issue.values.length === 1 ? `Must be ${values}` : `Must be one of ${values}`;
+      if (issue.values.length === 1) return `Must be ${values}`;
+      const meant =
+        typeof issue.input === 'string'
+          ? meantName(
+              issue.input,
+              issue.values.filter((v) => typeof v === 'string'),
+            )
+          : null;
+      return meant ? `Must be one of ${values}; did you mean ${JSON.stringify(meant)}?` : `Must be one of ${values}`;
     }
     case 'too_small':
       return rangeInWords(issue.origin, 'least', issue.minimum, issue.inclusive, issue.exact);
@@ -113,7 +121,7 @@ const STATUS_HINT =
 function unknownField(key: string, accepted: string[] | undefined): string {
   if (key === 'status') return STATUS_HINT;
   if (!accepted?.length) return 'Unknown field';
-  const meant = meantField(key, accepted);
+  const meant = meantName(key, accepted);
   return meant ? `Unknown field; did you mean ${meant}?` : `Unknown field; the fields here are ${accepted.join(', ')}`;
 }
 

@@ -235,7 +235,8 @@ describe('HTTP conventions', () => {
     ]);
     const wrongName = await stack.http().get('/v1/config/statuses?type=opportunity_stage').set(tenant.sandbox);
     expect(wrongName.status).toBe(400);
-    expect(wrongName.body.errors[0].message).toBe('Unknown query parameter; this endpoint takes page, limit, entityType');
+    // The end of a parameter's name, from four letters on, names it too.
+    expect(wrongName.body.errors[0].message).toBe('Unknown query parameter; did you mean entityType?');
     const none = await stack.http().get('/v1/usage?verbose=1').set(tenant.sandbox);
     expect(none.status).toBe(400);
     expect(none.body.errors).toEqual([{ field: 'verbose', message: 'Unknown query parameter; this endpoint takes none' }]);

@@ -287,6 +287,20 @@ describe('bad input found against a running instance answers 4xx in the envelope
         { field: 'outcome', message: 'Must be one of "success", "failure"' },
       ]),
     );
+    // A value near one of the enum's names it, in a body and in a query.
+    const open = await stack.http().post('/v1/analytics/events').set(tenant.sandbox).send({ eventType: 'open' });
+    expect(open.body.errors).toEqual([
+      {
+        field: 'eventType',
+        message:
+          'Must be one of "email_open", "link_click", "email_reply", "email_bounce", "email_sent", "form_submission", "page_visit"; did you mean "email_open"?',
+      },
+    ]);
+    const outcome = await stack.http().post('/v1/agents/executions').set(tenant.sandbox).send({ agent: 'Caller', outcome: 'succes' });
+    expect(outcome.body.errors).toEqual([
+      { field: 'agent', message: 'Must be one of "caller", "recommender"; did you mean "caller"?' },
+      { field: 'outcome', message: 'Must be one of "success", "failure"; did you mean "success"?' },
+    ]);
   });
 
   it('says in words which bound a number, a text or a list broke', async () => {

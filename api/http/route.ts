@@ -6,7 +6,7 @@ import type { AuthContext } from './context';
 import { bareBody, paginate, successBody, type Pagination } from '../../lib/http-envelope';
 import { findUnstorableText } from '../../lib/unstorable-text';
 import { toFieldErrors } from '../../lib/zod-errors';
-import { meantField } from '../../lib/near-names';
+import { meantName } from '../../lib/near-names';
 
 type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 type AuthMode = 'tenant' | 'public';
@@ -189,7 +189,7 @@ function unknownQueryParameters(route: AnyRoute, raw: Record<string, unknown>): 
     names ??= queryParameterNames(route.query as AnySchema | undefined);
     if (names.includes(key) || route.queryPrefixes?.some((prefix) => key.startsWith(prefix))) continue;
     const takes = [...names, ...(route.queryPrefixes ?? []).map((prefix) => `${prefix}<key>`)];
-    const meant = meantField(key, names);
+    const meant = meantName(key, names);
     errors.push({
       field: key,
       message: meant
