@@ -68,7 +68,11 @@ export type Lead = z.output<typeof Lead>;
 
 export const LeadListQuery = PaginationQuery.extend({
   sort: sortQuery(['createdAt', 'updatedAt', 'score', 'email', 'lastName'] as const, 'createdAt:desc'),
-  status: z.string().max(40).optional(),
+  status: z
+    .string()
+    .max(40)
+    .optional()
+    .meta({ description: "Code of one of the tenant's lead statuses; another code is a 400 that lists them" }),
   source: z.enum(LEAD_SOURCES).optional(),
   assignedTo: encodedId('user').optional(),
   q: nonBlank(200).optional().meta({

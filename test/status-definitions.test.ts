@@ -1,4 +1,4 @@
-import { newTenant, startStack, type TestStack, type TestTenant } from './support/stack';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 import { contactedLead } from './support/status-definitions';
 
 let stack: TestStack;
@@ -138,6 +138,29 @@ describe('status and stage definitions (/v1/config/statuses)', () => {
     const lead = await contactedLead(stack, t);
     await stack.http().post('/v1/opportunities/convert').set(t.sandbox).send({ leadId: lead.id }).expect(201);
     expect((await stack.http().get(`/v1/leads/${lead.id}`).set(t.sandbox)).body.data.status).toBe('contacted');
+  });
+
+  it("names the tenant's lead statuses, and the one probably meant, for an unknown status: in a write (422) and a list's filter (400)", async () => {
+    const t = await newTenant(stack.db);
+    await stack.http().post('/v1/config/statuses').set(t.sandbox).send({ code: 'nurture', name: 'Nurture', sortOrder: 10 }).expect(201);
+    const wanted = `Must be one of the tenant's lead statuses (GET /v1/config/statuses?entityType=lead): "new", "contacted", "qualified", "unqualified", "nurture"`;
+    const created = await stack
+      .http()
+      .post('/v1/leads')
+      .set(t.sandbox)
+      .send(validLead({ status: 'Nurture' }));
+    expect([created.status, created.body.errors]).toEqual([422, [{ field: 'status', message: `${wanted}; did you mean "nurture"?` }]]);
+    const filtered = await stack.http().get('/v1/leads?status=New').set(t.sandbox);
+    expect([filtered.status, filtered.body.message, filtered.body.errors]).toEqual([
+      400,
+      'Invalid query parameters',
+      [{ field: 'status', message: `${wanted}; did you mean "new"?` }],
+    ]);
+    const unlike = await stack.http().get('/v1/leads?status=zzz').set(t.sandbox);
+    expect(unlike.body.errors).toEqual([{ field: 'status', message: wanted }]);
+    // A status of the tenant's that no lead has yet is an empty page, not an error.
+    const none = await stack.http().get('/v1/leads?status=nurture').set(t.sandbox);
+    expect([none.status, none.body.data]).toEqual([200, []]);
   });
 
   it('keeps tenants and environments apart: another tenant or environment gets 404', async () => {

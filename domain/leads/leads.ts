@@ -1,6 +1,7 @@
 import { Lead, type Partner } from '../../db/entities';
 import { nextId } from '../../db/id-blocks';
 import type { ScopedQuery } from '../../db/scoped-query';
+import type { ScopedData } from '../../db/scoped-data';
 import { AppError, notFound } from '../../lib/errors';
 import { encodeId } from '../../lib/ids';
 import { mayMatchTransliterated, transliteratedSql } from '../../lib/search-spellings';
@@ -13,7 +14,14 @@ import { activeEnrollmentsOf, stopEnrollments } from '../campaigns/signal-enroll
 import type { DomainContext } from '../context';
 import { claimDedupeKeys } from './dedupe-keys';
 import { deleteIdentities, findDuplicates, syncIdentities, type DuplicateReason } from './identities';
-import { defaultLeadStatusHint, holdLeadStatus, rememberDefaultLeadStatus, resolveLeadStatus } from './statuses';
+import {
+  defaultLeadStatusHint,
+  holdLeadStatus,
+  leadStatusCodes,
+  rememberDefaultLeadStatus,
+  resolveLeadStatus,
+  unknownLeadStatusMessage,
+} from './statuses';
 import { normalizeEmail, normalizePhone } from '../normalize';
 import { PHONE_MATCH_DIGITS, splitPhoneNumbers } from '../phone-search';
 import { resolveReferralCode } from '../referral-codes';
@@ -233,7 +241,15 @@ export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ r
   if (f.q) await filterByQuery(ctx, qb, f.q);
   qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction).addOrderBy('l.id', f.sort.direction);
   const [rows, total] = await qb.page(f.page, f.limit);
+  // A status no lead can have (`New` for new) is a mistake, not an empty page: looked up only then.
+  if (f.status && total === 0) await assertLeadStatusFilter(ctx.data, f.status);
   return { rows, total };
+}
+
+async function assertLeadStatusFilter(data: ScopedData, status: string): Promise<void> {
+  const codes = await leadStatusCodes(data);
+  if (codes.includes(status)) return;
+  throw new AppError('bad_request', 'Invalid query parameters', [{ field: 'status', message: unknownLeadStatusMessage(status, codes) }]);
 }
 
 export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpdate): Promise<Lead> {

@@ -3,6 +3,8 @@ import { StatusDefinition } from '../../db/entities';
 import { type TenantScope } from '../../db/scoped-repository';
 import { type AppError, validationFailed } from '../../lib/errors';
 import { type DefinitionLock, findOrSeedDefinition } from '../find-definition';
+import { ensureSeeded } from '../status-definitions';
+import { meantName } from '../../lib/near-names';
 import { type ScopedData } from '../../db/scoped-data';
 import type { ScopedSqlBuilder } from '../../db/scoped-sql';
 import type { UnitOfWork } from '../unit-of-work';
@@ -15,16 +17,32 @@ import type { UnitOfWork } from '../unit-of-work';
  * for a delete or a new code finds no definition and writes nothing, as for an unknown status.
  */
 
+/**
+ * What a status that is not one of the scope's lead statuses is told: with the scope's codes (a
+ * single lead's write, a list's filter), it lists them and names the one `given` probably meant.
+ */
+export function unknownLeadStatusMessage(given?: string, codes: string[] = []): string {
+  const wanted = "Must be one of the tenant's lead statuses (GET /v1/config/statuses?entityType=lead)";
+  if (!codes.length) return wanted;
+  const meant = given === undefined ? null : meantName(given, codes);
+  return `${wanted}: ${codes.map((c) => JSON.stringify(c)).join(', ')}${meant ? `; did you mean ${JSON.stringify(meant)}?` : ''}`;
+}
+
 /** The 422 of a status that is not one of the scope's lead statuses. */
-export function unknownLeadStatus(): AppError {
-  return validationFailed([
-    { field: 'status', message: "Must be one of the tenant's lead statuses (GET /v1/config/statuses?entityType=lead)" },
-  ]);
+export function unknownLeadStatus(given?: string, codes?: string[]): AppError {
+  return validationFailed([{ field: 'status', message: unknownLeadStatusMessage(given, codes) }]);
+}
+
+/** The scope's lead status codes, in their order. */
+export async function leadStatusCodes(data: ScopedData): Promise<string[]> {
+  await ensureSeeded(data, 'lead');
+  const rows = await data.repo(StatusDefinition).find({ where: { entityType: 'lead' }, order: { sortOrder: 'ASC', id: 'ASC' } });
+  return rows.map((r) => r.code);
 }
 
 async function findOrSeed(data: ScopedData, code: string | undefined, lock: DefinitionLock): Promise<string> {
   const found = await findOrSeedDefinition(data, 'lead', code ? { code } : undefined, lock);
-  if (!found) throw unknownLeadStatus();
+  if (!found) throw unknownLeadStatus(code, await leadStatusCodes(data));
   return found.code;
 }
 
