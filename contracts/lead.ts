@@ -72,7 +72,7 @@ export const LeadListQuery = PaginationQuery.extend({
     .string()
     .max(40)
     .optional()
-    .meta({ description: "Code of one of the tenant's lead statuses; another code is a 400 that lists them" }),
+    .meta({ description: "Code of one of the tenant's lead statuses; another code is a 400 that lists them", ...references('leadStatus') }),
   source: z.enum(LEAD_SOURCES).optional(),
   assignedTo: encodedId('user').optional(),
   q: nonBlank(200).optional().meta({
