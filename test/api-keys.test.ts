@@ -85,7 +85,7 @@ describe('API keys', () => {
     expect((await stack.http().delete(`/v1/api-keys/${k.id}`).set(tenant.live)).body.data.status).toBe('revoked');
   });
 
-  it('answers missing, malformed, unknown, revoked and expired keys with the same 401', async () => {
+  it('answers missing, malformed, unknown, revoked and expired keys with the same 401, telling apart only what their form shows', async () => {
     const expired = (await createKey({ name: 'Soon', expiresAt: new Date(Date.now() + 60_000).toISOString() })).body.data;
     await stack.db.getRepository(ApiKey).update({ keyPrefix: expired.keyPrefix }, { expiresAt: new Date(Date.now() - 1000) });
     const revoked = (await createKey({ name: 'Gone' })).body.data;
@@ -97,10 +97,25 @@ describe('API keys', () => {
       revoked: revoked.fullKey,
       expired: expired.fullKey,
     };
+    // errors[0] says what was wrong with what was sent by its form alone: an unknown, a revoked and
+    // an expired key (or a deactivated owner's) are told nothing apart.
+    const unknown = 'Unknown, revoked or expired API key, or its owner was deactivated';
+    const said: Record<string, string> = {
+      missing: 'No API key sent: send it in the X-API-Key header, or as Authorization: Bearer <key>',
+      malformed: 'Not an API key of this service: keys begin svc_live_sk_ or svc_sandbox_sk_',
+      unknown,
+      revoked: unknown,
+      expired: unknown,
+    };
     for (const [label, key] of Object.entries(cases)) {
       const req = stack.http().get('/v1/leads');
       const res = await (key === undefined ? req : req.set('X-API-Key', key));
-      expect([label, res.status, res.body.message]).toEqual([label, 401, 'Invalid or missing API key']);
+      expect([label, res.status, res.body.message, res.body.errors]).toEqual([
+        label,
+        401,
+        'Invalid or missing API key',
+        [{ field: 'X-API-Key', message: said[label] }],
+      ]);
     }
   });
 
@@ -114,6 +129,18 @@ describe('API keys', () => {
       const res = await stack.http().get('/v1/leads').set('Authorization', header);
       expect([header, res.status, res.body.message]).toEqual([header, 401, 'Invalid or missing API key']);
     }
+    // The scheme's name in any case (RFC 9110); a key without it, or another scheme, is told how to send it.
+    expect((await stack.http().get('/v1/leads').set('Authorization', `bearer ${key}`)).status).toBe(200);
+    for (const header of [key, 'Basic dXNlcjpwYXNz']) {
+      const res = await stack.http().get('/v1/leads').set('Authorization', header);
+      expect(res.body.errors).toEqual([
+        { field: 'Authorization', message: 'Not a Bearer credential: send Authorization: Bearer <key>, or the key in X-API-Key' },
+      ]);
+    }
+    const token = await stack.http().get('/v1/leads').set('Authorization', 'Bearer not-a-key-or-token');
+    expect(token.body.errors).toEqual([
+      { field: 'X-Tenant-Id', message: "A session token (not an API key) needs X-Tenant-Id, its tenant's ID" },
+    ]);
   });
 
   it('enforces scopes with 403 "Insufficient permissions", with write implying read', async () => {

@@ -15,9 +15,9 @@ import { unscoped } from '../../db/unscoped';
  * The user must still exist and be active; their role gives the scopes.
  */
 export async function resolveBearer(db: DataSource, req: Request): Promise<Omit<ResolvedKey, 'keyId'> | null> {
-  const header = req.get('authorization');
-  if (!header?.startsWith('Bearer ')) return null;
-  const claims = verifyAccessToken(header.slice(7).trim());
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
+  if (!token) return null;
+  const claims = verifyAccessToken(token);
   const tenantHeader = req.get('x-tenant-id');
   if (!claims || !tenantHeader || tenantHeader !== claims.tid) return null;
   const environmentHeader = req.get('x-environment') ?? 'live';

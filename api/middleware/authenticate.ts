@@ -1,7 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import type { DataSource } from 'typeorm';
 import { hasScope } from '../../lib/auth/scopes';
-import { AppError } from '../../lib/errors';
+import { AppError, type FieldError } from '../../lib/errors';
+import { API_KEY_PATTERN } from '../../lib/auth/api-key-secret';
 import type { RateLimiter } from '../../lib/rate-limit/limiter';
 import type { ApiKeyCache } from '../auth/key-cache';
 import { resolveApiKey } from '../auth/resolve-api-key';
@@ -9,7 +10,9 @@ import { resolveBearer } from '../auth/resolve-bearer';
 
 const INVALID_KEY_MESSAGE = 'Invalid or missing API key';
 
-const BEARER_API_KEY = /^Bearer\s+(svc_\S+)\s*$/;
+// RFC 9110: the scheme's name is case-insensitive (`bearer svc_...` is the same credential).
+const BEARER_API_KEY = /^Bearer\s+(svc_\S+)\s*$/i;
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** The API key of a request: X-API-Key, or `Authorization: Bearer svc_...` as Stripe's clients send theirs. */
 function apiKeyOf(req: Request): string | undefined {
@@ -34,7 +37,7 @@ export function authenticate(db: DataSource, limiter: RateLimiter, keyCache: Api
           }),
         );
       }
-      return next(new AppError('unauthorized', INVALID_KEY_MESSAGE));
+      return next(new AppError('unauthorized', INVALID_KEY_MESSAGE, [credentialProblem(req)]));
     }
     req.ctx.auth = {
       tenantId: resolved.tenantId,
@@ -47,6 +50,36 @@ export function authenticate(db: DataSource, limiter: RateLimiter, keyCache: Api
       limits: resolved.limits,
     };
     next();
+  };
+}
+
+const UNKNOWN_KEY = 'Unknown, revoked or expired API key, or its owner was deactivated';
+const NOT_A_KEY = 'Not an API key of this service: keys begin svc_live_sk_ or svc_sandbox_sk_';
+
+/**
+ * What the 401 says of the credentials sent, judged by their form alone: none at all, a key in the
+ * wrong header or shape, a session token without its tenant. Whether a well-formed key is unknown,
+ * revoked or expired is never told apart (nor is a session token's reason), so a guesser learns no
+ * more than the spec's message, as with login.
+ */
+function credentialProblem(req: Request): FieldError {
+  const header = req.get('x-api-key');
+  if (header !== undefined) return { field: 'X-API-Key', message: API_KEY_PATTERN.test(header) ? UNKNOWN_KEY : NOT_A_KEY };
+  const authorization = req.get('authorization');
+  if (authorization === undefined) {
+    return { field: 'X-API-Key', message: 'No API key sent: send it in the X-API-Key header, or as Authorization: Bearer <key>' };
+  }
+  const bearer = BEARER.exec(authorization)?.[1];
+  if (bearer === undefined) {
+    return { field: 'Authorization', message: 'Not a Bearer credential: send Authorization: Bearer <key>, or the key in X-API-Key' };
+  }
+  if (bearer.startsWith('svc_')) return { field: 'Authorization', message: API_KEY_PATTERN.test(bearer) ? UNKNOWN_KEY : NOT_A_KEY };
+  if (!req.get('x-tenant-id')) {
+    return { field: 'X-Tenant-Id', message: "A session token (not an API key) needs X-Tenant-Id, its tenant's ID" };
+  }
+  return {
+    field: 'Authorization',
+    message: 'Session token invalid or expired, or not of the X-Tenant-Id tenant: sign in again (POST /v1/auth/login)',
   };
 }
 
