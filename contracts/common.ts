@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decodeId, ID_TYPES, type IdType } from '../lib/ids';
+import { meantName } from '../lib/near-names';
 
 const LABELS: Partial<Record<IdType, string>> = {
   apiKey: 'API key',
@@ -130,14 +131,32 @@ export const PaginationQuery = z.object({
 
 /** `sort=field:asc|desc` restricted to the given fields. */
 export function sortQuery<const F extends readonly [string, ...string[]]>(fields: F, fallback: `${F[number]}:${'asc' | 'desc'}`) {
+  const wanted = `Must be one of ${fields.join(', ')} followed by :asc or :desc`;
   return z
     .string()
-    .regex(new RegExp(`^(${fields.join('|')}):(asc|desc)$`), `Must be one of ${fields.join(', ')} followed by :asc or :desc`)
+    .regex(new RegExp(`^(${fields.join('|')}):(asc|desc)$`), {
+      error: (issue) => {
+        const meant = typeof issue.input === 'string' ? meantSort(issue.input, fields) : null;
+        return meant ? `${wanted}; did you mean ${meant}?` : wanted;
+      },
+    })
     .default(fallback)
     .transform((v) => {
       const [field, dir] = v.split(':');
       return { field: field as F[number], direction: dir.toUpperCase() as 'ASC' | 'DESC' };
     });
+}
+
+/**
+ * The sort a value in another API's style probably meant: `created_at:DESC`, `-createdAt`
+ * (JSON:API's descending), `createdAt desc` (a `+` in the URL), or a field without its direction.
+ */
+function meantSort(value: string, fields: readonly string[]): string | null {
+  const [name = '', direction = ''] = value.replace(/^[-+]/, '').split(/[:\s,]+/);
+  const field = meantName(name, fields);
+  if (!field) return null;
+  const wanted = value.startsWith('-') ? 'desc' : /^asc/i.test(direction) ? 'asc' : /^desc/i.test(direction) ? 'desc' : null;
+  return wanted ? `${field}:${wanted}` : `${field}:asc or ${field}:desc`;
 }
 
 export const PaginationSchema = z

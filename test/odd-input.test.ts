@@ -303,6 +303,22 @@ describe('bad input found against a running instance answers 4xx in the envelope
     ]);
   });
 
+  it("names the sort a value in another API's style probably meant", async () => {
+    const wanted = 'Must be one of createdAt, updatedAt, score, email, lastName followed by :asc or :desc';
+    const said = async (sort: string) =>
+      (
+        await stack
+          .http()
+          .get(`/v1/leads?sort=${encodeURIComponent(sort)}`)
+          .set(tenant.sandbox)
+      ).body.errors[0].message;
+    expect(await said('created_at:DESC')).toBe(`${wanted}; did you mean createdAt:desc?`);
+    expect(await said('-score')).toBe(`${wanted}; did you mean score:desc?`);
+    expect(await said('lastName asc')).toBe(`${wanted}; did you mean lastName:asc?`);
+    expect(await said('createdAt')).toBe(`${wanted}; did you mean createdAt:asc or createdAt:desc?`);
+    expect(await said('colour:asc')).toBe(wanted);
+  });
+
   it('says in words which bound a number, a text or a list broke', async () => {
     const query = await stack.http().get('/v1/leads?page=0&limit=1000').set(tenant.sandbox);
     expectEnvelope(query, 400);
