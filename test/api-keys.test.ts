@@ -141,6 +141,17 @@ describe('API keys', () => {
     expect(token.body.errors).toEqual([
       { field: 'X-Tenant-Id', message: "A session token (not an API key) needs X-Tenant-Id, its tenant's ID" },
     ]);
+    const session = () => stack.http().get('/v1/leads').set('Authorization', 'Bearer not-a-key-or-token').set('X-Tenant-Id', tenant.id);
+    expect((await session().set('X-Environment', 'staging')).body.errors).toEqual([
+      { field: 'X-Environment', message: 'Must be "live" or "sandbox"' },
+    ]);
+    expect((await session()).body.errors).toEqual([
+      {
+        field: 'Authorization',
+        message:
+          'Session token invalid or expired, not of the X-Tenant-Id tenant, or its user deactivated: sign in again (POST /v1/auth/login)',
+      },
+    ]);
   });
 
   it('enforces scopes with 403 "Insufficient permissions", with write implying read', async () => {

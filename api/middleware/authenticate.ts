@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { hasScope } from '../../lib/auth/scopes';
 import { AppError, type FieldError } from '../../lib/errors';
 import { API_KEY_PATTERN } from '../../lib/auth/api-key-secret';
+import { ENVIRONMENTS } from '../../db/entities/tenant-owned';
 import type { RateLimiter } from '../../lib/rate-limit/limiter';
 import type { ApiKeyCache } from '../auth/key-cache';
 import { resolveApiKey } from '../auth/resolve-api-key';
@@ -77,9 +78,14 @@ function credentialProblem(req: Request): FieldError {
   if (!req.get('x-tenant-id')) {
     return { field: 'X-Tenant-Id', message: "A session token (not an API key) needs X-Tenant-Id, its tenant's ID" };
   }
+  const environment = req.get('x-environment');
+  if (environment !== undefined && !(ENVIRONMENTS as readonly string[]).includes(environment)) {
+    return { field: 'X-Environment', message: `Must be ${ENVIRONMENTS.map((e) => JSON.stringify(e)).join(' or ')}` };
+  }
   return {
     field: 'Authorization',
-    message: 'Session token invalid or expired, or not of the X-Tenant-Id tenant: sign in again (POST /v1/auth/login)',
+    message:
+      'Session token invalid or expired, not of the X-Tenant-Id tenant, or its user deactivated: sign in again (POST /v1/auth/login)',
   };
 }
 
