@@ -5,11 +5,18 @@ import { meantName } from '../lib/near-names';
 const LABELS: Partial<Record<IdType, string>> = {
   apiKey: 'API key',
   auditLog: 'Audit log entry',
-  landingPage: 'Landing page',
-  agentExecution: 'Agent execution',
-  emailTemplate: 'Email template',
+  dkimKey: 'DKIM key',
 };
-const idLabel = (type: IdType) => LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1);
+/** `Lead`, `Landing page` (each word of a camelCase type after the first in lower case). */
+const idLabel = (type: IdType) =>
+  LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1).replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
+const withArticle = (label: string) => `${/^[AEIOU]/.test(label) ? 'an' : 'a'} ${label}`;
+
+/** The type whose tag an ID that is not of `type` has (a campaign's ID where a lead's is wanted), if any. */
+function otherIdType(type: IdType, value: unknown): IdType | undefined {
+  if (typeof value !== 'string') return undefined;
+  return (Object.keys(ID_TYPES) as IdType[]).find((other) => other !== type && idPattern(other).test(value));
+}
 
 /**
  * The shape every ID of one of `types` has (its tag, then 13-14 letters and digits), stated in the
@@ -27,7 +34,12 @@ function idPattern(...types: IdType[]): RegExp {
 export function encodedId(type: IdType) {
   return z
     .string()
-    .regex(idPattern(type), `Must be a valid ${idLabel(type)} ID`)
+    .regex(idPattern(type), {
+      error: (issue) => {
+        const other = otherIdType(type, issue.input);
+        return `Must be a valid ${idLabel(type)} ID${other ? `, not ${withArticle(idLabel(other))} ID` : ''}`;
+      },
+    })
     .transform((value, ctx) => {
       const decoded = decodeId(type, value);
       if (decoded === null) {

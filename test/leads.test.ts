@@ -107,12 +107,28 @@ describe('leads', () => {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ success: false, status: 404, message: 'Lead not found' });
     }
+    // An ID of another type says which: its tag is no secret.
+    const partner = await stack
+      .http()
+      .get(`/v1/leads/${encodeId('partner', 1)}`)
+      .set(tenant.sandbox);
+    expect(partner.body.errors).toEqual([{ field: 'id', message: 'This is a Partner ID, not a Lead ID' }]);
+    const imported = await stack
+      .http()
+      .get(`/v1/leads/imports/${encodeId('lead', 1)}`)
+      .set(tenant.sandbox);
+    expect([imported.body.message, imported.body.errors]).toEqual([
+      'Lead import not found',
+      [{ field: 'id', message: 'This is a Lead ID, not a Lead import ID' }],
+    ]);
   });
 
-  it('answers a wrong-type body ID with a 422 field error', async () => {
+  it('answers a wrong-type body ID with a 422 field error naming the type it is', async () => {
     const res = await create(validLead({ assignedTo: encodeId('lead', 1) }));
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([{ field: 'assignedTo', message: 'Must be a valid User ID' }]);
+    expect(res.body.errors).toEqual([{ field: 'assignedTo', message: 'Must be a valid User ID, not a Lead ID' }]);
+    const garbage = await create(validLead({ assignedTo: 'usr-garbage' }));
+    expect(garbage.body.errors).toEqual([{ field: 'assignedTo', message: 'Must be a valid User ID' }]);
   });
 
   it('names each missing required field as Required', async () => {

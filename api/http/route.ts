@@ -154,13 +154,20 @@ export function defineListRoute<
   };
 }
 
-/** Path params carry IDs: anything that does not decode is "not found", never a validation error. */
+/**
+ * Path params carry IDs: anything that does not decode is "not found", never a validation error.
+ * An ID of another type (a campaign's where a lead's goes) says so: its tag is no secret.
+ */
 function parseParams(schema: AnySchema | undefined, raw: unknown) {
   if (!schema) return undefined;
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
-  const message = result.error.issues[0]?.message.replace(/^Must be a valid (.*) ID$/, '$1 not found') ?? 'Not found';
-  throw new AppError('not_found', message);
+  const issue = result.error.issues[0];
+  const [, wanted, other] = /^Must be a valid (.+?) ID(?:, not (.+ ID))?$/.exec(issue?.message ?? '') ?? [];
+  if (!wanted) throw new AppError('not_found', issue?.message ?? 'Not found');
+  const article = /^[AEIOU]/.test(wanted) ? 'an' : 'a';
+  const hint = other ? [{ field: String(issue.path[0]), message: `This is ${other}, not ${article} ${wanted} ID` }] : undefined;
+  throw new AppError('not_found', `${wanted} not found`, hint);
 }
 
 /** The query parameters a schema names: the same list the OpenAPI document gives, read once per schema. */
