@@ -150,10 +150,28 @@ describe('HTTP conventions', () => {
     expect(res.body).toMatchObject({ success: false, status: 413 });
   });
 
-  it('answers a body that is not JSON with 415', async () => {
+  it('answers a body that is not JSON with 415, naming the type sent (and curl -d form-encoding)', async () => {
     const res = await stack.http().post('/v1/leads').set(tenant.sandbox).set('Content-Type', 'text/plain').send('email=a@b.c');
     expect(res.status).toBe(415);
-    expect(res.body).toMatchObject({ success: false, status: 415 });
+    expect(res.body).toMatchObject({
+      success: false,
+      status: 415,
+      message: 'Content-Type must be application/json',
+      errors: [{ field: 'Content-Type', message: 'Must be application/json, not text/plain' }],
+    });
+    const curl = await stack
+      .http()
+      .post('/v1/leads')
+      .set(tenant.sandbox)
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send('{"email":"a@example.com"}');
+    expect(curl.body.errors).toEqual([
+      {
+        field: 'Content-Type',
+        message:
+          "Must be application/json, not application/x-www-form-urlencoded (curl -d sends that unless given -H 'Content-Type: application/json')",
+      },
+    ]);
   });
 
   it('answers validation failures with 422 and one {field, message} per problem', async () => {

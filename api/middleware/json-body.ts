@@ -1,5 +1,5 @@
 import express, { Router, type RequestHandler } from 'express';
-import { AppError } from '../../lib/errors';
+import { AppError, type FieldError } from '../../lib/errors';
 import { depthExceeds, MAX_JSON_DEPTH } from '../../lib/json-depth';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -12,6 +12,17 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
  * bodies are read: no other method of the API takes one (RFC 9110 gives a GET or DELETE body no
  * meaning), and the reads, the hottest requests, then skip the parser altogether.
  */
+/**
+ * What a body's Content-Type was instead. A form-encoded one is most often JSON that `curl -d` sent
+ * without a Content-Type header (curl's default), so the answer says how to send it.
+ */
+function notJson(contentType: string | undefined): FieldError {
+  const type = contentType?.split(';')[0].trim().toLowerCase();
+  if (!type) return { field: 'Content-Type', message: 'Missing: send application/json with the JSON body' };
+  const curl = type === 'application/x-www-form-urlencoded' ? " (curl -d sends that unless given -H 'Content-Type: application/json')" : '';
+  return { field: 'Content-Type', message: `Must be application/json, not ${type}${curl}` };
+}
+
 export function jsonBody(
   limit: string,
   skip: (path: string) => boolean = () => false,
@@ -23,7 +34,7 @@ export function jsonBody(
     if (skip(req.path)) return next();
     const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
     if (hasBody && !req.is('application/json') && !req.is('application/*+json')) {
-      return next(new AppError('unsupported_media_type', 'Content-Type must be application/json'));
+      return next(new AppError('unsupported_media_type', 'Content-Type must be application/json', [notJson(req.get('content-type'))]));
     }
     next();
   };
