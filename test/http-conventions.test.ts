@@ -147,7 +147,12 @@ describe('HTTP conventions', () => {
     const huge = { ...validLead(), customFields: { blob: 'x'.repeat(2_000_000) } };
     const res = await stack.http().post('/v1/leads').set(tenant.sandbox).send(huge);
     expect(res.status).toBe(413);
-    expect(res.body).toMatchObject({ success: false, status: 413 });
+    expect(res.body).toMatchObject({ success: false, status: 413, message: 'Request body is too large' });
+    expect(res.body.errors).toEqual([
+      { field: 'body', message: 'Must be at most 1 MB; send many leads as a file import (POST /v1/leads/imports)' },
+    ]);
+    const partner = await stack.http().post('/v1/partners').set(tenant.sandbox).send(huge);
+    expect(partner.body.errors).toEqual([{ field: 'body', message: 'Must be at most 1 MB' }]);
   });
 
   it('answers a body that is not JSON with 415, naming the type sent (and curl -d form-encoding)', async () => {

@@ -9,12 +9,12 @@ import { routeSuggester } from '../http/route-suggestions';
 import { routeTemplate } from '../http/route-template';
 
 /** Errors raised by body-parser carry a `type`; map them to the spec's statuses. */
-function fromBodyParser(err: { type?: string; status?: number; body?: unknown }): AppError | null {
+function fromBodyParser(err: { type?: string; status?: number; body?: unknown; limit?: unknown }, path: string): AppError | null {
   switch (err.type) {
     case 'entity.parse.failed':
       return unparsedBody(err.body);
     case 'entity.too.large':
-      return new AppError('payload_too_large', 'Request body is too large');
+      return tooLarge(err.limit, path);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new AppError('unsupported_media_type', 'Unsupported content encoding or charset');
@@ -25,6 +25,19 @@ function fromBodyParser(err: { type?: string; status?: number; body?: unknown })
     default:
       return null;
   }
+}
+
+/**
+ * A 413 with the limit it broke, in the unit BODY_LIMIT was most likely given in; on the leads'
+ * routes (a batch, mostly), with the way to send any number of them.
+ */
+function tooLarge(limit: unknown, path: string): AppError {
+  if (typeof limit !== 'number') return new AppError('payload_too_large', 'Request body is too large');
+  const [unit, size] = limit % 2 ** 20 === 0 ? ['MB', 2 ** 20] : limit % 2 ** 10 === 0 ? ['KB', 2 ** 10] : ['bytes', 1];
+  const leads = path.startsWith('/v1/leads') ? '; send many leads as a file import (POST /v1/leads/imports)' : '';
+  return new AppError('payload_too_large', 'Request body is too large', [
+    { field: 'body', message: `Must be at most ${limit / size} ${unit}${leads}` },
+  ]);
 }
 
 /** A body body-parser could not take (in strict mode, also valid JSON that is not an object or array): what is wrong, and where. */
@@ -85,7 +98,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const appError =
     err instanceof AppError
       ? err
-      : (fromBodyParser(err) ??
+      : (fromBodyParser(err, req.path) ??
         fromHttpError(err) ??
         fromConstraint(err, db, req.body) ??
         (isStatementTimeout(err)
