@@ -10,7 +10,7 @@ const LABELS: Partial<Record<IdType, string>> = {
 /** `Lead`, `Landing page` (each word of a camelCase type after the first in lower case). */
 const idLabel = (type: IdType) =>
   LABELS[type] ?? type.charAt(0).toUpperCase() + type.slice(1).replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
-const withArticle = (label: string) => `${/^[AEIOU]/.test(label) ? 'an' : 'a'} ${label}`;
+export const withArticle = (label: string) => `${/^[AEIOU]/.test(label) ? 'an' : 'a'} ${label}`;
 
 /** The type whose tag an ID that is not of `type` has (a campaign's ID where a lead's is wanted), if any. */
 function otherIdType(type: IdType, value: unknown): IdType | undefined {

@@ -7,6 +7,7 @@ import { bareBody, paginate, successBody, type Pagination } from '../../lib/http
 import { findUnstorableText } from '../../lib/unstorable-text';
 import { toFieldErrors } from '../../lib/zod-errors';
 import { meantName } from '../../lib/near-names';
+import { withArticle } from '../../contracts/common';
 
 type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 type AuthMode = 'tenant' | 'public';
@@ -165,8 +166,7 @@ function parseParams(schema: AnySchema | undefined, raw: unknown) {
   const issue = result.error.issues[0];
   const [, wanted, other] = /^Must be a valid (.+?) ID(?:, not (.+ ID))?$/.exec(issue?.message ?? '') ?? [];
   if (!wanted) throw new AppError('not_found', issue?.message ?? 'Not found');
-  const article = /^[AEIOU]/.test(wanted) ? 'an' : 'a';
-  const hint = other ? [{ field: String(issue.path[0]), message: `This is ${other}, not ${article} ${wanted} ID` }] : undefined;
+  const hint = other ? [{ field: String(issue.path[0]), message: `This is ${other}, not ${withArticle(wanted)} ID` }] : undefined;
   throw new AppError('not_found', `${wanted} not found`, hint);
 }
 

@@ -5,14 +5,6 @@ import { depthExceeds, MAX_JSON_DEPTH } from '../../lib/json-depth';
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
- * JSON bodies only (multipart routes opt out by path). A body with another content type is a
- * 415 rather than being silently ignored; one nested deeper than MAX_JSON_DEPTH is a 400.
- * `skip` paths accept other types too; `rawBytes` paths are never parsed, whatever their
- * Content-Type says, since their handler streams the request itself. Only POST, PUT and PATCH
- * bodies are read: no other method of the API takes one (RFC 9110 gives a GET or DELETE body no
- * meaning), and the reads, the hottest requests, then skip the parser altogether.
- */
-/**
  * What a body's Content-Type was instead. A form-encoded one is most often JSON that `curl -d` sent
  * without a Content-Type header (curl's default), so the answer says how to send it.
  */
@@ -23,6 +15,14 @@ function notJson(contentType: string | undefined): FieldError {
   return { field: 'Content-Type', message: `Must be application/json, not ${type}${curl}` };
 }
 
+/**
+ * JSON bodies only (multipart routes opt out by path). A body with another content type is a
+ * 415 rather than being silently ignored; one nested deeper than MAX_JSON_DEPTH is a 400.
+ * `skip` paths accept other types too; `rawBytes` paths are never parsed, whatever their
+ * Content-Type says, since their handler streams the request itself. Only POST, PUT and PATCH
+ * bodies are read: no other method of the API takes one (RFC 9110 gives a GET or DELETE body no
+ * meaning), and the reads, the hottest requests, then skip the parser altogether.
+ */
 export function jsonBody(
   limit: string,
   skip: (path: string) => boolean = () => false,
