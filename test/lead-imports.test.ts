@@ -382,6 +382,26 @@ describe('POST /v1/leads/imports', () => {
     expect((await leadsOf(t)).map((l: { email: string }) => l.email)).toEqual(['ok@example.com', 'after@example.com']);
   });
 
+  it("fails a row whose status is not one of the tenant's, naming the statuses and the one it probably meant", async () => {
+    const t = await newTenant(stack.db);
+    const csv = [
+      'Email,First name,Last name,Status',
+      'ok@example.com,Ok,Row,qualified',
+      'cap@example.com,Cap,Row,Qualified',
+      'odd@example.com,Odd,Row,zzz',
+    ];
+    const fileId = await upload(t, csv.join('\n') + '\n');
+    const mapping = { email: 'Email', firstName: 'First name', lastName: 'Last name', status: 'Status' };
+    const started = await startImport(t, { fileId, format: 'csv', mapping, onExisting: 'skip' }).expect(202);
+    expect(await finished(t, started.body.data.id)).toMatchObject({ status: 'completed', rowsRead: 3, created: 1, failed: 2 });
+    const failures = await stack.http().get(`/v1/leads/imports/${started.body.data.id}/failures`).set(t.live).expect(200);
+    const wanted = `status: Must be one of the tenant's lead statuses (GET /v1/config/statuses?entityType=lead): "new", "contacted", "qualified", "unqualified"`;
+    expect(failures.body.data.map((f: { line: number; reason: string }) => [f.line, f.reason])).toEqual([
+      [3, `${wanted}; did you mean "qualified"?`],
+      [4, wanted],
+    ]);
+  });
+
   it('fails a row longer than 1 MB without holding it, and answers 422 to a header that long or wider than 1,000 columns', async () => {
     const t = await newTenant(stack.db);
     const huge = 'x'.repeat(1_100_000);
@@ -667,7 +687,8 @@ describe('lead imports without a running workflow', () => {
       expect(await chunk).toMatchObject({ done: true, rowsRead: 3, created: 2, failed: 1 });
       const failures = await stack.http().get(`/v1/leads/imports/${id}/failures`).set(t.live).expect(200);
       expect(failures.body.data.map((f: { line: number; reason: string }) => [f.line, f.reason])).toEqual([
-        [3, "status: Must be one of the tenant's lead statuses (GET /v1/config/statuses?entityType=lead)"],
+        // The statuses there are once the chunk's transaction could go on.
+        [3, 'status: Must be one of the tenant\'s lead statuses (GET /v1/config/statuses?entityType=lead): "contacted", "qualified"'],
       ]);
       const leads: { email: string; status: string }[] = await stack.db.query(
         `SELECT email, status FROM leads WHERE tenant_id = $1 AND environment = 'live' ORDER BY email`,

@@ -14,7 +14,7 @@ import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/au
 import { describeErrors, rowOf, storableRow, type ImportRow } from './import-rows';
 import { writeImportedLeads, type CreatedLead, type ValidRow } from './write-imported-leads';
 import type { CreatedRange } from './import-search-index';
-import { holdLeadStatus, holdLeadStatuses, unknownLeadStatus } from './statuses';
+import { holdLeadStatus, holdLeadStatuses, leadStatusCodes, unknownLeadStatus } from './statuses';
 
 /** Rows per chunk: one activity, one transaction. */
 export const IMPORT_CHUNK_ROWS = 5_000;
@@ -180,9 +180,15 @@ async function holdRowStatuses(tx: UnitOfWork, valid: ValidRow[], defaultStatus:
   const named = [...new Set(valid.flatMap((r) => (r.status === null ? [] : [r.status])))];
   const held = await holdLeadStatuses(tx, defaultStatus === null ? named : [...named, defaultStatus]);
   if (defaultStatus !== null && !held.has(defaultStatus)) defaultStatus = await holdLeadStatus(tx, undefined);
-  const gone = describeErrors(unknownLeadStatus().errors ?? []);
   const rows = valid.filter((r) => r.status === null || held.has(r.status));
-  const failures = valid.filter((r) => r.status !== null && !held.has(r.status)).map((r) => ({ line: r.line, raw: r.raw, reason: gone }));
+  const unknown = valid.filter((r) => r.status !== null && !held.has(r.status));
+  // The scope's statuses, for failures that name them and the one meant: looked up once a chunk, and only then.
+  const codes = unknown.length ? await leadStatusCodes(tx) : [];
+  const failures = unknown.map((r) => ({
+    line: r.line,
+    raw: r.raw,
+    reason: describeErrors(unknownLeadStatus(r.status ?? undefined, codes).errors ?? []),
+  }));
   return { rows, failures, defaultStatus };
 }
 
