@@ -9,13 +9,19 @@ import { limitsFor } from '../../lib/plans';
 import type { ResolvedKey } from './resolve-api-key';
 import { unscoped } from '../../db/unscoped';
 
+// RFC 9110: the scheme's name is case-insensitive (`bearer svc_...` is the same credential).
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The credential of `Authorization: Bearer <credential>`: an API key (`svc_...`) or a session token. */
+export const bearerToken = (req: Request): string | undefined => BEARER.exec(req.get('authorization') ?? '')?.[1];
+
 /**
  * The platform UI's auth: `Authorization: Bearer <jwt>` plus `X-Tenant-Id`, which must
  * equal the token's tenant. The UI picks the environment with `X-Environment` (default live).
  * The user must still exist and be active; their role gives the scopes.
  */
 export async function resolveBearer(db: DataSource, req: Request): Promise<Omit<ResolvedKey, 'keyId'> | null> {
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
+  const token = bearerToken(req);
   if (!token) return null;
   const claims = verifyAccessToken(token);
   const tenantHeader = req.get('x-tenant-id');

@@ -7,22 +7,22 @@ import { ENVIRONMENTS } from '../../db/entities/tenant-owned';
 import type { RateLimiter } from '../../lib/rate-limit/limiter';
 import type { ApiKeyCache } from '../auth/key-cache';
 import { resolveApiKey } from '../auth/resolve-api-key';
-import { resolveBearer } from '../auth/resolve-bearer';
+import { bearerToken, resolveBearer } from '../auth/resolve-bearer';
 
 const INVALID_KEY_MESSAGE = 'Invalid or missing API key';
 
-// RFC 9110: the scheme's name is case-insensitive (`bearer svc_...` is the same credential).
-const BEARER_API_KEY = /^Bearer\s+(svc_\S+)\s*$/i;
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
 /** The API key of a request: X-API-Key, or `Authorization: Bearer svc_...` as Stripe's clients send theirs. */
 function apiKeyOf(req: Request): string | undefined {
-  return req.get('x-api-key') ?? BEARER_API_KEY.exec(req.get('authorization') ?? '')?.[1];
+  const header = req.get('x-api-key');
+  if (header !== undefined) return header;
+  const bearer = bearerToken(req);
+  return bearer?.startsWith('svc_') ? bearer : undefined;
 }
 
 /**
  * An API key (integrations) or Bearer JWT + X-Tenant-Id (platform UI). Missing, malformed, unknown,
- * revoked and expired credentials all get the same 401. Every failure counts against the caller's
+ * revoked and expired credentials all get the same 401 and message (credentialProblem adds what
+ * their form alone shows). Every failure counts against the caller's
  * IP, and an IP that keeps failing gets 429 (key guessing).
  */
 export function authenticate(db: DataSource, limiter: RateLimiter, keyCache: ApiKeyCache): RequestHandler {
@@ -70,7 +70,7 @@ function credentialProblem(req: Request): FieldError {
   if (authorization === undefined) {
     return { field: 'X-API-Key', message: 'No API key sent: send it in the X-API-Key header, or as Authorization: Bearer <key>' };
   }
-  const bearer = BEARER.exec(authorization)?.[1];
+  const bearer = bearerToken(req);
   if (bearer === undefined) {
     return { field: 'Authorization', message: 'Not a Bearer credential: send Authorization: Bearer <key>, or the key in X-API-Key' };
   }
