@@ -24,15 +24,70 @@ export function alike(a: string, b: string): boolean {
 const folded = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
 
 /**
- * The name (a field, a query parameter, an enum's value) an unknown one probably meant: spelled
- * alike once case, `_` and `-` are left aside (`first_name`, `fristName`, `EMAIL_OPEN`), else,
- * from four letters on, its beginning (`stage` for `stageId`) or its end (`open` for
- * `email_open`). Null when none or several are.
+ * A date, time or range end named by its kind (`dueDate`, `due_at`, `createdOn`; `createdFrom`,
+ * `dueTo`): the kind's word is a word of its own, so `format` is no time.
  */
-export function meantName(unknown: string, names: readonly string[]): string | null {
+const KIND_SUFFIX = /(?<=[a-z0-9])(?:([A-Z][a-z]+)|[_-]([a-z]+))$/;
+const TIME_WORDS = new Set(['date', 'time', 'at', 'on']);
+const RANGE_ENDS = new Map<string, 'from' | 'to'>(
+  Object.entries({ from: 'from', after: 'from', since: 'from', to: 'to', before: 'to', until: 'to' } as const),
+);
+
+function timeStem(name: string): { stem: string; end?: 'from' | 'to' } | null {
+  const match = KIND_SUFFIX.exec(name);
+  const word = (match?.[1] ?? match?.[2])?.toLowerCase();
+  if (!match || !word || !(TIME_WORDS.has(word) || RANGE_ENDS.has(word))) return null;
+  return { stem: folded(name.slice(0, match.index)), end: RANGE_ENDS.get(word) };
+}
+
+/**
+ * The names that hold the same moment as `unknown` under another suffix: `dueAt` for `dueDate`,
+ * and a range's both ends (`createdFrom`, `createdTo`) for `created_at`. A name with a range
+ * suffix counts only beside its other end, so `assignedTo` is no time of `assigned_at`.
+ */
+function sameTime(unknown: string, names: readonly string[]): string[] {
+  const stem = timeStem(unknown)?.stem;
+  if (!stem || stem.length < 3) return [];
+  const stems = names.map((n) => ({ n, ...timeStem(n) })).filter((s) => s.stem === stem);
+  return stems.filter((s) => !s.end || stems.some((o) => o.end && o.end !== s.end)).map((s) => s.n);
+}
+
+/** At most this many names are offered together (`firstName or lastName`); more is no hint. */
+const MAX_MEANT = 2;
+
+/**
+ * The names (a field, a query parameter, an enum's value) an unknown one probably meant, best
+ * rule first, and none where more than two are:
+ * 1. spelled alike once case, `_` and `-` are left aside (`first_name`, `fristName`, `EMAIL_OPEN`);
+ * 2. the same date or time by another suffix (`dueDate`, `due_date` for `dueAt`; `created_at`
+ *    for `createdFrom or createdTo`);
+ * 3. from four letters on, its beginning (`stage` for `stageId`), its end (`open` for
+ *    `email_open`, `name` for `firstName` or `lastName`), or the name and a word more
+ *    (`phoneNumber`, `emailAddress` for `phone`, `email`).
+ */
+export function meantNames(unknown: string, names: readonly string[]): string[] {
   const key = folded(unknown);
-  const one = (near: readonly string[]) => (near.length === 1 ? near[0] : null);
+  const few = (near: readonly string[]) => (near.length <= MAX_MEANT ? [...near] : []);
   const spelledAlike = names.filter((n) => alike(key, folded(n)));
-  if (spelledAlike.length || key.length < 4) return one(spelledAlike);
-  return one(names.filter((n) => folded(n).startsWith(key) || folded(n).endsWith(key)));
+  if (spelledAlike.length || key.length < 4) return few(spelledAlike);
+  const sameMoment = sameTime(unknown, names);
+  if (sameMoment.length) return few(sameMoment);
+  return few(
+    names.filter((n) => {
+      const name = folded(n);
+      return name.startsWith(key) || name.endsWith(key) || (name.length >= 4 && key.startsWith(name));
+    }),
+  );
+}
+
+/** The one name an unknown one probably meant (meantNames), or null. */
+export function meantName(unknown: string, names: readonly string[]): string | null {
+  const near = meantNames(unknown, names);
+  return near.length === 1 ? near[0] : null;
+}
+
+/** `did you mean a?`, `did you mean a or b?` (each name shown by `show`), or null for none. */
+export function didYouMean(unknown: string, names: readonly string[], show = (name: string) => name): string | null {
+  const near = meantNames(unknown, names);
+  return near.length ? `did you mean ${near.map(show).join(' or ')}?` : null;
 }

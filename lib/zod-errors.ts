@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FieldError } from './errors';
-import { meantName } from './near-names';
+import { didYouMean } from './near-names';
 
 // A missing required field says so, as Stripe's "Missing required param" does, instead of zod's
 // "Invalid input: expected string, received undefined" (or, for an enum, "Invalid option"); an enum
@@ -26,14 +26,15 @@ function inWords(issue: Issue): string | undefined {
       const values = issue.values.map((v) => JSON.stringify(v)).join(', ');
       if (issue.input === undefined) return `Required; one of ${values}`;
       if (issue.values.length === 1) return `Must be ${values}`;
-      const meant =
+      const hint =
         typeof issue.input === 'string'
-          ? meantName(
+          ? didYouMean(
               issue.input,
               issue.values.filter((v) => typeof v === 'string'),
+              (v) => JSON.stringify(v),
             )
           : null;
-      return meant ? `Must be one of ${values}; did you mean ${JSON.stringify(meant)}?` : `Must be one of ${values}`;
+      return hint ? `Must be one of ${values}; ${hint}` : `Must be one of ${values}`;
     }
     case 'too_small':
       return rangeInWords(issue.origin, 'least', issue.minimum, issue.inclusive, issue.exact);
@@ -115,14 +116,15 @@ const STATUS_HINT =
   'Unknown field; the status changes through the named actions (POST /v1/<resource>/{id}/<action>, listed in the API docs)';
 
 /**
- * An unknown field's message: the field it probably meant (`fristName`, `first_name`, `stage` for
- * `stageId`), else the fields the object takes, as an unknown query parameter lists the endpoint's.
+ * An unknown field's message: the field or two it probably meant (`fristName`, `first_name`, `stage`
+ * for `stageId`, `dueDate` for `dueAt`, `name` for `firstName or lastName`), else the fields the
+ * object takes, as an unknown query parameter lists the endpoint's.
  */
 function unknownField(key: string, accepted: string[] | undefined): string {
   if (key === 'status') return STATUS_HINT;
   if (!accepted?.length) return 'Unknown field';
-  const meant = meantName(key, accepted);
-  return meant ? `Unknown field; did you mean ${meant}?` : `Unknown field; the fields here are ${accepted.join(', ')}`;
+  const hint = didYouMean(key, accepted);
+  return hint ? `Unknown field; ${hint}` : `Unknown field; the fields here are ${accepted.join(', ')}`;
 }
 
 /**

@@ -214,6 +214,13 @@ describe('HTTP conventions', () => {
     );
     const deal = await stack.http().post('/v1/opportunities').set(tenant.sandbox).send({ name: 'Deal', value: 1, stage: 'won' });
     expect(deal.body.errors).toEqual([{ field: 'stage', message: 'Unknown field; did you mean stageId?' }]);
+    // Names in other APIs' style: a partner's `name` is two fields, a task's `dueDate` its `dueAt`.
+    const partner = await stack.http().post('/v1/partners').set(tenant.sandbox).send({ name: 'Acme', email: 'acme@example.com' });
+    expect(partner.body.errors).toEqual(
+      expect.arrayContaining([{ field: 'name', message: 'Unknown field; did you mean firstName or lastName?' }]),
+    );
+    const task = await stack.http().post('/v1/tasks').set(tenant.sandbox).send({ title: 'Call', due_date: '2026-12-05T09:00:00Z' });
+    expect(task.body.errors).toEqual([{ field: 'due_date', message: 'Unknown field; did you mean dueAt?' }]);
     // Nested objects too, and a name like none of the fields lists them.
     const form = await stack
       .http()
@@ -260,6 +267,11 @@ describe('HTTP conventions', () => {
     expect(wrongName.status).toBe(400);
     // The end of a parameter's name, from four letters on, names it too.
     expect(wrongName.body.errors[0].message).toBe('Unknown query parameter; did you mean entityType?');
+    // A moment under another suffix names a range's two ends.
+    const since = await stack.http().get('/v1/leads?created_at=2026-12-01').set(tenant.sandbox);
+    expect(since.body.errors).toEqual([
+      { field: 'created_at', message: 'Unknown query parameter; did you mean createdFrom or createdTo?' },
+    ]);
     const none = await stack.http().get('/v1/usage?verbose=1').set(tenant.sandbox);
     expect(none.status).toBe(400);
     expect(none.body.errors).toEqual([{ field: 'verbose', message: 'Unknown query parameter; this endpoint takes none' }]);

@@ -1,4 +1,4 @@
-import { alike, meantName } from '../lib/near-names';
+import { alike, didYouMean, meantName, meantNames } from '../lib/near-names';
 
 describe('near names (hints of a 404 and of an unknown field)', () => {
   it('takes a word one edit, one swap of neighbours or a plural away as alike, from four letters on', () => {
@@ -33,5 +33,34 @@ describe('near names (hints of a 404 and of an unknown field)', () => {
     expect(meantName('Name', ['name', 'firstName', 'lastName'])).toBe('name');
     expect(meantName('name', ['firstName', 'lastName'])).toBeNull();
     expect(meantName('code', ['referralCode', 'tier'])).toBe('referralCode');
+  });
+
+  it('names two names where two are as near, and none where more are', () => {
+    const partner = ['email', 'firstName', 'lastName', 'phone', 'company', 'tier', 'referralCode'];
+    expect(meantNames('name', partner)).toEqual(['firstName', 'lastName']);
+    expect(didYouMean('name', partner)).toBe('did you mean firstName or lastName?');
+    expect(didYouMean('open', ['email_open', 'sms_open'], (v) => JSON.stringify(v))).toBe('did you mean "email_open" or "sms_open"?');
+    expect(meantNames('email', ['email_open', 'email_reply', 'email_sent'])).toEqual([]);
+    expect(didYouMean('colour', partner)).toBeNull();
+  });
+
+  it('takes a date or time by another suffix, and a name with a word more', () => {
+    const task = ['title', 'description', 'dueAt', 'leadId', 'opportunityId', 'assignedTo', 'type'];
+    expect(meantName('dueDate', task)).toBe('dueAt');
+    expect(meantName('due_date', task)).toBe('dueAt');
+    expect(meantName('createdDate', ['createdAt', 'updatedAt'])).toBe('createdAt');
+    expect(meantName('createdOn', ['createdAt', 'updatedAt'])).toBe('createdAt');
+    // A name that merely ends in "at" or "on" is no date: `format` is not `form` at some time.
+    expect(meantName('formDate', ['format'])).toBeNull();
+    // A range's two ends for a moment (query parameters), but a name ending in To alone is no end.
+    const tasks = ['status', 'assignedTo', 'dueFrom', 'dueTo', 'overdue'];
+    expect(didYouMean('due_date', tasks)).toBe('did you mean dueFrom or dueTo?');
+    expect(didYouMean('createdAfter', ['createdFrom', 'createdTo', 'q'])).toBe('did you mean createdFrom or createdTo?');
+    expect(meantNames('assigned_at', tasks)).toEqual([]);
+    expect(meantNames('leadConstructor', ['leadFrom', 'leadTo'])).toEqual([]);
+    expect(meantName('phoneNumber', ['email', 'phone'])).toBe('phone');
+    expect(meantName('emailAddress', ['email', 'phone'])).toBe('email');
+    expect(meantName('companyName', ['company', 'tier'])).toBe('company');
+    expect(meantName('typeOfTask', ['type', 'title'])).toBe('type');
   });
 });

@@ -6,7 +6,7 @@ import type { AuthContext } from './context';
 import { bareBody, paginate, successBody, type Pagination } from '../../lib/http-envelope';
 import { findUnstorableText } from '../../lib/unstorable-text';
 import { toFieldErrors } from '../../lib/zod-errors';
-import { meantName } from '../../lib/near-names';
+import { didYouMean } from '../../lib/near-names';
 import { withArticle } from '../../contracts/common';
 
 type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -196,11 +196,11 @@ function unknownQueryParameters(route: AnyRoute, raw: Record<string, unknown>): 
     names ??= queryParameterNames(route.query as AnySchema | undefined);
     if (names.includes(key) || route.queryPrefixes?.some((prefix) => key.startsWith(prefix))) continue;
     const takes = [...names, ...(route.queryPrefixes ?? []).map((prefix) => `${prefix}<key>`)];
-    const meant = meantName(key, names);
+    const hint = didYouMean(key, names);
     errors.push({
       field: key,
-      message: meant
-        ? `Unknown query parameter; did you mean ${meant}?`
+      message: hint
+        ? `Unknown query parameter; ${hint}`
         : takes.length
           ? `Unknown query parameter; this endpoint takes ${takes.join(', ')}`
           : 'Unknown query parameter; this endpoint takes none',

@@ -4,7 +4,7 @@ import { type TenantScope } from '../../db/scoped-repository';
 import { type AppError, validationFailed } from '../../lib/errors';
 import { type DefinitionLock, findOrSeedDefinition } from '../find-definition';
 import { ensureSeeded } from '../status-definitions';
-import { meantName } from '../../lib/near-names';
+import { didYouMean } from '../../lib/near-names';
 import { type ScopedData } from '../../db/scoped-data';
 import type { ScopedSqlBuilder } from '../../db/scoped-sql';
 import type { UnitOfWork } from '../unit-of-work';
@@ -24,8 +24,8 @@ import type { UnitOfWork } from '../unit-of-work';
 export function unknownLeadStatusMessage(given?: string, codes: string[] = []): string {
   const wanted = "Must be one of the tenant's lead statuses (GET /v1/config/statuses?entityType=lead)";
   if (!codes.length) return wanted;
-  const meant = given === undefined ? null : meantName(given, codes);
-  return `${wanted}: ${codes.map((c) => JSON.stringify(c)).join(', ')}${meant ? `; did you mean ${JSON.stringify(meant)}?` : ''}`;
+  const hint = given === undefined ? null : didYouMean(given, codes, (c) => JSON.stringify(c));
+  return `${wanted}: ${codes.map((c) => JSON.stringify(c)).join(', ')}${hint ? `; ${hint}` : ''}`;
 }
 
 /** The 422 of a status that is not one of the scope's lead statuses. */
