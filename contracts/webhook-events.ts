@@ -142,6 +142,16 @@ export const eventPayloads = {
 export type CatalogEventType = keyof typeof eventPayloads;
 export const CATALOG_EVENT_TYPES = Object.keys(eventPayloads) as CatalogEventType[];
 
+/**
+ * `lead.*`: every event of one resource, the first word of its name, including events the catalog
+ * gains later (docs/decisions.md, "Webhooks").
+ */
+export const eventFamily = (type: string) => `${type.slice(0, type.indexOf('.'))}.*`;
+export const EVENT_FAMILIES = [...new Set(CATALOG_EVENT_TYPES.map(eventFamily))];
+
+/** The subscriptions that receive an event: every event (`*`), its family and its own name. */
+export const subscriptionsTo = (type: string) => ['*', eventFamily(type), type];
+
 /** Sent by POST /v1/integrations/webhooks/:id/test to that endpoint only; not subscribable. */
 export const TEST_EVENT_TYPE = 'webhook.test';
 export type EventType = CatalogEventType | typeof TEST_EVENT_TYPE;

@@ -1,19 +1,21 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../db/entities/webhook-delivery';
 import { WEBHOOK_STATUSES } from '../db/entities/webhook-endpoint';
-import { CATALOG_EVENT_TYPES } from './webhook-events';
+import { CATALOG_EVENT_TYPES, EVENT_FAMILIES } from './webhook-events';
 import { PaginationQuery, encodedId, isoDateTime } from './common';
 
+const SUBSCRIBABLE = [...EVENT_FAMILIES, ...CATALOG_EVENT_TYPES];
 const eventNames = z
-  .array(z.enum(['*', ...CATALOG_EVENT_TYPES]))
+  .array(z.enum(['*', ...SUBSCRIBABLE]))
   .min(1)
-  .max(CATALOG_EVENT_TYPES.length)
+  .max(SUBSCRIBABLE.length)
   .refine((events) => !events.includes('*') || new Set(events).size === 1, "'*' subscribes to every event and stands alone")
   .transform((events) => [...new Set(events)])
   .meta({
-    description: "Event names of the catalog, or ['*'] for every event (repeats count once)",
-    // The refinement above, as the document states it: catalog names only, or '*' only.
-    anyOf: [{ items: { enum: [...CATALOG_EVENT_TYPES] } }, { items: { const: '*' } }],
+    description:
+      "Event names of the catalog and families of them (`lead.*`: every event whose name begins `lead.`, those added later too), or ['*'] for every event (repeats count once)",
+    // The refinement above, as the document states it: names and families only, or '*' only.
+    anyOf: [{ items: { enum: SUBSCRIBABLE } }, { items: { const: '*' } }],
   });
 
 /** What assertPublicTarget (lib/webhooks/target-guard.ts) checks, in the document's words. */

@@ -205,6 +205,26 @@ describe('the dashboard in Chromium', () => {
     }
   }, 90_000);
 
+  it("subscribes an endpoint to a family of events, which covers its members' boxes", async () => {
+    await signIn('#/webhooks');
+    await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/families');
+    const family = page.getByRole('checkbox', { name: /^lead\.\*/ });
+    const member = page.getByRole('checkbox', { name: /^lead\.created/ });
+    await member.check();
+    await family.check();
+    expect(await member.isDisabled()).toBe(true);
+    await page.getByRole('checkbox', { name: /^task\.created/ }).check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('heading', { name: 'Webhook endpoint', level: 1 }).waitFor();
+    // The covered member is not sent: the family says it.
+    const id = page.url().split('/').pop() as string;
+    const saved = await stack.http().get(`/v1/integrations/webhooks/${id}`).set(tenant.live).expect(200);
+    expect(saved.body.data.events).toEqual(['lead.*', 'task.created']);
+    expect([await family.isChecked(), await member.isDisabled()]).toEqual([true, true]);
+    await screenshot(page, 'webhook-families');
+    await stack.http().delete(`/v1/integrations/webhooks/${id}`).set(tenant.live).expect(200);
+  });
+
   it('shows a viewer what its role may read and leaves out what it cannot change', async () => {
     const viewer = `viewer-${process.pid}-${Date.now()}@example.com`;
     await stack

@@ -1,9 +1,8 @@
-import { Message } from '../db/entities';
-import { scoped } from '../db/scoped-repository';
 import { decodeId, encodeId } from '../lib/ids';
 import { workflowIds } from '../workflows/ids';
 import type { campaignSequenceWorkflow } from '../workflows/campaign-sequence';
 import { outboxOf } from './support/events';
+import { sentEmail } from './support/messages';
 import { groupSizes } from './support/group-sizes';
 import { whileTableLocked } from './support/locked-table';
 import { awaitEngagementOf } from './support/sequences';
@@ -52,21 +51,6 @@ async function waitingForClicks(t: TestTenant, leads: { id: string }[]) {
   return campaign;
 }
 
-/** A sent email to `lead`, written straight to the database. */
-async function sentEmail(t: TestTenant, lead: { id: string; email: string }) {
-  const message = await scoped(stack.db.manager, Message, { tenantId: t.tenant.id, environment: 'live' }).insert({
-    channel: 'email',
-    to: lead.email,
-    subject: 'Hello',
-    body: 'Hi',
-    status: 'sent',
-    leadId: decodeId('lead', lead.id) as string,
-    idempotencyKey: `event-groups-${lead.id}`,
-    sentAt: new Date(Date.now() - 3_600_000),
-  });
-  return encodeId('message', message.id);
-}
-
 describe('concurrent engagement events written together', () => {
   it('gives each event its own row, lead check, audit entry, webhook and signal, with fewer statements than events', async () => {
     const t = await newTenant(stack.db);
@@ -74,7 +58,7 @@ describe('concurrent engagement events written together', () => {
     const leads = [await newLead(t.live), await newLead(t.live), await newLead(t.live), await newLead(t.live)];
     const elsewhere = await newLead(t.sandbox); // another scope's lead
     const campaign = await waitingForClicks(t, leads);
-    const [mail0, mail1] = [await sentEmail(t, leads[0]), await sentEmail(t, leads[1])];
+    const [mail0, mail1] = [await sentEmail(stack.db, t, leads[0]), await sentEmail(stack.db, t, leads[1])];
     const bodies: { eventType: string; leadId: string; messageId?: string }[] = [
       ...leads.map((lead) => ({ eventType: 'link_click', leadId: lead.id })),
       { eventType: 'email_open', leadId: leads[0].id, messageId: mail0 },

@@ -93,7 +93,7 @@ describe('webhook endpoints API', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].field).toMatch(/^events/);
     expect((await create({ url: PUBLIC_URL, events: ['*', 'lead.created'] })).status).toBe(422);
-    // Repeats count once, '*' included: the document's "catalog names only, or '*' only" holds.
+    // Repeats count once, '*' included: the document's "names and families only, or '*' only" holds.
     expect((await create({ url: PUBLIC_URL, events: ['*', '*'] })).body.data.events).toEqual(['*']);
     expect((await create({ url: PUBLIC_URL, events: [] })).status).toBe(422);
     expect((await create({ url: PUBLIC_URL, secret: 'mine' })).status).toBe(422);

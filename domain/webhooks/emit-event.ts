@@ -1,7 +1,7 @@
 import { OutboxEvent, WebhookEndpoint } from '../../db/entities';
 import type { ScopedData } from '../../db/scoped-data';
 import type { ScopedSqlBuilder } from '../../db/scoped-sql';
-import type { EventType } from '../../contracts/webhook-events';
+import { subscriptionsTo, type EventType } from '../../contracts/webhook-events';
 
 export interface OutboxInsert {
   type: EventType;
@@ -27,7 +27,8 @@ export function outboxInsertSql(q: ScopedSqlBuilder, e: OutboxInsert, opts: { wh
 
 /**
  * True when an active endpoint of the scope subscribes to the event (or is its one target).
- * `typeSql` instead of `type`: an expression giving each row's own type (rows of several types in one insertMany).
+ * `typeSql` instead of `type`: an expression giving each row's own type (rows of several types in
+ * one insertMany), whose subscriptions PostgreSQL then names as subscriptionsTo does.
  */
 export function subscribedSql(
   q: ScopedSqlBuilder,
@@ -35,10 +36,9 @@ export function subscribedSql(
 ): string {
   const [tenant, environment] = q.scopeValues();
   // Each q.value() is a parameter of the statement: only the branch taken may add one.
-  const type = () => ('typeSql' in e ? e.typeSql : `${q.value(e.type)}::text`);
-  const subscriber = e.targetEndpointId
-    ? `w.id = ${q.value(e.targetEndpointId)}::bigint`
-    : `(${type()} = ANY(w.events) OR '*' = ANY(w.events))`;
+  const subscriptions = () =>
+    'typeSql' in e ? `ARRAY['*', split_part(${e.typeSql}, '.', 1) || '.*', ${e.typeSql}]` : `${q.value(subscriptionsTo(e.type))}::text[]`;
+  const subscriber = e.targetEndpointId ? `w.id = ${q.value(e.targetEndpointId)}::bigint` : `w.events && ${subscriptions()}`;
   return `EXISTS (SELECT 1 FROM ${q.table(WebhookEndpoint)} w WHERE w.tenant_id = ${tenant} AND w.environment = ${environment} AND w.status = 'active' AND ${subscriber})`;
 }
 

@@ -7,6 +7,7 @@ import type { WorkflowStarter } from '../../lib/temporal/workflow-starter';
 import { workflowIds } from '../../workflows/ids';
 import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
 import { unscoped } from '../../db/unscoped';
+import { subscriptionsTo } from '../../contracts/webhook-events';
 
 /**
  * What the relay reads of an event it dispatches: a writer hands it these, not the payload, which
@@ -21,7 +22,7 @@ function subscribedEndpoints(db: DataSource, event: RelayedEvent): Promise<Webho
     .select('w')
     .andWhere("w.status = 'active'");
   if (event.targetEndpointId) qb.andWhere('w.id = :target', { target: event.targetEndpointId });
-  else qb.andWhere("(:type = ANY(w.events) OR '*' = ANY(w.events))", { type: event.type });
+  else qb.andWhere('w.events && :subscriptions::text[]', { subscriptions: subscriptionsTo(event.type) });
   return qb.orderBy('w.id').getMany();
 }
 

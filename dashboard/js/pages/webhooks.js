@@ -3,6 +3,9 @@ import { badge, busy, confirmDialog, emptyState, errorBox, field, h, pager, read
 import { deliveryLog } from './webhook-deliveries.js';
 import { secretSection } from './webhook-secret.js';
 
+/** An event's family, `lead.*` for lead.created: as the API's subscriptions name it (contracts/webhook-events.ts). */
+const familyOf = (event) => `${event.slice(0, event.indexOf('.'))}.*`;
+
 /** Groups whose name is not a word to capitalise. */
 const GROUP_LABELS = { sms: 'SMS' };
 
@@ -89,26 +92,36 @@ async function endpointForm(ctx, webhook, onSaved) {
   const selected = new Set(webhook?.events ?? []);
   const all = h('input', { type: 'checkbox', id: uid('all'), name: 'events', value: '*', checked: selected.has('*') });
   const boxes = [];
+  const families = [];
+  const checkbox = (value, text) => {
+    const id = uid('evt');
+    const box = h('input', { type: 'checkbox', id, name: 'events', value, checked: selected.has(value) });
+    boxes.push(box);
+    return { box, row: h('div', { class: 'check' }, box, h('label', { for: id }, text)) };
+  };
   const groups = Object.entries(catalog).map(([group, events]) =>
     h(
       'fieldset',
       { class: 'event-group' },
       h('legend', null, GROUP_LABELS[group] ?? group),
-      events.map((e) => {
-        const id = uid('evt');
-        const box = h('input', { type: 'checkbox', id, name: 'events', value: e.event, checked: selected.has(e.event) });
-        boxes.push(box);
-        return h(
-          'div',
-          { class: 'check' },
-          box,
-          h('label', { for: id }, h('code', null, e.event), ' ', h('span', { class: 'hint' }, e.description)),
-        );
+      [...new Set(events.map((e) => familyOf(e.event)))].map((family) => {
+        const whole = checkbox(family, [h('code', null, family), ' ', h('span', { class: 'hint' }, 'all of these, and any added later')]);
+        const members = events
+          .filter((e) => familyOf(e.event) === family)
+          .map((e) => checkbox(e.event, [h('code', null, e.event), ' ', h('span', { class: 'hint' }, e.description)]));
+        families.push({ box: whole.box, members: members.map((m) => m.box) });
+        return [whole.row, members.map((m) => m.row)];
       }),
     ),
   );
-  const syncAll = () => boxes.forEach((b) => (b.disabled = all.checked));
-  all.addEventListener('change', syncAll);
+  // All events covers every box, a family its members: what a ticked box covers is not sent again.
+  const syncAll = () => {
+    for (const f of families) {
+      f.box.disabled = all.checked;
+      for (const m of f.members) m.disabled = all.checked || f.box.checked;
+    }
+  };
+  for (const box of [all, ...families.map((f) => f.box)]) box.addEventListener('change', syncAll);
   syncAll();
   let statusSelect = null;
   if (webhook) {
@@ -141,7 +154,7 @@ async function endpointForm(ctx, webhook, onSaved) {
   );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    const events = all.checked ? ['*'] : boxes.filter((b) => b.checked).map((b) => b.value);
+    const events = all.checked ? ['*'] : boxes.filter((b) => b.checked && !b.disabled).map((b) => b.value);
     if (!events.length) return replace(status, errorBox({ message: 'Pick at least one event, or All events.' }));
     const body = { url: url.input.value.trim(), events, description: description.input.value.trim() || null };
     if (statusSelect) body.status = statusSelect.input.value;
