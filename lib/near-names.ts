@@ -4,7 +4,7 @@
  */
 
 /** `opportunity` for `opportunities`, `lead` for `leads` (the latter is one letter apart as well). */
-const singular = (word: string) => word.replace(/ies$/, 'y').replace(/s$/, '');
+export const singular = (word: string) => word.replace(/ies$/, 'y').replace(/s$/, '');
 
 /**
  * Equal, one the other's plural, or (in words of four letters or more) one insertion, deletion,

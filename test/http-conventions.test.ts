@@ -90,8 +90,17 @@ describe('HTTP conventions', () => {
     expect(await meant('post', '/v1/campains/cmpX9/enrollments')).toMatch(/did you mean POST \/v1\/campaigns\/:id\/enrollments\?/);
     expect(await meant('get', '/leads')).toMatch(/did you mean GET \/v1\/leads\?/);
     expect(await meant('get', '/v1/opportunity/oppAb12Cd')).toMatch(/did you mean GET \/v1\/opportunities\/:id\?/);
-    // Nothing to go by: no suggestion rather than a guess.
-    for (const path of ['/v1/xyz', '/v1/enrollments']) expect(await meant('get', path)).not.toMatch(/did you mean/);
+    // A collection nested under its parent, as other APIs nest it: here it takes the parent as a filter or field.
+    expect(await meant('get', '/v1/partners/parAb12Cd/commissions')).toBe(
+      'Route GET /v1/partners/parAb12Cd/commissions not found (did you mean GET /v1/commissions?partnerId=parAb12Cd?); every route is in the API reference at /docs',
+    );
+    expect(await meant('get', '/v1/leads/leaAb12Cd/messages')).toMatch(
+      /did you mean GET \/v1\/communications\/messages\?leadId=leaAb12Cd\?/,
+    );
+    expect(await meant('post', '/v1/leads/leaAb12Cd/tasks')).toMatch(/did you mean POST \/v1\/tasks with leadId in the body\?/);
+    // Nothing to go by: no suggestion rather than a guess (a collection that takes no such filter included).
+    for (const path of ['/v1/xyz', '/v1/enrollments', '/v1/teams/teaAb12Cd/tasks', '/v1/leads/leaAb12Cd/colours'])
+      expect(await meant('get', path)).not.toMatch(/did you mean/);
   });
 
   it('answers an unsupported method on an existing path with 405 and Allow, not 404', async () => {

@@ -170,14 +170,21 @@ function parseParams(schema: AnySchema | undefined, raw: unknown) {
   throw new AppError('not_found', `${wanted} not found`, hint);
 }
 
-/** The query parameters a schema names: the same list the OpenAPI document gives, read once per schema. */
-const namedParameters = new WeakMap<AnySchema, string[]>();
-function queryParameterNames(schema: AnySchema | undefined): string[] {
+/** The names an object schema takes (a query's parameters, a body's fields): the document's list, read once per schema. */
+const namedFields = new WeakMap<AnySchema, string[]>();
+interface ObjectJsonSchema {
+  properties?: Record<string, unknown>;
+  $ref?: string;
+  $defs?: Record<string, ObjectJsonSchema>;
+}
+export function schemaFieldNames(schema: AnySchema | undefined): string[] {
   if (!schema) return [];
-  let names = namedParameters.get(schema);
+  let names = namedFields.get(schema);
   if (!names) {
-    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown> };
-    namedParameters.set(schema, (names = Object.keys(json.properties ?? {})));
+    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as ObjectJsonSchema;
+    // A schema with an ID (a body's, `TaskCreate`) is a reference to its own definition.
+    const object = json.$ref ? json.$defs?.[json.$ref.split('/').pop() as string] : json;
+    namedFields.set(schema, (names = Object.keys(object?.properties ?? {})));
   }
   return names;
 }
@@ -193,7 +200,7 @@ function unknownQueryParameters(route: AnyRoute, raw: Record<string, unknown>): 
   let names: string[] | undefined;
   const errors: FieldError[] = [];
   for (const key of Object.keys(raw)) {
-    names ??= queryParameterNames(route.query as AnySchema | undefined);
+    names ??= schemaFieldNames(route.query as AnySchema | undefined);
     if (names.includes(key) || route.queryPrefixes?.some((prefix) => key.startsWith(prefix))) continue;
     const takes = [...names, ...(route.queryPrefixes ?? []).map((prefix) => `${prefix}<key>`)];
     const hint = didYouMean(key, names);
@@ -214,7 +221,7 @@ function parseQuery(route: AnyRoute, raw: Record<string, unknown>) {
   if (unknown.length) throw new AppError('bad_request', 'Invalid query parameters', unknown);
   // No parameter takes a list: a repeated one (?status=a&status=b) is named as such, not as a bad value.
   const repeated = Object.keys(raw).filter(
-    (key) => Array.isArray(raw[key]) && queryParameterNames(route.query as AnySchema | undefined).includes(key),
+    (key) => Array.isArray(raw[key]) && schemaFieldNames(route.query as AnySchema | undefined).includes(key),
   );
   if (repeated.length) {
     throw new AppError(

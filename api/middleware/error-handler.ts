@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors';
 import { jsonBodyProblem } from '../../lib/json-syntax';
 import { logger } from '../../lib/logger';
 import { errorBody } from '../../lib/http-envelope';
-import { routeSuggester } from '../http/route-suggestions';
+import { routeSuggester, type SuggestableRoute } from '../http/route-suggestions';
 import { routeTemplate } from '../http/route-template';
 
 /** Errors raised by body-parser carry a `type`; map them to the spec's statuses. */
@@ -122,7 +122,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
  * A path no route serves: 404, naming the route it probably meant (routeSuggester) and where every
  * route is listed, as Stripe's "Unrecognized request URL" points to its reference.
  */
-export function notFoundHandler(routes: { path: string; method: string }[]): RequestHandler {
+export function notFoundHandler(routes: SuggestableRoute[]): RequestHandler {
   const suggest = routeSuggester(routes);
   return (req, _res, next) => {
     const meant = suggest(req.method, req.path);
