@@ -4,10 +4,15 @@ import { LEAD_SOURCES } from '../db/entities/lead';
 import { emailField, encodedId, isoDateTime, nonBlank, PaginationQuery, personName, phoneField, references, sortQuery } from './common';
 import { ReferralCodeInput } from './partner';
 
-const customFields = z
+/** How many custom fields a lead holds at most, in one request and in all (domain/leads/custom-fields.ts). */
+export const MAX_CUSTOM_FIELDS = 100;
+const customFieldValues = z
   .record(z.string().min(1).max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
-  .refine((o) => Object.keys(o).length <= 100, 'At most 100 custom fields')
-  .meta({ description: 'Key-value pairs (string, number, boolean or null values)' });
+  .refine((o) => Object.keys(o).length <= MAX_CUSTOM_FIELDS, `At most ${MAX_CUSTOM_FIELDS} custom fields`);
+const customFields = customFieldValues.meta({ description: 'Key-value pairs (string, number, boolean or null values)' });
+const customFieldsPatch = customFieldValues.meta({
+  description: `Merged into the lead's custom fields key by key (JSON Merge Patch, RFC 7396): a value sets its key, null removes it, keys not named stay. At most ${MAX_CUSTOM_FIELDS} in all afterwards (422 otherwise)`,
+});
 
 export const LeadCreate = z
   .object({
@@ -38,7 +43,11 @@ export const LeadCreate = z
   .meta({ id: 'LeadCreate' });
 export type LeadCreate = z.output<typeof LeadCreate>;
 
-export const LeadUpdate = LeadCreate.omit({ referralCode: true }).partial().strict().meta({ id: 'LeadUpdate' });
+export const LeadUpdate = LeadCreate.omit({ referralCode: true })
+  .partial()
+  .extend({ customFields: customFieldsPatch.optional() })
+  .strict()
+  .meta({ id: 'LeadUpdate' });
 export type LeadUpdate = z.output<typeof LeadUpdate>;
 
 export const Lead = z

@@ -179,7 +179,8 @@ const docs: { [T in CatalogEventType]: CatalogDoc } = {
   },
   'lead.updated': {
     group: 'leads',
-    description: 'Lead fields modified; changes holds the new values of the changed fields only',
+    description:
+      'Lead fields modified; changes holds the new values of the changed fields only (customFields: the changed keys, a removed one as null)',
     example: () => eventPayloads['lead.updated']({ id: 1001, changes: { status: 'qualified', score: 80 } }),
   },
   'lead.deleted': { group: 'leads', description: 'Lead removed', example: () => eventPayloads['lead.deleted']({ id: 1001 }) },

@@ -341,6 +341,42 @@ describe('leads', () => {
     expect((await stack.http().get(`/v1/leads/${lead.id}`).set(tenant.sandbox)).status).toBe(404);
   });
 
+  it('patches custom fields as a JSON Merge Patch: null removes a key, and a lead holds at most 100 in all', async () => {
+    const t = await newTenant(stack.db);
+    await stack.subscribe(t);
+    const hundred = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, i]));
+    const lead = (await create(validLead({ customFields: hundred }), t.live)).body.data;
+    const patch = (customFields: Record<string, unknown>) => stack.http().patch(`/v1/leads/${lead.id}`).set(t.live).send({ customFields });
+
+    const over = await patch({ extra: 'x' });
+    expect([over.status, over.body.errors]).toEqual([
+      422,
+      [
+        {
+          field: 'customFields',
+          message:
+            'This patch would give the lead 101 custom fields; a lead has at most 100: remove some first (a key set to null in a PATCH of customFields removes it)',
+        },
+      ],
+    ]);
+    // Removing one makes room for another in the same patch; a null for a key the lead lacks changes nothing.
+    const swapped = await patch({ k0: null, extra: 'x', never: null });
+    expect(swapped.status).toBe(200);
+    expect(Object.keys(swapped.body.data.customFields)).toHaveLength(100);
+    expect(swapped.body.data.customFields).toMatchObject({ extra: 'x', k1: 1 });
+    expect('k0' in swapped.body.data.customFields).toBe(false);
+    const updates = await outboxOf(stack.db, t, 'live', ['lead.updated']);
+    expect(updates.map((e) => e.data.changes)).toEqual([{ customFields: { k0: null, extra: 'x' } }]);
+
+    // A merge that would pass the limit is refused, naming what to do.
+    const other = (await create(validLead({ customFields: { a: 1, b: 2 } }), t.live)).body.data;
+    const merge = await stack.http().post(`/v1/leads/${lead.id}/merge`).set(t.live).send({ duplicateId: other.id });
+    expect([merge.status, merge.body.errors[0].field]).toEqual([422, 'duplicateId']);
+    expect(merge.body.errors[0].message).toMatch(
+      /^Taking the duplicate's custom fields would give the lead 102 custom fields; a lead has at most 100/,
+    );
+  });
+
   it('clears a phone with null, which takes the lead out of its phone cluster', async () => {
     const t = await newTenant(stack.db);
     const a = (await create(validLead({ phone: '+44 20 7946 0999' }), t.live)).body.data;

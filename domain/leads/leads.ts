@@ -23,6 +23,7 @@ import {
   unknownLeadStatusMessage,
 } from './statuses';
 import { normalizeEmail, normalizePhone } from '../normalize';
+import { assertCustomFieldCount, changedCustomFields, patchCustomFields } from './custom-fields';
 import { PHONE_MATCH_DIGITS, splitPhoneNumbers } from '../phone-search';
 import { resolveReferralCode } from '../referral-codes';
 import { assertAssignable } from '../scoped-lookups';
@@ -265,7 +266,10 @@ export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpda
     Object.assign(lead, fields);
     if (patch.email) lead.emailNormalized = normalizeEmail(patch.email);
     if (patch.phone !== undefined) lead.phoneNormalized = normalizePhone(patch.phone);
-    if (customFields) lead.customFields = { ...lead.customFields, ...customFields };
+    if (customFields) {
+      lead.customFields = patchCustomFields(lead.customFields, customFields);
+      assertCustomFieldCount(lead.customFields, 'customFields', 'This patch');
+    }
     const saved = await leads.save(lead);
     if (patch.email || patch.phone !== undefined) {
       await claimDedupeKeys(tx, saved);
@@ -287,8 +291,8 @@ export function changedFields(lead: Lead, fields: Omit<LeadUpdate, 'customFields
     if (value === undefined || lead[key] === value) continue;
     changes[key] = key === 'assignedTo' && value !== null ? encodeId('user', value as string) : value;
   }
-  const customChanges = Object.entries(customFields ?? {}).filter(([k, v]) => lead.customFields[k] !== v);
-  if (customChanges.length) changes.customFields = Object.fromEntries(customChanges);
+  const customChanges = changedCustomFields(lead.customFields, customFields ?? {});
+  if (Object.keys(customChanges).length) changes.customFields = customChanges;
   return changes;
 }
 

@@ -1,3 +1,4 @@
+import { assertCustomFieldCount } from './custom-fields';
 import { Commission, EngagementEvent, FormSubmission, Lead, Message, Opportunity, StoredFile, Task, User } from '../../db/entities';
 import type { ScopedData } from '../../db/scoped-data';
 import { notFound, validationFailed } from '../../lib/errors';
@@ -83,6 +84,7 @@ export async function mergeLeads(ctx: DomainContext, survivorId: string, duplica
     const addedCustom = Object.fromEntries(Object.entries(duplicate.customFields).filter(([k]) => !(k in survivor.customFields)));
     if (Object.keys(addedCustom).length) {
       survivor.customFields = { ...survivor.customFields, ...addedCustom };
+      assertCustomFieldCount(survivor.customFields, 'duplicateId', "Taking the duplicate's custom fields");
       changes.customFields = addedCustom;
     }
     take('score', Math.max(survivor.score, duplicate.score));
