@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AGENTS, AGENT_OUTCOMES, APPROVAL_STATUSES } from '../db/entities/agent-execution';
-import { encodedId, isoDateTime, PaginationQuery } from './common';
+import { encodedId, PaginationQuery, rangeEnd, rangeStart } from './common';
 
 export const AgentExecutionCreate = z
   .object({
@@ -47,10 +47,10 @@ export type AgentDashboard = z.output<typeof AgentDashboard>;
 export const AgentDashboardQuery = z.object({
   // An inverted window is empty, as an inverted createdFrom/createdTo is on the lists: a rule
   // between two parameters that the document could not state would make it a 400 the fuzzer finds.
-  dateFrom: isoDateTime
+  dateFrom: rangeStart
     .optional()
     .meta({ description: 'Window start; default 30 days before dateTo. A start after the end is an empty window: every count is 0' }),
-  dateTo: isoDateTime.optional().meta({ description: 'Window end; default now' }),
+  dateTo: rangeEnd.optional().meta({ description: 'Window end; default now' }),
 });
 
 export const AgentExecutionListQuery = PaginationQuery.extend({

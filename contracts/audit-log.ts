@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PaginationQuery, encodedId, isoDateTime } from './common';
+import { PaginationQuery, encodedId, rangeEnd, rangeStart } from './common';
 
 export const AuditLogEntry = z
   .object({
@@ -25,7 +25,7 @@ export const AuditLogQuery = PaginationQuery.extend({
   actorId: encodedId('user').optional(),
   apiKeyId: encodedId('apiKey').optional(),
   action: z.string().max(200).optional(),
-  createdFrom: isoDateTime.optional(),
-  createdTo: isoDateTime.optional(),
+  createdFrom: rangeStart.optional(),
+  createdTo: rangeEnd.optional(),
 });
 export type AuditLogQuery = z.output<typeof AuditLogQuery>;

@@ -123,18 +123,37 @@ const storablePattern = (schema: z.ZodType, replacements: [string, string][]) =>
 const NO_YEAR_ZERO: [string, string] = ['[02468][048]00', '(?:[2468][048]|0[48])00'];
 const YEAR_FOUR_DIGITS: [string, string] = ['|\\d{4}-', '|(?:000[1-9]|00[1-9]\\d|0[1-9]\\d{2}|[1-9]\\d{3})-'];
 const OFFSET_TO_15_59: [string, string] = ['[+-](?:[01]\\d|2[0-3]):[0-5]\\d', '[+-](?:0\\d|1[0-5]):[0-5]\\d'];
-const datetime = z.iso.datetime({
-  offset: true,
-  error: 'Must be an ISO 8601 date and time, such as 2026-12-02T09:30:00Z or 2026-12-02T10:30:00+01:00',
-});
-export const isoDateTime = datetime
-  .refine(yearFromOne, 'Year must be 0001 or later')
-  .refine(offsetWithinRange, 'UTC offset must be within ±15:59')
-  .meta({ pattern: storablePattern(datetime, [NO_YEAR_ZERO, YEAR_FOUR_DIGITS, OFFSET_TO_15_59]) });
+/** A date and time PostgreSQL can store, `error` the words for a value that is none. */
+function storableDateTime(error: string) {
+  const datetime = z.iso.datetime({ offset: true, error });
+  return datetime
+    .refine(yearFromOne, 'Year must be 0001 or later')
+    .refine(offsetWithinRange, 'UTC offset must be within ±15:59')
+    .meta({ pattern: storablePattern(datetime, [NO_YEAR_ZERO, YEAR_FOUR_DIGITS, OFFSET_TO_15_59]) });
+}
+export const isoDateTime = storableDateTime('Must be an ISO 8601 date and time, such as 2026-12-02T09:30:00Z or 2026-12-02T10:30:00+01:00');
 const date = z.iso.date({ error: 'Must be an ISO 8601 date, such as 2026-12-02' });
 export const isoDate = date
   .refine(yearFromOne, 'Year must be 0001 or later')
   .meta({ pattern: storablePattern(date, [NO_YEAR_ZERO, YEAR_FOUR_DIGITS]) });
+
+/**
+ * A bound of a range in a query: a date and time, or a date alone for that whole day in UTC, as
+ * people write ranges (`createdFrom=2026-12-01&createdTo=2026-12-31`): a start from the day's first
+ * moment, an end to its last (the bounds are inclusive).
+ */
+const rangeBound = (edge: 'start' | 'end') => {
+  const day = edge === 'start' ? 'from the start of that day' : 'to the end of that day';
+  // A value that is neither is reported by the first branch's words, so they name both.
+  const moment = storableDateTime(
+    `Must be an ISO 8601 date and time, such as 2026-12-02T09:30:00Z, or a date, such as 2026-12-02 (${day}, UTC)`,
+  );
+  return z
+    .union([moment, isoDate.transform((date) => `${date}T${edge === 'start' ? '00:00:00' : '23:59:59.999999'}Z`)])
+    .meta({ description: `A date and time, or a date alone: ${day} in UTC` });
+};
+export const rangeStart = rangeBound('start');
+export const rangeEnd = rangeBound('end');
 
 export const PaginationQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),

@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { AppError, type FieldError } from '../lib/errors';
 import { LEAD_SOURCES } from '../db/entities/lead';
-import { emailField, encodedId, isoDateTime, nonBlank, PaginationQuery, personName, phoneField, references, sortQuery } from './common';
+import {
+  emailField,
+  encodedId,
+  nonBlank,
+  PaginationQuery,
+  personName,
+  phoneField,
+  references,
+  sortQuery,
+  rangeEnd,
+  rangeStart,
+} from './common';
 import { ReferralCodeInput } from './partner';
 
 /** How many custom fields a lead holds at most, in one request and in all (domain/leads/custom-fields.ts). */
@@ -90,8 +101,8 @@ export const LeadListQuery = PaginationQuery.extend({
   }),
   scoreMin: z.coerce.number().int().min(0).max(100).optional(),
   scoreMax: z.coerce.number().int().min(0).max(100).optional(),
-  createdFrom: isoDateTime.optional(),
-  createdTo: isoDateTime.optional(),
+  createdFrom: rangeStart.optional(),
+  createdTo: rangeEnd.optional(),
 });
 
 export const LeadIdParams = z.object({ id: encodedId('lead') });

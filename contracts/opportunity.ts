@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencyCode, encodedId, isoDate, isoDateTime, nonBlank, PaginationQuery, sortQuery } from './common';
+import { currencyCode, encodedId, isoDate, nonBlank, PaginationQuery, sortQuery, rangeEnd, rangeStart } from './common';
 
 // numeric(14,2) holds up to 999,999,999,999.99; anything that rounds above it (1e12, or
 // 999999999999.9999 at two decimals) overflowed the column with a 500.
@@ -79,8 +79,8 @@ export const OpportunityListQuery = PaginationQuery.extend({
   status: z.enum(['open', 'won', 'lost']).optional(),
   valueMin: z.coerce.number().min(0).optional(),
   valueMax: z.coerce.number().min(0).optional(),
-  createdFrom: isoDateTime.optional(),
-  createdTo: isoDateTime.optional(),
+  createdFrom: rangeStart.optional(),
+  createdTo: rangeEnd.optional(),
 });
 export type OpportunityListQuery = z.output<typeof OpportunityListQuery>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TASK_STATUSES, TASK_TYPES } from '../db/entities/task';
-import { encodedId, isoDateTime, nonBlank, PaginationQuery, sortQuery } from './common';
+import { encodedId, isoDateTime, nonBlank, PaginationQuery, sortQuery, rangeEnd, rangeStart } from './common';
 
 export const TaskCreate = z
   .object({
@@ -45,8 +45,8 @@ export const TaskListQuery = PaginationQuery.extend({
   leadId: encodedId('lead').optional(),
   opportunityId: encodedId('opportunity').optional(),
   assignedTo: encodedId('user').optional(),
-  dueFrom: isoDateTime.optional(),
-  dueTo: isoDateTime.optional(),
+  dueFrom: rangeStart.optional(),
+  dueTo: rangeEnd.optional(),
   overdue: z
     .enum(['true', 'false'])
     .transform((v) => v === 'true')

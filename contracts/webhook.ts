@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../db/entities/webhook-delivery';
 import { WEBHOOK_STATUSES } from '../db/entities/webhook-endpoint';
 import { CATALOG_EVENT_TYPES, EVENT_FAMILIES } from './webhook-events';
-import { PaginationQuery, encodedId, isoDateTime } from './common';
+import { PaginationQuery, encodedId, isoDateTime, rangeEnd, rangeStart } from './common';
 
 const SUBSCRIBABLE = [...EVENT_FAMILIES, ...CATALOG_EVENT_TYPES];
 const eventNames = z
@@ -93,8 +93,8 @@ export const WebhookListQuery = PaginationQuery.extend({ status: z.enum(WEBHOOK_
 export const DeliveryListQuery = PaginationQuery.extend({
   status: z.enum(DELIVERY_STATUSES).optional(),
   eventType: z.string().max(60).optional(),
-  createdFrom: isoDateTime.optional(),
-  createdTo: isoDateTime.optional(),
+  createdFrom: rangeStart.optional(),
+  createdTo: rangeEnd.optional(),
 });
 
 export const WebhookDelivery = z

@@ -43,7 +43,10 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/v1/leads/{id}'].patch.requestBody.required).toBe(true);
     // Date-times: what PostgreSQL stores (no year 0000, offsets within ±15:59), as the server checks it.
     const deliveries = doc.paths['/v1/integrations/webhooks/{id}/deliveries'].get.parameters;
-    const createdFrom = new RegExp(deliveries.find((p: { name: string }) => p.name === 'createdFrom').schema.pattern);
+    // A range's bound takes a date alone too (that whole day): the second of its two forms.
+    const [moment, day] = deliveries.find((p: { name: string }) => p.name === 'createdFrom').schema.anyOf;
+    expect(['2030-01-01', '0000-01-01'].map((v) => new RegExp(day.pattern).test(v))).toEqual([true, false]);
+    const createdFrom = new RegExp(moment.pattern);
     expect(['2030-01-01T09:00:00Z', '2000-02-29T09:00:00+15:59', '0001-01-01T00:00:00-03:30'].map((v) => createdFrom.test(v))).toEqual([
       true,
       true,

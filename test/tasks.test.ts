@@ -140,6 +140,35 @@ describe('tasks', () => {
     expect((await list('overdue=maybe')).status).toBe(400);
   });
 
+  it('takes a date alone as a bound of the due window: that whole day in UTC, both bounds inclusive', async () => {
+    const t = await newTenant(stack.db);
+    for (const [title, dueAt] of [
+      ['eve', '2031-02-28T23:59:59.999Z'],
+      ['first', '2031-03-01T00:00:00Z'],
+      ['last', '2031-03-01T23:59:59.999Z'],
+      ['next', '2031-03-02T00:00:00Z'],
+    ])
+      await create({ title, dueAt }, t).expect(201);
+    const titles = async (q: string) =>
+      (await stack.http().get(`/v1/tasks?${q}`).set(t.sandbox).expect(200)).body.data.map((x: { title: string }) => x.title).sort();
+    expect(await titles('dueFrom=2031-03-01&dueTo=2031-03-01')).toEqual(['first', 'last']);
+    expect(await titles('dueFrom=2031-03-02')).toEqual(['next']);
+    expect(await titles('dueTo=2031-02-28')).toEqual(['eve']);
+    // With a time, the bound is that moment.
+    expect(await titles(`dueTo=${encodeURIComponent('2031-03-01T00:00:00Z')}`)).toEqual(['eve', 'first']);
+    const bad = await stack.http().get('/v1/tasks?dueTo=2031-03').set(t.sandbox);
+    expect([bad.status, bad.body.errors]).toEqual([
+      400,
+      [
+        {
+          field: 'dueTo',
+          message:
+            'Must be an ISO 8601 date and time, such as 2026-12-02T09:30:00Z, or a date, such as 2026-12-02 (to the end of that day, UTC)',
+        },
+      ],
+    ]);
+  });
+
   it('updates and deletes a task; another tenant or environment sees 404', async () => {
     const task = (await create({ title: 'Old title' })).body.data;
     const other = await newTenant(stack.db);
