@@ -47,10 +47,11 @@ export type AgentDashboard = z.output<typeof AgentDashboard>;
 export const AgentDashboardQuery = z.object({
   // An inverted window is empty, as an inverted createdFrom/createdTo is on the lists: a rule
   // between two parameters that the document could not state would make it a 400 the fuzzer finds.
-  dateFrom: rangeStart
-    .optional()
-    .meta({ description: 'Window start; default 30 days before dateTo. A start after the end is an empty window: every count is 0' }),
-  dateTo: rangeEnd.optional().meta({ description: 'Window end; default now' }),
+  dateFrom: rangeStart.optional().meta({
+    description:
+      'Window start (a date alone: from the start of that day, UTC); default 30 days before dateTo. A start after the end is an empty window: every count is 0',
+  }),
+  dateTo: rangeEnd.optional().meta({ description: 'Window end (a date alone: to the end of that day, UTC); default now' }),
 });
 
 export const AgentExecutionListQuery = PaginationQuery.extend({
