@@ -52,12 +52,18 @@ function sameTime(unknown: string, names: readonly string[]): string[] {
   return stems.filter((s) => !s.end || stems.some((o) => o.end && o.end !== s.end)).map((s) => s.n);
 }
 
+/**
+ * Other APIs' names for the page size, which every list here calls `limit`: by the rules below,
+ * `pageSize` would read as `page` and a word more.
+ */
+const PAGE_SIZE_NAMES = new Set(['pagesize', 'perpage', 'size', 'maxresults']);
+
 /** At most this many names are offered together (`firstName or lastName`); more is no hint. */
 const MAX_MEANT = 2;
 
 /**
  * The names (a field, a query parameter, an enum's value) an unknown one probably meant, best
- * rule first, and none where more than two are:
+ * rule first, and none where more than two are (a page size by another API's name is `limit`):
  * 1. spelled alike once case, `_` and `-` are left aside (`first_name`, `fristName`, `EMAIL_OPEN`);
  * 2. the same date or time by another suffix (`dueDate`, `due_date` for `dueAt`; `created_at`
  *    for `createdFrom or createdTo`);
@@ -67,6 +73,7 @@ const MAX_MEANT = 2;
  */
 export function meantNames(unknown: string, names: readonly string[]): string[] {
   const key = folded(unknown);
+  if (PAGE_SIZE_NAMES.has(key) && names.includes('limit')) return ['limit'];
   const few = (near: readonly string[]) => (near.length <= MAX_MEANT ? [...near] : []);
   const spelledAlike = names.filter((n) => alike(key, folded(n)));
   if (spelledAlike.length || key.length < 4) return few(spelledAlike);

@@ -61,6 +61,9 @@ describe('near names (hints of a 404 and of an unknown field)', () => {
     expect(meantName('phoneNumber', ['email', 'phone'])).toBe('phone');
     expect(meantName('emailAddress', ['email', 'phone'])).toBe('email');
     expect(meantName('companyName', ['company', 'tier'])).toBe('company');
+    // A page size by other APIs' names is the limit, not the page and a word more.
+    for (const name of ['pageSize', 'page_size', 'per_page', 'perPage']) expect(meantName(name, ['page', 'limit', 'sort'])).toBe('limit');
+    expect(meantName('pageNumber', ['page', 'limit'])).toBe('page');
     expect(meantName('typeOfTask', ['type', 'title'])).toBe('type');
   });
 });
