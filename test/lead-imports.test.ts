@@ -382,6 +382,48 @@ describe('POST /v1/leads/imports', () => {
     expect((await leadsOf(t)).map((l: { email: string }) => l.email)).toEqual(['ok@example.com', 'after@example.com']);
   });
 
+  it("fails an update row that would give its lead more than 100 custom fields, and applies the email's row before it", async () => {
+    const t = await newTenant(stack.db);
+    const ninetyNine = Object.fromEntries(Array.from({ length: 99 }, (_, i) => [`k${i}`, i]));
+    await stack
+      .http()
+      .post('/v1/leads')
+      .set(t.live)
+      .send({ email: 'full@example.com', firstName: 'Full', lastName: 'Lead', customFields: ninetyNine })
+      .expect(201);
+    const csv = [
+      'Email,First name,Last name,Company,Region',
+      'full@example.com,Full,Lead,Initech,',
+      'new@example.com,New,Lead,Hooli,West',
+      'full@example.com,Full,Lead,Globex,East',
+      'new@example.com,New,Lead,Hooli,East',
+    ];
+    const fileId = await upload(t, csv.join('\n') + '\n');
+    const mapping = {
+      email: 'Email',
+      firstName: 'First name',
+      lastName: 'Last name',
+      customFields: { company: 'Company', region: 'Region' },
+    };
+    const started = await startImport(t, { fileId, format: 'csv', mapping, onExisting: 'update' }).expect(202);
+    expect(await finished(t, started.body.data.id)).toMatchObject({ status: 'completed', rowsRead: 4, created: 1, updated: 2, failed: 1 });
+    const failures = await stack.http().get(`/v1/leads/imports/${started.body.data.id}/failures`).set(t.live).expect(200);
+    expect(failures.body.data.map((f: { line: number; reason: string }) => [f.line, f.reason])).toEqual([
+      [
+        4,
+        "customFields: This row's custom fields, added to the lead's, would give the lead 101 custom fields; a lead has at most 100: remove some first (a key set to null in a PATCH of customFields removes it)",
+      ],
+    ]);
+    expect(failures.body.data[0].raw).toMatchObject({ Email: 'full@example.com', Company: 'Globex', Region: 'East' });
+    const leads = await leadsOf(t);
+    // The row before the failed one won: 100 fields, its company.
+    expect(Object.keys(leads[0].custom_fields)).toHaveLength(100);
+    expect(leads[0].custom_fields).toMatchObject({ k0: 0, k98: 98, company: 'Initech' });
+    expect(leads[0].custom_fields.region).toBeUndefined();
+    // A lead the chunk created is judged as it was created: the later row of its email applies.
+    expect(leads[1]).toMatchObject({ email: 'new@example.com', custom_fields: { company: 'Hooli', region: 'East' } });
+  });
+
   it("fails a row whose status is not one of the tenant's, naming the statuses and the one it probably meant", async () => {
     const t = await newTenant(stack.db);
     const csv = [

@@ -37,10 +37,9 @@ export function changedCustomFields(current: CustomFields, patch: CustomFields):
 export function assertCustomFieldCount(fields: CustomFields, field: string, cause: string): void {
   const count = Object.keys(fields).length;
   if (count <= MAX_CUSTOM_FIELDS) return;
-  throw validationFailed([
-    {
-      field,
-      message: `${cause} would give the lead ${count} custom fields; a lead has at most ${MAX_CUSTOM_FIELDS}: remove some first (a key set to null in a PATCH of customFields removes it)`,
-    },
-  ]);
+  throw validationFailed([{ field, message: tooManyCustomFields(count, cause) }]);
 }
+
+/** Why a write that would leave a lead `count` custom fields is refused, and what to do. */
+export const tooManyCustomFields = (count: number, cause: string) =>
+  `${cause} would give the lead ${count} custom fields; a lead has at most ${MAX_CUSTOM_FIELDS}: remove some first (a key set to null in a PATCH of customFields removes it)`;

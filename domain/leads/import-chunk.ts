@@ -125,7 +125,7 @@ export async function importChunk(
     await tx.lockScope('lead-import-rows');
     const held = await holdRowStatuses(tx, valid, refs.statuses.get('') ?? null);
     const applied = await writeImportedLeads(tx, ctx, locked, held.rows, held.defaultStatus, ids, indexLater);
-    const chunkFailures = [...failures, ...held.failures];
+    const chunkFailures = [...failures, ...held.failures, ...applied.failed];
     await tx
       .repo(LeadImportFailure)
       .insertMany(chunkFailures.map((f) => ({ importId, line: f.line, reason: f.reason, raw: storableRow(f.raw) })));

@@ -9,6 +9,9 @@ import type { UnitOfWork } from '../unit-of-work';
 import { insertLeadEvents } from './write-leads';
 import { dedupeKeys } from './dedupe-keys';
 import { changedFields } from './leads';
+import { tooManyCustomFields } from './custom-fields';
+import { MAX_CUSTOM_FIELDS } from '../../contracts/lead';
+import { describeErrors } from './import-rows';
 
 /** A validated row; `status` is the resolved code when the row named one, `partnerId` the partner its referral code names. */
 export interface ValidRow {
@@ -21,6 +24,13 @@ export interface ValidRow {
 }
 
 export type CreatedLead = Pick<Lead, 'id'>;
+
+/** A row the chunk's statements found it could not apply. */
+export interface FailedRow {
+  line: number;
+  raw: Record<string, unknown>;
+  reason: string;
+}
 
 type NewLead = Pick<
   Lead,
@@ -74,8 +84,8 @@ export async function writeImportedLeads(
   defaultStatus: string | null,
   ids: string[],
   indexLater: boolean,
-): Promise<{ created: CreatedLead[]; updated: number; skipped: number; statusChanged: string[] }> {
-  if (!rows.length) return { created: [], updated: 0, skipped: 0, statusChanged: [] };
+): Promise<{ created: CreatedLead[]; updated: number; skipped: number; failed: FailedRow[]; statusChanged: string[] }> {
+  if (!rows.length) return { created: [], updated: 0, skipped: 0, failed: [], statusChanged: [] };
   const existing = new Set<string>();
   if (imp.onExisting !== 'create') {
     const emails = [...new Set(rows.map((r) => normalizeEmail(r.input.email)))];
@@ -116,13 +126,36 @@ export async function writeImportedLeads(
   const created = await insertStaged(tx, ctx);
   if (!indexLater) await upsertSearchDocuments(tx, leads.map(leadSearchDocument));
   if (imp.emitLeadEvents) tx.events.push(...(await insertLeadEvents(tx, 'lead.created', leads)));
+  const failed = updates.some((u) => Object.keys(u.input.customFields ?? {}).length) ? await failOverCap(tx, updates) : [];
   // What each update changed is read only when events or status-change campaigns were asked for.
   const withChanges = imp.emitLeadEvents || imp.triggerCampaigns;
-  const { applied, changes } = updates.length ? await updateFromStaged(tx, withChanges) : { applied: 0, changes: [] };
+  const { applied, changes } = updates.length > failed.length ? await updateFromStaged(tx, withChanges) : { applied: 0, changes: [] };
   if (imp.emitLeadEvents) tx.events.push(...(await insertLeadEvents(tx, 'lead.updated', changes)));
   const statusChanged = changes.filter((c) => 'status' in c.changes).map((c) => c.id);
-  // Every `update` row counts as updated, also when a later row of its email superseded it.
-  return { created, updated: applied ? updates.length : 0, skipped, statusChanged };
+  // Every `update` row that did not fail counts as updated, also when a later row of its email superseded it.
+  return { created, updated: applied ? updates.length - failed.length : 0, skipped, failed, statusChanged };
+}
+
+/**
+ * The update rows whose custom fields, added to a lead's with their email, would give it more than
+ * MAX_CUSTOM_FIELDS: they fail, as a PATCH that would is a 422, and leave the staging table, so the
+ * email's last other row wins. Each row is judged against the lead as the chunk found it (its new
+ * leads included), which is what it would be applied to: only one row of an email is applied.
+ */
+async function failOverCap(tx: UnitOfWork, updates: ValidRow[]): Promise<FailedRow[]> {
+  const over = await tx.sql<{ ord: number; count: number }>((q) => {
+    const merged = `(SELECT count(*) FROM jsonb_object_keys(l.custom_fields || s.custom_fields))`;
+    return `DELETE FROM lead_import_stage s USING ${q.table(Lead)} l
+      WHERE s.action = 'update' AND ${q.scope('l')} AND l.email_normalized = s.email_normalized AND ${merged} > ${MAX_CUSTOM_FIELDS}
+      RETURNING s.ord, ${merged}::int AS count`;
+  });
+  return over.map(({ ord, count }) => ({
+    line: updates[ord].line,
+    raw: updates[ord].raw,
+    reason: describeErrors([
+      { field: 'customFields', message: tooManyCustomFields(count, "This row's custom fields, added to the lead's,") },
+    ]),
+  }));
 }
 
 async function stage(tx: UnitOfWork, leads: NewLead[], updates: ValidRow[]) {
