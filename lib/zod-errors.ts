@@ -19,6 +19,8 @@ function inWords(issue: Issue): string | undefined {
       if (issue.input === undefined) return 'Required';
       // A query value that is not a number ("abc") reaches a coerced number as NaN: say what was wanted.
       if (issue.expected === 'number' && Number.isNaN(issue.input)) return 'Must be a number';
+      // JSON's 1e400 (or a query's) reads as Infinity, which zod refuses as no number at all.
+      if (issue.expected === 'number' && typeof issue.input === 'number') return 'Must be a number, not one too large to hold';
       const wanted = WANTED_TYPES[issue.expected];
       return wanted ? `Must be ${wanted}, not ${kindOf(issue.input)}` : undefined;
     }
@@ -73,7 +75,7 @@ const WANTED_TYPES: Record<string, string> = {
 export function kindOf(input: unknown): string {
   if (input === null) return 'null';
   if (Array.isArray(input)) return 'an array';
-  if (typeof input === 'number') return Number.isInteger(input) ? 'a number' : 'a fraction';
+  if (typeof input === 'number') return Number.isFinite(input) && !Number.isInteger(input) ? 'a fraction' : 'a number';
   if (typeof input === 'boolean') return input ? 'true' : 'false';
   if (typeof input === 'object') return 'an object';
   return `a ${typeof input}`;
@@ -128,16 +130,31 @@ function unknownField(key: string, accepted: string[] | undefined): string {
 }
 
 /**
+ * A bound another issue of the same field makes tighter: `int()` brings its own (the largest safe
+ * integer), so 1e20 for a score broke both it and the schema's 100, and was answered twice.
+ */
+function looserBound(issue: z.core.$ZodIssue, issues: z.core.$ZodIssue[]): boolean {
+  const samePath = (other: z.core.$ZodIssue) => other.path.length === issue.path.length && other.path.every((p, i) => p === issue.path[i]);
+  if (issue.code === 'too_big')
+    return issues.some((o) => o !== issue && o.code === 'too_big' && samePath(o) && Number(o.maximum) < Number(issue.maximum));
+  if (issue.code === 'too_small')
+    return issues.some((o) => o !== issue && o.code === 'too_small' && samePath(o) && Number(o.minimum) > Number(issue.minimum));
+  return false;
+}
+
+/**
  * zod issues as the spec's {field, message} pairs; field is the dotted path ("customFields.tier").
  * An unknown key becomes one error per key, named after that key.
  */
 export function toFieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.flatMap((issue) => {
-    const path = issue.path.map(String);
-    if (issue.code === 'unrecognized_keys') {
-      const accepted = acceptedFields.get(issue.keys);
-      return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: unknownField(key, accepted) }));
-    }
-    return [{ field: path.join('.') || 'body', message: issue.message }];
-  });
+  return error.issues
+    .filter((issue) => !looserBound(issue, error.issues))
+    .flatMap((issue) => {
+      const path = issue.path.map(String);
+      if (issue.code === 'unrecognized_keys') {
+        const accepted = acceptedFields.get(issue.keys);
+        return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: unknownField(key, accepted) }));
+      }
+      return [{ field: path.join('.') || 'body', message: issue.message }];
+    });
 }

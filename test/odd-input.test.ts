@@ -243,6 +243,33 @@ describe('bad input found against a running instance answers 4xx in the envelope
     );
   });
 
+  it('answers a number too large to hold, and a number past two bounds, with one error that says so', async () => {
+    // JSON's 1e400 parses as Infinity, which is no fraction.
+    for (const score of ['1e400', '-1e400']) {
+      const res = await stack
+        .http()
+        .post('/v1/leads')
+        .set(tenant.sandbox)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify(validLead()).replace('{', `{"score":${score},`));
+      expectEnvelope(res, 422);
+      expect(res.body.errors).toEqual([{ field: 'score', message: 'Must be a number, not one too large to hold' }]);
+    }
+    const listed = await stack.http().get('/v1/leads?limit=1e400').set(tenant.sandbox);
+    expect([listed.status, listed.body.errors]).toEqual([
+      400,
+      [{ field: 'limit', message: 'Must be a number, not one too large to hold' }],
+    ]);
+    // A whole number's own bound (the largest safe integer) and the field's: only the tighter one.
+    for (const [score, message] of [
+      [1e20, 'Must be at most 100'],
+      [-1e20, 'Must be at least 0'],
+    ] as const) {
+      const res = await stack.http().post('/v1/leads').set(tenant.sandbox).send(validLead({ score }));
+      expect(res.body.errors).toEqual([{ field: 'score', message }]);
+    }
+  });
+
   it('says in words what a value of the wrong type or outside an enum should have been', async () => {
     const res = await stack
       .http()
