@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ADDON_INSTALL_STATUSES } from '../db/entities/addon';
 import { encodedId, nonBlank, PaginationQuery } from './common';
+import { anyOf } from './list-filters';
 
 export const AddonCatalogItem = z
   .object({
@@ -33,7 +34,7 @@ export const AddonCatalogQuery = PaginationQuery.extend({
 export type AddonCatalogQuery = z.output<typeof AddonCatalogQuery>;
 
 export const InstalledAddonsQuery = PaginationQuery.extend({
-  status: z.enum(ADDON_INSTALL_STATUSES).optional().meta({ description: 'Default: every status except uninstalled' }),
+  status: anyOf(ADDON_INSTALL_STATUSES, 'Without it, every status except uninstalled').optional(),
 });
 export type InstalledAddonsQuery = z.output<typeof InstalledAddonsQuery>;
 

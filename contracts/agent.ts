@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AGENTS, AGENT_OUTCOMES, APPROVAL_STATUSES } from '../db/entities/agent-execution';
 import { encodedId, PaginationQuery, rangeEnd, rangeStart } from './common';
+import { anyOf } from './list-filters';
 
 export const AgentExecutionCreate = z
   .object({
@@ -55,8 +56,8 @@ export const AgentDashboardQuery = z.object({
 });
 
 export const AgentExecutionListQuery = PaginationQuery.extend({
-  agent: z.enum(AGENTS).optional(),
-  approvalStatus: z.enum(APPROVAL_STATUSES).optional().meta({ description: 'pending: the approval queue, oldest first' }),
+  agent: anyOf(AGENTS).optional(),
+  approvalStatus: anyOf(APPROVAL_STATUSES, 'pending alone: the approval queue, oldest first').optional(),
 });
 export type AgentExecutionListQuery = z.output<typeof AgentExecutionListQuery>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../db/entities/tenant-owned';
 import { encodedId, isoDateTime, nonBlank, PaginationQuery } from './common';
+import { anyOf } from './list-filters';
 
 const SCOPE_PATTERN = /^(\*|\*:read|[a-z_-]+:(read|write))$/;
 
@@ -42,5 +43,5 @@ export const ApiKeyCreated = ApiKey.extend({ fullKey: z.string().meta({ descript
   id: 'ApiKeyCreated',
 });
 
-export const ApiKeyListQuery = PaginationQuery.extend({ status: z.enum(['active', 'revoked']).optional() });
+export const ApiKeyListQuery = PaginationQuery.extend({ status: anyOf(['active', 'revoked']).optional() });
 export const ApiKeyIdParams = z.object({ id: encodedId('apiKey') });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../db/entities/campaign';
 import { ENROLLMENT_STATUSES } from '../db/entities/campaign-enrollment';
 import { encodedId, nonBlank, PaginationQuery } from './common';
+import { anyOf } from './list-filters';
 
 export const CampaignCreate = z
   .object({
@@ -49,8 +50,8 @@ export const Campaign = z
 export type Campaign = z.output<typeof Campaign>;
 
 export const CampaignListQuery = PaginationQuery.extend({
-  status: z.enum(CAMPAIGN_STATUSES).optional(),
-  type: z.enum(CAMPAIGN_TYPES).optional(),
+  status: anyOf(CAMPAIGN_STATUSES).optional(),
+  type: anyOf(CAMPAIGN_TYPES).optional(),
 });
 export const CampaignIdParams = z.object({ id: encodedId('campaign') });
 export const CampaignLeadParams = z.object({ id: encodedId('campaign'), leadId: encodedId('lead') });
@@ -93,7 +94,7 @@ export const Enrollment = z
   .meta({ id: 'Enrollment' });
 export type Enrollment = z.output<typeof Enrollment>;
 
-export const EnrollmentListQuery = PaginationQuery.extend({ status: z.enum(ENROLLMENT_STATUSES).optional() });
+export const EnrollmentListQuery = PaginationQuery.extend({ status: anyOf(ENROLLMENT_STATUSES).optional() });
 
 const fraction = z.number().min(0).max(1);
 export const CampaignStats = z

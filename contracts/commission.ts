@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COMMISSION_STATUSES } from '../db/entities/commission';
 import { PaginationQuery, currencyCode, encodedId, references } from './common';
+import { anyOf } from './list-filters';
 
 /**
  * At most two decimal places, read to a double's 15 significant digits: 0.57 arrives as
@@ -40,7 +41,7 @@ export type Commission = z.output<typeof Commission>;
 
 export const CommissionListQuery = PaginationQuery.extend({
   partnerId: encodedId('partner').optional(),
-  status: z.enum(COMMISSION_STATUSES).optional(),
+  status: anyOf(COMMISSION_STATUSES).optional(),
 });
 export type CommissionListQuery = z.output<typeof CommissionListQuery>;
 

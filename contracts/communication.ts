@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_FORMATS, MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../db/entities/message';
 import { emailField, encodedId, isoDateTime, nonBlank, PaginationQuery, references } from './common';
+import { anyOf } from './list-filters';
 
 /** Explicit, so a lead's data is never parsed as markup: substituted values are escaped into HTML bodies. */
 const emailFormat = z.enum(EMAIL_FORMATS).meta({
@@ -123,8 +124,8 @@ export const MessageRecord = z
   .meta({ id: 'Message' });
 
 export const MessageListQuery = PaginationQuery.extend({
-  channel: z.enum(MESSAGE_CHANNELS).optional(),
-  status: z.enum(MESSAGE_STATUSES).optional(),
+  channel: anyOf(MESSAGE_CHANNELS).optional(),
+  status: anyOf(MESSAGE_STATUSES).optional(),
   leadId: encodedId('lead').optional(),
   campaignId: encodedId('campaign').optional(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COURSE_STATUSES } from '../db/entities/course';
 import { encodedId, nonBlank, PaginationQuery, sortQuery } from './common';
+import { anyOf } from './list-filters';
 
 export const CourseCreate = z
   .object({
@@ -31,7 +32,7 @@ export type Course = z.output<typeof Course>;
 
 export const CourseListQuery = PaginationQuery.extend({
   sort: sortQuery(['createdAt', 'updatedAt', 'title'] as const, 'createdAt:desc'),
-  status: z.enum(COURSE_STATUSES).optional(),
+  status: anyOf(COURSE_STATUSES).optional(),
 });
 export type CourseListQuery = z.output<typeof CourseListQuery>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ENGAGEMENT_TYPES } from '../db/entities/engagement-event';
 import { encodedId, isoDateTime, PaginationQuery } from './common';
+import { anyOf } from './list-filters';
 
 export const EngagementEventCreate = z
   .object({
@@ -38,7 +39,7 @@ export const EngagementEventListQuery = PaginationQuery.extend({
   leadId: encodedId('lead').optional(),
   messageId: encodedId('message').optional(),
   campaignId: encodedId('campaign').optional(),
-  type: z.enum(ENGAGEMENT_TYPES).optional(),
+  type: anyOf(ENGAGEMENT_TYPES).optional(),
   machine: z
     .enum(['true', 'false'])
     .transform((v) => v === 'true')

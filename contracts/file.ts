@@ -5,6 +5,7 @@ import { ALLOWED_UPLOAD_TYPES, EMPTY_FILE } from '../lib/files/allowed-types';
 import { safeFileName } from '../lib/files/safe-name';
 import { decodeId } from '../lib/ids';
 import { PaginationQuery, encodedId, idOfAnyType, typedIdPair } from './common';
+import { anyOf } from './list-filters';
 
 /** The owning record of a file: both fields or neither; the ID must be of the named type. */
 function entityPair<T extends { entityType?: string; entityId?: string }>(v: T, ctx: z.RefinementCtx) {
@@ -49,7 +50,7 @@ export type StoredFileSchema = z.output<typeof StoredFileSchema>;
 
 /** Each filter stands alone (an ID's prefix names its kind), so no rule ties the two parameters. */
 export const FileListQuery = PaginationQuery.extend({
-  entityType: z.enum(FILE_ENTITY_TYPES).optional().meta({ description: 'Files attached to records of this kind' }),
+  entityType: anyOf(FILE_ENTITY_TYPES, 'Files attached to records of these kinds').optional(),
   entityId: idOfAnyType(FILE_ENTITY_TYPES)
     .optional()
     .meta({ description: 'Files attached to this record. With an entityType of another kind, no file matches' }),

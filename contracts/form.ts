@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FORM_FIELD_TYPES, LEAD_FIELDS } from '../db/entities/form';
 import { encodedId, nonBlank, PaginationQuery, uniqueBy } from './common';
+import { anyOf } from './list-filters';
 
 const FormFieldSchema = z
   .object({
@@ -98,7 +99,7 @@ export const FormSubmission = z
   .meta({ id: 'FormSubmission' });
 export type FormSubmission = z.output<typeof FormSubmission>;
 
-export const FormListQuery = PaginationQuery.extend({ status: z.enum(['active', 'archived']).optional() });
+export const FormListQuery = PaginationQuery.extend({ status: anyOf(['active', 'archived']).optional() });
 export const FormIdParams = z.object({ id: encodedId('form') });
 /** Public submissions name a form, or a landing page whose form section is its form. */
 export const PublicFormParams = z.object({ id: z.string().max(40) });

@@ -14,6 +14,7 @@ import {
   rangeStart,
 } from './common';
 import { ReferralCodeInput } from './partner';
+import { anyOf, codeList } from './list-filters';
 
 /** How many custom fields a lead holds at most, in one request and in all (domain/leads/custom-fields.ts). */
 export const MAX_CUSTOM_FIELDS = 100;
@@ -88,12 +89,14 @@ export type Lead = z.output<typeof Lead>;
 
 export const LeadListQuery = PaginationQuery.extend({
   sort: sortQuery(['createdAt', 'updatedAt', 'score', 'email', 'lastName'] as const, 'createdAt:desc'),
-  status: z
-    .string()
-    .max(40)
+  status: codeList(40)
     .optional()
-    .meta({ description: "Code of one of the tenant's lead statuses; another code is a 400 that lists them", ...references('leadStatus') }),
-  source: z.enum(LEAD_SOURCES).optional(),
+    .meta({
+      description:
+        "Code of one of the tenant's lead statuses, or several separated by commas to match any of them; another code is a 400 that lists them",
+      ...references('leadStatus'),
+    }),
+  source: anyOf(LEAD_SOURCES).optional(),
   assignedTo: encodedId('user').optional(),
   q: nonBlank(200).optional().meta({
     description:

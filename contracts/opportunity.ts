@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { currencyCode, encodedId, isoDate, nonBlank, PaginationQuery, sortQuery, rangeEnd, rangeStart } from './common';
+import { anyOf, codeList } from './list-filters';
 
 // numeric(14,2) holds up to 999,999,999,999.99; anything that rounds above it (1e12, or
 // 999999999999.9999 at two decimals) overflowed the column with a 500.
@@ -73,10 +74,12 @@ export type Opportunity = z.output<typeof Opportunity>;
 
 export const OpportunityListQuery = PaginationQuery.extend({
   sort: sortQuery(['createdAt', 'value', 'probability', 'expectedCloseDate'] as const, 'createdAt:desc'),
-  stage: z.string().max(40).optional(),
+  stage: codeList(40)
+    .optional()
+    .meta({ description: "Code of one of the tenant's opportunity stages, or several separated by commas to match any of them" }),
   leadId: encodedId('lead').optional(),
   ownerId: encodedId('user').optional(),
-  status: z.enum(['open', 'won', 'lost']).optional(),
+  status: anyOf(['open', 'won', 'lost']).optional(),
   valueMin: z.coerce.number().min(0).optional(),
   valueMax: z.coerce.number().min(0).optional(),
   createdFrom: rangeStart.optional(),

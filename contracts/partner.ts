@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PARTNER_STATUSES, PARTNER_TIERS } from '../db/entities/partner';
 import { emailField, encodedId, nonBlank, PaginationQuery, personName, phoneField, references, sortQuery } from './common';
+import { anyOf } from './list-filters';
 
 export const ReferralCodeInput = z
   .string()
@@ -55,7 +56,7 @@ export const ReferralCode = z.object({ code: z.string(), partnerId: z.string(), 
 
 export const PartnerListQuery = PaginationQuery.extend({
   sort: sortQuery(['createdAt', 'updatedAt', 'lastName', 'company'] as const, 'createdAt:desc'),
-  status: z.enum(PARTNER_STATUSES).optional(),
+  status: anyOf(PARTNER_STATUSES).optional(),
   tier: z.enum(PARTNER_TIERS).optional(),
   q: nonBlank(200).optional().meta({ description: 'Matches email, name or company' }),
 });

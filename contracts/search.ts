@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SEARCH_TYPES } from '../db/entities/search-document';
 import { decodeId } from '../lib/ids';
 import { PaginationQuery, typedIdPair } from './common';
+import { anyOf } from './list-filters';
 
 export const SearchIndexRequest = z
   .object({
@@ -35,5 +36,5 @@ export const SearchQuery = PaginationQuery.extend({
     description:
       'Words to find (each as a prefix; accents ignored). A phone number of at least 7 digits also finds documents whose phone ends in the same digits, with or without country code. Without q, newest documents first',
   }),
-  type: z.enum(SEARCH_TYPES).optional(),
+  type: anyOf(SEARCH_TYPES).optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { encodedId, nonBlank, PaginationQuery } from './common';
+import { anyOf } from './list-filters';
 
 const ENTITY_TYPES = ['lead', 'opportunity'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
@@ -127,5 +128,5 @@ export const StatusDefinitionRecord = z
   .meta({ id: 'StatusDefinitionRecord' });
 export type StatusDefinitionRecord = z.output<typeof StatusDefinitionRecord>;
 
-export const StatusListQuery = PaginationQuery.extend({ entityType: z.enum(ENTITY_TYPES).optional() });
+export const StatusListQuery = PaginationQuery.extend({ entityType: anyOf(ENTITY_TYPES).optional() });
 export const StatusIdParams = z.object({ id: encodedId('status') });

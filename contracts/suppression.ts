@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SUPPRESSION_REASONS } from '../db/entities/email-suppression';
 import { emailField, encodedId, PaginationQuery } from './common';
+import { anyOf } from './list-filters';
 
 /** An address that gets no marketing email (unsubscribed) or no email at all (bounced), whichever lead carries it. */
 export const Suppression = z
@@ -15,7 +16,7 @@ export const Suppression = z
 export type Suppression = z.output<typeof Suppression>;
 
 export const SuppressionListQuery = PaginationQuery.extend({
-  reason: z.enum(SUPPRESSION_REASONS).optional(),
+  reason: anyOf(SUPPRESSION_REASONS).optional(),
   email: emailField.optional().meta({ description: 'Exact address (compared normalised)' }),
 });
 export type SuppressionListQuery = z.output<typeof SuppressionListQuery>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TASK_STATUSES, TASK_TYPES } from '../db/entities/task';
 import { encodedId, isoDateTime, nonBlank, PaginationQuery, sortQuery, rangeEnd, rangeStart } from './common';
+import { anyOf } from './list-filters';
 
 export const TaskCreate = z
   .object({
@@ -40,8 +41,8 @@ export type Task = z.output<typeof Task>;
 
 export const TaskListQuery = PaginationQuery.extend({
   sort: sortQuery(['createdAt', 'updatedAt', 'dueAt', 'title'] as const, 'createdAt:desc'),
-  status: z.enum(TASK_STATUSES).optional(),
-  type: z.enum(TASK_TYPES).optional(),
+  status: anyOf(TASK_STATUSES).optional(),
+  type: anyOf(TASK_TYPES).optional(),
   leadId: encodedId('lead').optional(),
   opportunityId: encodedId('opportunity').optional(),
   assignedTo: encodedId('user').optional(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { USER_STATUSES } from '../db/entities/user';
 import { ROLES } from '../lib/auth/roles';
 import { emailField, encodedId, nonBlank, PaginationQuery, personName, phoneField } from './common';
+import { anyOf } from './list-filters';
 
 export const UserCreate = z
   .object({
@@ -45,7 +46,7 @@ export const User = z
 export type User = z.output<typeof User>;
 
 export const UserListQuery = PaginationQuery.extend({
-  status: z.enum(USER_STATUSES).optional(),
+  status: anyOf(USER_STATUSES).optional(),
   teamId: encodedId('team').optional(),
   q: nonBlank(200).optional(),
 });

@@ -3,6 +3,7 @@ import { DELIVERY_STATUSES } from '../db/entities/webhook-delivery';
 import { WEBHOOK_STATUSES } from '../db/entities/webhook-endpoint';
 import { CATALOG_EVENT_TYPES, EVENT_FAMILIES } from './webhook-events';
 import { PaginationQuery, encodedId, isoDateTime, rangeEnd, rangeStart } from './common';
+import { anyOf } from './list-filters';
 
 const SUBSCRIBABLE = [...EVENT_FAMILIES, ...CATALOG_EVENT_TYPES];
 const eventNames = z
@@ -88,10 +89,10 @@ export const WebhookSecret = z
 export const WebhookIdParams = z.object({ id: encodedId('webhook') });
 export const DeliveryIdParams = z.object({ deliveryId: encodedId('delivery') });
 
-export const WebhookListQuery = PaginationQuery.extend({ status: z.enum(WEBHOOK_STATUSES).optional() });
+export const WebhookListQuery = PaginationQuery.extend({ status: anyOf(WEBHOOK_STATUSES).optional() });
 
 export const DeliveryListQuery = PaginationQuery.extend({
-  status: z.enum(DELIVERY_STATUSES).optional(),
+  status: anyOf(DELIVERY_STATUSES).optional(),
   eventType: z.string().max(60).optional(),
   createdFrom: rangeStart.optional(),
   createdTo: rangeEnd.optional(),

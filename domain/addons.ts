@@ -87,7 +87,7 @@ export const configureAddon = (ctx: DomainContext, addonId: string, config: Reco
 
 export async function listInstalled(ctx: DomainContext, f: InstalledAddonsQuery) {
   const qb = ctx.data.repo(AddonInstallation).select('i');
-  if (f.status) qb.andWhere('i.status = :status', { status: f.status });
+  if (f.status) qb.andWhere('i.status IN (:...status)', { status: f.status });
   else qb.andWhere("i.status <> 'uninstalled'");
   qb.orderBy('i.installed_at', 'DESC').addOrderBy('i.id', 'DESC');
   const { rows, total } = await pageOf(qb, f.page, f.limit);

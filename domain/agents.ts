@@ -38,12 +38,12 @@ export function decideExecution(ctx: DomainContext, id: string, action: 'approve
 
 export const getExecution = (ctx: DomainContext, id: string) => findOrFail(ctx.data, AgentExecution, id, 'Agent execution');
 
-/** Newest first; the approval queue (approvalStatus=pending) oldest first, as it is worked through. */
+/** Newest first; the approval queue (approvalStatus=pending alone) oldest first, as it is worked through. */
 export function listExecutions(ctx: DomainContext, q: AgentExecutionListQuery) {
   const qb = ctx.data.repo(AgentExecution).select('e');
-  if (q.agent) qb.andWhere('e.agent = :agent', { agent: q.agent });
-  if (q.approvalStatus) qb.andWhere('e.approval_status = :status', { status: q.approvalStatus });
-  const order = q.approvalStatus === 'pending' ? 'ASC' : 'DESC';
+  if (q.agent) qb.andWhere('e.agent IN (:...agent)', { agent: q.agent });
+  if (q.approvalStatus) qb.andWhere('e.approval_status IN (:...status)', { status: q.approvalStatus });
+  const order = q.approvalStatus?.length === 1 && q.approvalStatus[0] === 'pending' ? 'ASC' : 'DESC';
   return pageOf(qb.orderBy('e.created_at', order).addOrderBy('e.id', order), q.page, q.limit);
 }
 

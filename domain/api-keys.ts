@@ -41,9 +41,9 @@ export async function createApiKey(
   });
 }
 
-export async function listApiKeys(ctx: DomainContext, q: { page: number; limit: number; status?: 'active' | 'revoked' }) {
+export async function listApiKeys(ctx: DomainContext, q: { page: number; limit: number; status?: ('active' | 'revoked')[] }) {
   const qb = ctx.data.repo(ApiKey).select('k');
-  if (q.status) qb.andWhere('k.status = :status', { status: q.status });
+  if (q.status) qb.andWhere('k.status IN (:...status)', { status: q.status });
   const [rows, total] = await qb.orderBy('k.created_at', 'DESC').addOrderBy('k.id', 'DESC').page(q.page, q.limit);
   return { rows, total };
 }

@@ -46,7 +46,7 @@ export const getCommission = (ctx: DomainContext, id: string) => findOrFail(ctx.
 export function listCommissions(ctx: DomainContext, f: CommissionListQuery) {
   const qb = ctx.data.repo(Commission).select('c');
   if (f.partnerId) qb.andWhere('c.partner_id = :partnerId', { partnerId: f.partnerId });
-  if (f.status) qb.andWhere('c.status = :status', { status: f.status });
+  if (f.status) qb.andWhere('c.status IN (:...status)', { status: f.status });
   qb.orderBy('c.created_at', 'DESC').addOrderBy('c.id', 'DESC');
   return pageOf(qb, f.page, f.limit);
 }

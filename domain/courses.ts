@@ -33,7 +33,7 @@ const SORT_COLUMNS: Record<CourseListQuery['sort']['field'], string> = {
 
 export function listCourses(ctx: DomainContext, f: CourseListQuery) {
   const qb = ctx.data.repo(TrainingCourse).select('c');
-  if (f.status) qb.andWhere('c.status = :status', { status: f.status });
+  if (f.status) qb.andWhere('c.status IN (:...status)', { status: f.status });
   qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction).addOrderBy('c.id', f.sort.direction);
   return pageOf(qb, f.page, f.limit);
 }

@@ -84,7 +84,7 @@ export async function openContent(ctx: DomainContext, storage: FileStorage, id: 
 /** Ready files only: a pending upload is not an attachment until it is completed. */
 export function listFiles(ctx: DomainContext, f: FileListQuery) {
   const qb = ctx.data.repo(StoredFile).select('f').andWhere(`f.status = 'ready'`);
-  if (f.entityType) qb.andWhere('f.entity_type = :type', { type: f.entityType });
+  if (f.entityType) qb.andWhere('f.entity_type IN (:...type)', { type: f.entityType });
   if (f.entityId) {
     const type = idTypeOf(FILE_ENTITY_TYPES, f.entityId) as FileEntityType;
     // An ID that decodes to nothing names no record: no file matches (`entity_id = NULL` is never true).

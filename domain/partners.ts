@@ -71,7 +71,7 @@ const SORT_COLUMNS: Record<PartnerListQuery['sort']['field'], string> = {
 
 export function listPartners(ctx: DomainContext, f: PartnerListQuery) {
   const qb = ctx.data.repo(Partner).select('p');
-  if (f.status) qb.andWhere('p.status = :status', { status: f.status });
+  if (f.status) qb.andWhere('p.status IN (:...status)', { status: f.status });
   if (f.tier) qb.andWhere('p.tier = :tier', { tier: f.tier });
   if (f.q) {
     const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;

@@ -204,13 +204,13 @@ function documentQuery(q: string): { sql: string; params: Record<string, string>
  * Ranked by ts_rank; without a query every document matches with rank 0, newest first. A phone
  * number in the query also matches documents whose phone matches its digits (documentQuery).
  */
-export async function searchDocuments(ctx: DomainContext, f: { q?: string; type?: SearchType; page: number; limit: number }) {
+export async function searchDocuments(ctx: DomainContext, f: { q?: string; type?: SearchType[]; page: number; limit: number }) {
   // Words are made of letters and digits: a query of punctuation alone matches nothing.
   if (f.q !== undefined && !/[\p{L}\p{N}]/u.test(f.q)) return { rows: [] as { doc: SearchDocument; rank: number }[], total: 0 };
   const query = f.q === undefined ? null : documentQuery(f.q);
   const qb = ctx.data.repo(SearchDocument).select('d');
   if (query) qb.andWhere(`d.tsv @@ ${query.sql}`, query.params);
-  if (f.type) qb.andWhere('d.doc_type = :type', { type: f.type });
+  if (f.type) qb.andWhere('d.doc_type IN (:...type)', { type: f.type });
   const total = await qb.boundedCount(f.page, f.limit);
   qb.addSelect(query ? `ts_rank(d.tsv, ${query.sql})` : '0', 'rank')
     .orderBy('rank', 'DESC')

@@ -72,11 +72,11 @@ export async function createStatusDefinition(ctx: DomainContext, input: StatusDe
 
 export async function listStatusDefinitions(
   ctx: DomainContext,
-  f: { page: number; limit: number; entityType?: EntityType },
+  f: { page: number; limit: number; entityType?: EntityType[] },
 ): Promise<{ rows: Entity[]; total: number }> {
-  await seedAll(ctx, f.entityType ? [f.entityType] : ['lead', 'opportunity']);
+  await seedAll(ctx, f.entityType ?? ['lead', 'opportunity']);
   const qb = ctx.data.repo(StatusDefinitionEntity).select('s');
-  if (f.entityType) qb.andWhere('s.entity_type = :entityType', { entityType: f.entityType });
+  if (f.entityType) qb.andWhere('s.entity_type IN (:...entityType)', { entityType: f.entityType });
   qb.orderBy('s.entity_type', 'ASC').addOrderBy('s.sort_order', 'ASC').addOrderBy('s.id', 'ASC');
   const [rows, total] = await qb.page(f.page, f.limit);
   return { rows, total };

@@ -73,8 +73,8 @@ const SORT_COLUMNS: Record<TaskListQuery['sort']['field'], string> = {
 
 export function listTasks(ctx: DomainContext, f: TaskListQuery) {
   const qb = ctx.data.repo(Task).select('t');
-  if (f.status) qb.andWhere('t.status = :status', { status: f.status });
-  if (f.type) qb.andWhere('t.type = :type', { type: f.type });
+  if (f.status) qb.andWhere('t.status IN (:...status)', { status: f.status });
+  if (f.type) qb.andWhere('t.type IN (:...type)', { type: f.type });
   if (f.leadId) qb.andWhere('t.lead_id = :leadId', { leadId: f.leadId });
   if (f.opportunityId) qb.andWhere('t.opportunity_id = :opportunityId', { opportunityId: f.opportunityId });
   if (f.assignedTo) qb.andWhere('t.assigned_to = :assignedTo', { assignedTo: f.assignedTo });

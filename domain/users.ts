@@ -70,9 +70,9 @@ export async function getUser(ctx: DomainContext, id: string): Promise<UserWithT
   return { user, teamIds: teams.get(user.id) ?? [] };
 }
 
-export async function listUsers(ctx: DomainContext, q: { page: number; limit: number; status?: string; teamId?: string; q?: string }) {
+export async function listUsers(ctx: DomainContext, q: { page: number; limit: number; status?: string[]; teamId?: string; q?: string }) {
   const qb = ctx.data.repo(User).select('u');
-  if (q.status) qb.andWhere('u.status = :status', { status: q.status });
+  if (q.status) qb.andWhere('u.status IN (:...status)', { status: q.status });
   if (q.teamId)
     qb.andWhere('EXISTS (SELECT 1 FROM team_members tm WHERE tm.user_id = u.id AND tm.team_id = :teamId)', { teamId: q.teamId });
   if (q.q) {

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { DomainContext } from '../../domain/context';
 import { AppError, GIVEN_MORE_THAN_ONCE, type FieldError } from '../../lib/errors';
+import { COMMA_LIST } from '../../contracts/list-filters';
 import type { AuthContext } from './context';
 import { bareBody, paginate, successBody, type Pagination } from '../../lib/http-envelope';
 import { findUnstorableText } from '../../lib/unstorable-text';
@@ -170,23 +171,48 @@ function parseParams(schema: AnySchema | undefined, raw: unknown) {
   throw new AppError('not_found', `${wanted} not found`, hint);
 }
 
-/** The names an object schema takes (a query's parameters, a body's fields): the document's list, read once per schema. */
-const namedFields = new WeakMap<AnySchema, string[]>();
+/** An object schema's fields as the document states them, read once per schema. */
+const documentedFields = new WeakMap<AnySchema, Record<string, Record<string, unknown>>>();
 interface ObjectJsonSchema {
-  properties?: Record<string, unknown>;
+  properties?: Record<string, Record<string, unknown>>;
   $ref?: string;
   $defs?: Record<string, ObjectJsonSchema>;
 }
-export function schemaFieldNames(schema: AnySchema | undefined): string[] {
-  if (!schema) return [];
-  let names = namedFields.get(schema);
-  if (!names) {
+function fieldsOf(schema: AnySchema): Record<string, Record<string, unknown>> {
+  let fields = documentedFields.get(schema);
+  if (!fields) {
     const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as ObjectJsonSchema;
     // A schema with an ID (a body's, `TaskCreate`) is a reference to its own definition.
     const object = json.$ref ? json.$defs?.[json.$ref.split('/').pop() as string] : json;
-    namedFields.set(schema, (names = Object.keys(object?.properties ?? {})));
+    documentedFields.set(schema, (fields = object?.properties ?? {}));
   }
-  return names;
+  return fields;
+}
+
+/** The names an object schema takes (a query's parameters, a body's fields). */
+export const schemaFieldNames = (schema: AnySchema | undefined): string[] => (schema ? Object.keys(fieldsOf(schema)) : []);
+
+/** A query's parameters that take values separated by commas (contracts/list-filters.ts). */
+const commaListParameters = (schema: AnySchema | undefined): string[] =>
+  schema ? Object.entries(fieldsOf(schema)).flatMap(([name, field]) => (field[COMMA_LIST] ? [name] : [])) : [];
+
+/**
+ * A filter of several values takes them as a repeated parameter too, as clients send a list:
+ * `status=a&status=b` (most), `status[]=a&status[]=b` (axios, PHP, Rails), read as `status=a,b`.
+ */
+function withListsJoined(schema: AnySchema | undefined, raw: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(raw).filter((key) => Array.isArray(raw[key]) || key.endsWith('[]'));
+  if (!keys.length) return raw;
+  const lists = commaListParameters(schema);
+  const joined = { ...raw };
+  for (const key of keys) {
+    const name = key.endsWith('[]') ? key.slice(0, -2) : key;
+    if (!lists.includes(name)) continue;
+    const values = [joined[name], raw[key]].flat().filter((v) => v !== undefined);
+    delete joined[key];
+    joined[name] = values.join(',');
+  }
+  return joined;
 }
 
 /**
@@ -216,13 +242,13 @@ function unknownQueryParameters(route: AnyRoute, raw: Record<string, unknown>): 
   return errors;
 }
 
-function parseQuery(route: AnyRoute, raw: Record<string, unknown>) {
+function parseQuery(route: AnyRoute, given: Record<string, unknown>) {
+  const schema = route.query as AnySchema | undefined;
+  const raw = withListsJoined(schema, given);
   const unknown = route.auth === 'tenant' ? unknownQueryParameters(route, raw) : [];
   if (unknown.length) throw new AppError('bad_request', 'Invalid query parameters', unknown);
-  // No parameter takes a list: a repeated one (?status=a&status=b) is named as such, not as a bad value.
-  const repeated = Object.keys(raw).filter(
-    (key) => Array.isArray(raw[key]) && schemaFieldNames(route.query as AnySchema | undefined).includes(key),
-  );
+  // Another repeated parameter is named as such, not as a bad value.
+  const repeated = Object.keys(raw).filter((key) => Array.isArray(raw[key]) && schemaFieldNames(schema).includes(key));
   if (repeated.length) {
     throw new AppError(
       'bad_request',
@@ -230,7 +256,6 @@ function parseQuery(route: AnyRoute, raw: Record<string, unknown>) {
       repeated.map((field) => ({ field, message: GIVEN_MORE_THAN_ONCE })),
     );
   }
-  const schema = route.query as AnySchema | undefined;
   if (!schema) return undefined;
   const unstorable = findUnstorableText(raw);
   if (unstorable) throw new AppError('bad_request', 'Invalid query parameters', [unstorable]);

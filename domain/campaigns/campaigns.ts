@@ -37,10 +37,10 @@ export async function getCampaign(ctx: DomainContext, id: string): Promise<Campa
   return campaign;
 }
 
-export async function listCampaigns(ctx: DomainContext, f: { page: number; limit: number; status?: string; type?: string }) {
+export async function listCampaigns(ctx: DomainContext, f: { page: number; limit: number; status?: string[]; type?: string[] }) {
   const qb = ctx.data.repo(Campaign).select('c');
-  if (f.status) qb.andWhere('c.status = :status', { status: f.status });
-  if (f.type) qb.andWhere('c.type = :type', { type: f.type });
+  if (f.status) qb.andWhere('c.status IN (:...status)', { status: f.status });
+  if (f.type) qb.andWhere('c.type IN (:...type)', { type: f.type });
   const [rows, total] = await qb.orderBy('c.created_at', 'DESC').addOrderBy('c.id', 'DESC').page(f.page, f.limit);
   return { rows, total };
 }

@@ -34,11 +34,11 @@ async function queryProgress(client: Client, workflowId: string, deadline: numbe
 export async function listEnrollments(
   ctx: DomainContext,
   campaignId: string,
-  f: { page: number; limit: number; status?: string },
+  f: { page: number; limit: number; status?: string[] },
 ): Promise<{ rows: EnrollmentWithProgress[]; total: number }> {
   await getCampaign(ctx, campaignId);
   const qb = ctx.data.repo(CampaignEnrollment).select('e').andWhere('e.campaign_id = :campaignId', { campaignId });
-  if (f.status) qb.andWhere('e.status = :status', { status: f.status });
+  if (f.status) qb.andWhere('e.status IN (:...status)', { status: f.status });
   const [enrollments, total] = await qb.orderBy('e.id', 'ASC').page(f.page, f.limit);
   const rows: EnrollmentWithProgress[] = enrollments.map((enrollment) => ({ enrollment, progress: null }));
   const deadline = Date.now() + PROGRESS_DEADLINE_MS;

@@ -174,11 +174,11 @@ export async function sendSms(ctx: DomainContext, input: SendSms, waitMs = SEND_
 
 export async function listMessages(
   ctx: DomainContext,
-  f: { page: number; limit: number; channel?: string; status?: string; leadId?: string; campaignId?: string },
+  f: { page: number; limit: number; channel?: string[]; status?: string[]; leadId?: string; campaignId?: string },
 ) {
   const qb = ctx.data.repo(Message).select('m');
-  if (f.channel) qb.andWhere('m.channel = :channel', { channel: f.channel });
-  if (f.status) qb.andWhere('m.status = :status', { status: f.status });
+  if (f.channel) qb.andWhere('m.channel IN (:...channel)', { channel: f.channel });
+  if (f.status) qb.andWhere('m.status IN (:...status)', { status: f.status });
   if (f.leadId) qb.andWhere('m.lead_id = :leadId', { leadId: f.leadId });
   if (f.campaignId) qb.andWhere('m.campaign_id = :campaignId', { campaignId: f.campaignId });
   const [messages, total] = await qb.orderBy('m.id', 'DESC').page(f.page, f.limit);

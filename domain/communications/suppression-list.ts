@@ -9,7 +9,7 @@ import { unitOfWork } from '../unit-of-work';
 
 export async function listSuppressions(ctx: DomainContext, q: SuppressionListQuery) {
   const qb = ctx.data.repo(EmailSuppression).select('s');
-  if (q.reason) qb.andWhere('s.reason = :reason', { reason: q.reason });
+  if (q.reason) qb.andWhere('s.reason IN (:...reason)', { reason: q.reason });
   if (q.email) qb.andWhere('s.address = :address', { address: normalizeEmail(q.email) });
   const [rows, total] = await qb.orderBy('s.id', 'DESC').page(q.page, q.limit);
   return { rows, total };

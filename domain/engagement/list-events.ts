@@ -8,7 +8,7 @@ export async function listEngagementEvents(ctx: DomainContext, q: EngagementEven
   if (q.leadId) qb.andWhere('e.lead_id = :leadId', { leadId: q.leadId });
   if (q.messageId) qb.andWhere('e.message_id = :messageId', { messageId: q.messageId });
   if (q.campaignId) qb.andWhere('e.campaign_id = :campaignId', { campaignId: q.campaignId });
-  if (q.type) qb.andWhere('e.type = :type', { type: q.type });
+  if (q.type) qb.andWhere('e.type IN (:...type)', { type: q.type });
   if (q.machine !== undefined) qb.andWhere('e.machine = :machine', { machine: q.machine });
   const [rows, total] = await qb.orderBy('e.id', 'DESC').page(q.page, q.limit);
   return { rows, total };

@@ -13,9 +13,9 @@ export async function getForm(ctx: DomainContext, id: string): Promise<Form> {
   return form;
 }
 
-export async function listForms(ctx: DomainContext, q: { page: number; limit: number; status?: 'active' | 'archived' }) {
+export async function listForms(ctx: DomainContext, q: { page: number; limit: number; status?: ('active' | 'archived')[] }) {
   const qb = ctx.data.repo(Form).select('f');
-  if (q.status) qb.andWhere('f.status = :status', { status: q.status });
+  if (q.status) qb.andWhere('f.status IN (:...status)', { status: q.status });
   const [rows, total] = await qb.orderBy('f.created_at', 'DESC').addOrderBy('f.id', 'DESC').page(q.page, q.limit);
   return { rows, total };
 }

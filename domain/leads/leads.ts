@@ -37,8 +37,8 @@ export interface LeadFilters {
   page: number;
   limit: number;
   sort: { field: 'createdAt' | 'updatedAt' | 'score' | 'email' | 'lastName'; direction: 'ASC' | 'DESC' };
-  status?: string;
-  source?: string;
+  status?: string[];
+  source?: string[];
   assignedTo?: string;
   q?: string;
   scoreMin?: number;
@@ -229,8 +229,8 @@ async function filterByQuery(ctx: DomainContext, qb: ScopedQuery<Lead>, q: strin
 
 export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ rows: Lead[]; total: number }> {
   const qb = ctx.data.repo(Lead).select('l');
-  if (f.status) qb.andWhere('l.status = :status', { status: f.status });
-  if (f.source) qb.andWhere('l.source = :source', { source: f.source });
+  if (f.status) qb.andWhere('l.status IN (:...status)', { status: f.status });
+  if (f.source) qb.andWhere('l.source IN (:...source)', { source: f.source });
   if (f.assignedTo) qb.andWhere('l.assigned_to = :assignedTo', { assignedTo: f.assignedTo });
   if (f.scoreMin !== undefined) qb.andWhere('l.score >= :scoreMin', { scoreMin: f.scoreMin });
   if (f.scoreMax !== undefined) qb.andWhere('l.score <= :scoreMax', { scoreMax: f.scoreMax });
@@ -242,15 +242,19 @@ export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ r
   if (f.q) await filterByQuery(ctx, qb, f.q);
   qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction).addOrderBy('l.id', f.sort.direction);
   const [rows, total] = await qb.page(f.page, f.limit);
-  // A status no lead can have (`New` for new) is a mistake, not an empty page: looked up only then.
-  if (f.status && total === 0) await assertLeadStatusFilter(ctx.data, f.status);
+  // A status no lead can have (`New` for new) is a mistake, not an empty page: looked up only then,
+  // or for a list, where the others' leads would hide it.
+  if (f.status && (total === 0 || f.status.length > 1)) await assertLeadStatusFilter(ctx.data, f.status);
   return { rows, total };
 }
 
-async function assertLeadStatusFilter(data: ScopedData, status: string): Promise<void> {
+async function assertLeadStatusFilter(data: ScopedData, statuses: string[]): Promise<void> {
   const codes = await leadStatusCodes(data);
-  if (codes.includes(status)) return;
-  throw new AppError('bad_request', 'Invalid query parameters', [{ field: 'status', message: unknownLeadStatusMessage(status, codes) }]);
+  const unknown = statuses.find((s) => !codes.includes(s));
+  if (unknown === undefined) return;
+  throw new AppError('bad_request', 'Invalid query parameters', [
+    { field: 'status', message: unknownLeadStatusMessage(unknown, codes, statuses.length > 1) },
+  ]);
 }
 
 export async function updateLead(ctx: DomainContext, id: string, patch: LeadUpdate): Promise<Lead> {

@@ -21,11 +21,14 @@ import type { UnitOfWork } from '../unit-of-work';
  * What a status that is not one of the scope's lead statuses is told: with the scope's codes (a
  * single lead's write, a list's filter), it lists them and names the one `given` probably meant.
  */
-export function unknownLeadStatusMessage(given?: string, codes: string[] = []): string {
+export function unknownLeadStatusMessage(given?: string, codes: string[] = [], inList = false): string {
   const wanted = "Must be one of the tenant's lead statuses (GET /v1/config/statuses?entityType=lead)";
   if (!codes.length) return wanted;
   const hint = given === undefined ? null : didYouMean(given, codes, (c) => JSON.stringify(c));
-  return `${wanted}: ${codes.map((c) => JSON.stringify(c)).join(', ')}${hint ? `; ${hint}` : ''}`;
+  const listed = `${wanted}: ${codes.map((c) => JSON.stringify(c)).join(', ')}`;
+  // A filter's list names the value that is none of them, as contracts/list-filters.ts does.
+  if (inList) return `${listed}, or several separated by commas; ${JSON.stringify(given)} is none of them${hint ? `: ${hint}` : ''}`;
+  return `${listed}${hint ? `; ${hint}` : ''}`;
 }
 
 /** The 422 of a status that is not one of the scope's lead statuses. */

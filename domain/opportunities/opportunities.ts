@@ -52,10 +52,10 @@ const SORT: Record<OpportunityListQuery['sort']['field'], string> = {
 
 export async function listOpportunities(ctx: DomainContext, q: OpportunityListQuery) {
   const qb = ctx.data.repo(Opportunity).select('o');
-  if (q.stage) qb.andWhere('o.stage = :stage', { stage: q.stage });
+  if (q.stage) qb.andWhere('o.stage IN (:...stage)', { stage: q.stage });
   if (q.leadId) qb.andWhere('o.lead_id = :leadId', { leadId: q.leadId });
   if (q.ownerId) qb.andWhere('o.owner_user_id = :ownerId', { ownerId: q.ownerId });
-  if (q.status) qb.andWhere('o.status = :status', { status: q.status });
+  if (q.status) qb.andWhere('o.status IN (:...status)', { status: q.status });
   if (q.valueMin !== undefined) qb.andWhere('o.value >= :valueMin', { valueMin: q.valueMin });
   if (q.valueMax !== undefined) qb.andWhere('o.value <= :valueMax', { valueMax: q.valueMax });
   if (q.createdFrom) qb.andWhere('o.created_at >= :from', { from: q.createdFrom });

@@ -14,7 +14,7 @@ import { startDelivery } from './relay';
 export interface DeliveryFilters {
   page: number;
   limit: number;
-  status?: string;
+  status?: string[];
   eventType?: string;
   createdFrom?: string;
   createdTo?: string;
@@ -25,7 +25,7 @@ const deliveries = (ctx: DomainContext) => ctx.data.repo(WebhookDelivery);
 export async function listDeliveries(ctx: DomainContext, webhookId: string, f: DeliveryFilters) {
   await getWebhook(ctx, webhookId);
   const qb = deliveries(ctx).select('d').andWhere('d.endpoint_id = :webhookId', { webhookId });
-  if (f.status) qb.andWhere('d.status = :status', { status: f.status });
+  if (f.status) qb.andWhere('d.status IN (:...status)', { status: f.status });
   if (f.eventType) qb.andWhere('d.event_type = :eventType', { eventType: f.eventType });
   if (f.createdFrom) qb.andWhere('d.created_at >= :createdFrom', { createdFrom: f.createdFrom });
   if (f.createdTo) qb.andWhere('d.created_at <= :createdTo', { createdTo: f.createdTo });

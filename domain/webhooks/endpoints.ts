@@ -65,9 +65,9 @@ export async function getWebhook(ctx: DomainContext, id: string): Promise<Webhoo
   return endpoint;
 }
 
-export async function listWebhooks(ctx: DomainContext, q: { page: number; limit: number; status?: string }) {
+export async function listWebhooks(ctx: DomainContext, q: { page: number; limit: number; status?: string[] }) {
   const qb = endpoints(ctx).select('w');
-  if (q.status) qb.andWhere('w.status = :status', { status: q.status });
+  if (q.status) qb.andWhere('w.status IN (:...status)', { status: q.status });
   const [rows, total] = await qb.orderBy('w.created_at', 'DESC').addOrderBy('w.id', 'DESC').page(q.page, q.limit);
   return { rows, total };
 }
