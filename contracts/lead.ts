@@ -134,16 +134,44 @@ export const LeadBatchCreate = z
   .strict()
   .meta({ id: 'LeadBatchCreate' });
 
-export const LeadBatchItemResult = z
+/** One item's outcome in a batch's answer, in request order. */
+const batchItemResult = <const S extends readonly [string, ...string[]]>(id: string, statuses: S, description: string) =>
+  z
+    .object({
+      index: z.number().int().meta({ description: 'Position of the item in the request' }),
+      status: z.enum(statuses).meta({ description }),
+      id: z.string().optional(),
+      errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    })
+    .meta({ id });
+
+export const LeadBatchItemResult = batchItemResult(
+  'LeadBatchItemResult',
+  ['created', 'duplicate', 'error'],
+  'duplicate: the same normalised email as an earlier item of this request, which `id` names; nothing new was created',
+);
+
+export const LeadBatchUpdate = z
   .object({
-    index: z.number().int().meta({ description: 'Position of the item in the request' }),
-    status: z.enum(['created', 'duplicate', 'error']).meta({
-      description: 'duplicate: the same normalised email as an earlier item of this request, which `id` names; nothing new was created',
-    }),
-    id: z.string().optional(),
-    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    leads: z
+      .array(z.unknown().meta({ description: "A LeadBatchUpdateItem: the lead's id beside the fields to change; validated on its own" }))
+      .min(1)
+      .max(LEAD_BATCH_MAX)
+      .meta({ description: `1 to ${LEAD_BATCH_MAX} changes, each the body of PATCH /v1/leads/{id} with the lead's id beside its fields` }),
   })
-  .meta({ id: 'LeadBatchItemResult' });
+  .strict()
+  .meta({ id: 'LeadBatchUpdate' });
+
+/** One change of a batch update: the lead's ID beside the fields PATCH /v1/leads/:id takes. */
+export const LeadBatchUpdateItem = LeadUpdate.extend({ id: encodedId('lead') })
+  .strict()
+  .meta({ id: 'LeadBatchUpdateItem' });
+
+export const LeadBatchUpdateResult = batchItemResult(
+  'LeadBatchUpdateResult',
+  ['updated', 'error'],
+  'updated: the change was applied, as PATCH /v1/leads/{id} applies it (a change that changes nothing included); error: `errors` says why, and the lead is as it was',
+);
 
 export const LeadDuplicatesMeta = z
   .object({

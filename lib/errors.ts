@@ -24,7 +24,7 @@ export interface FieldError {
   message: string;
 }
 
-/** A query parameter or form field given twice where one value is taken (never read as a list). */
+/** A query parameter or form field given twice where one value is taken (a filter of several values reads them as its list). */
 export const GIVEN_MORE_THAN_ONCE = 'Given more than once; give it once';
 
 export class AppError extends Error {

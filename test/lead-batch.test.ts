@@ -163,3 +163,86 @@ describe('POST /v1/leads/batch', () => {
     expect(res.body.data[0].errors).toEqual([{ field: 'customFields.note', message: 'Must not contain the NUL character (U+0000)' }]);
   });
 });
+
+describe('PATCH /v1/leads/batch', () => {
+  it('applies each change as PATCH /v1/leads/:id does, answering per item in request order; a refused change fails alone', async () => {
+    const t = await newTenant(stack.db);
+    await stack.subscribe(t);
+    const other = await newTenant(stack.db);
+    const create = async (body: Record<string, unknown>, who = t) =>
+      (await stack.http().post('/v1/leads').set(who.live).send(validLead(body)).expect(201)).body.data;
+    const ada = await create({ customFields: { tier: 'gold', region: 'EU' } });
+    const grace = await create({ score: 10 });
+    const alan = await create({});
+    const foreign = await create({}, other);
+    const missing = encodeId('lead', '999999999');
+    const res = await stack
+      .http()
+      .patch('/v1/leads/batch')
+      .set(t.live)
+      .send({
+        leads: [
+          { id: ada.id, status: 'qualified', customFields: { tier: 'platinum', region: null } },
+          { id: grace.id, status: 'qualifed' },
+          { id: missing, score: 5 },
+          { id: foreign.id, score: 5 },
+          { id: ada.id, score: 99 },
+          { id: alan.id, fristName: 'Alan' },
+          { score: 3 },
+          { id: grace.id, score: 'high' },
+        ],
+      })
+      .expect(200);
+    const notFound = [{ field: 'id', message: 'Lead not found' }];
+    expect(res.body.data).toEqual([
+      { index: 0, status: 'updated', id: ada.id },
+      {
+        index: 1,
+        status: 'error',
+        id: grace.id,
+        errors: [{ field: 'status', message: expect.stringContaining('did you mean "qualified"?') }],
+      },
+      { index: 2, status: 'error', id: missing, errors: notFound },
+      { index: 3, status: 'error', id: foreign.id, errors: notFound },
+      {
+        index: 4,
+        status: 'error',
+        errors: [{ field: 'id', message: 'Also item 0 of this batch; send one change per lead, with all its fields' }],
+      },
+      { index: 5, status: 'error', errors: [{ field: 'fristName', message: 'Unknown field; did you mean firstName?' }] },
+      { index: 6, status: 'error', errors: [{ field: 'id', message: 'Required' }] },
+      { index: 7, status: 'error', errors: [{ field: 'score', message: 'Must be a number, not a string' }] },
+    ]);
+
+    const get = async (id: string, who = t) => (await stack.http().get(`/v1/leads/${id}`).set(who.live).expect(200)).body.data;
+    // The change applied as a PATCH applies it: custom fields as a merge patch, the rest as given.
+    expect(await get(ada.id)).toMatchObject({ status: 'qualified', score: ada.score, customFields: { tier: 'platinum' } });
+    expect((await get(ada.id)).customFields).not.toHaveProperty('region');
+    expect(await get(grace.id)).toMatchObject({ status: grace.status, score: 10 });
+    expect(await get(foreign.id, other)).toMatchObject({ score: foreign.score });
+    const events = await stack.db.query(`SELECT data FROM events WHERE tenant_id = $1 AND type = 'lead.updated'`, [t.tenant.id]);
+    expect(events.map((e: { data: unknown }) => e.data)).toEqual([
+      expect.objectContaining({ leadId: ada.id, changes: { status: 'qualified', customFields: { tier: 'platinum', region: null } } }),
+    ]);
+    const audits = await stack.db.query(`SELECT action, status_code FROM audit_logs WHERE tenant_id = $1 AND action LIKE 'PATCH%'`, [
+      t.tenant.id,
+    ]);
+    expect(audits).toEqual([{ action: 'PATCH /v1/leads/batch', status_code: 200 }]);
+  });
+
+  it('refuses an empty batch, one of more than 100 changes, and a body that is not one, with a 422', async () => {
+    const send = (body: unknown) =>
+      stack
+        .http()
+        .patch('/v1/leads/batch')
+        .set(tenant.live)
+        .send(body as object);
+    expect((await send({ leads: [] }).expect(422)).body.errors).toEqual([{ field: 'leads', message: 'Must have at least 1 item' }]);
+    const tooMany = await send({ leads: Array.from({ length: 101 }, () => ({ id: 'x' })) }).expect(422);
+    expect(tooMany.body.errors).toEqual([{ field: 'leads', message: 'Must have at most 100 items' }]);
+    expect((await send({ updates: [] }).expect(422)).body.errors).toEqual([
+      { field: 'leads', message: 'Required' },
+      { field: 'updates', message: expect.stringMatching(/^Unknown field/) },
+    ]);
+  });
+});

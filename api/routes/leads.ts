@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { mergeLeads } from '../../domain/leads/merge';
 import { createLead, deleteLead, getLead, listDuplicates, listLeads, updateLead } from '../../domain/leads/leads';
-import { createLeadBatch, type BatchItemResult } from '../../domain/leads/batch';
+import { createLeadBatch } from '../../domain/leads/batch';
+import { updateLeadBatch } from '../../domain/leads/batch-update';
 import type { FieldError } from '../../lib/errors';
 import { findUnstorableText } from '../../lib/unstorable-text';
 import { toFieldErrors } from '../../lib/zod-errors';
@@ -14,6 +15,9 @@ import {
   LeadCreate,
   LeadBatchCreate,
   LeadBatchItemResult,
+  LeadBatchUpdate,
+  LeadBatchUpdateItem,
+  LeadBatchUpdateResult,
   LeadDuplicate,
   LeadDuplicatesMeta,
   LeadIdParams,
@@ -24,12 +28,47 @@ import {
 
 type Duplicate = Awaited<ReturnType<typeof listDuplicates>>['duplicates'][number];
 
-/** One item of a batch, validated as the body of POST /v1/leads would be (text PostgreSQL cannot store included). */
-function batchItem(item: unknown): { input: LeadCreate } | { errors: FieldError[] } {
+/** One item of a batch, validated on its own as a single request's body would be (text PostgreSQL cannot store included). */
+function batchItem<S extends z.ZodType>(schema: S, item: unknown): { input: z.output<S> } | { errors: FieldError[] } {
   const unstorable = findUnstorableText(item);
   if (unstorable) return { errors: [unstorable] };
-  const result = LeadCreate.safeParse(item);
+  const result = schema.safeParse(item);
   return result.success ? { input: result.data } : { errors: toFieldErrors(result.error) };
+}
+
+type RefusedItem = { index: number; errors: FieldError[] };
+
+/** A batch's answer, in request order: what `write` made of the valid items, and the refused items' errors. */
+async function answerBatch<T extends { index: number }, R extends { index: number }>(
+  items: (T | RefusedItem)[],
+  write: (valid: T[]) => Promise<R[]>,
+) {
+  const refused = (i: T | RefusedItem): i is RefusedItem => 'errors' in i;
+  const written = new Map((await write(items.filter((i): i is T => !refused(i)))).map((r) => [r.index, r]));
+  return {
+    data: items.map((i) => (refused(i) ? { index: i.index, status: 'error' as const, errors: i.errors } : (written.get(i.index) as R))),
+    message: 'Batch processed',
+  };
+}
+
+type BatchUpdateItem = { index: number; id: string; patch: LeadUpdate } | RefusedItem;
+
+/** A batch update's items: each validated, and a lead named by an earlier item refused (one change per lead and batch). */
+function batchUpdateItems(items: unknown[]): BatchUpdateItem[] {
+  const firstIndex = new Map<string, number>();
+  return items.map((item, index): BatchUpdateItem => {
+    const parsed = batchItem(LeadBatchUpdateItem, item);
+    if ('errors' in parsed) return { index, errors: parsed.errors };
+    const { id, ...patch } = parsed.input;
+    const earlier = firstIndex.get(id);
+    if (earlier !== undefined)
+      return {
+        index,
+        errors: [{ field: 'id', message: `Also item ${earlier} of this batch; send one change per lead, with all its fields` }],
+      };
+    firstIndex.set(id, index);
+    return { index, id, patch };
+  });
 }
 
 export function leadRoutes() {
@@ -60,17 +99,11 @@ export function leadRoutes() {
       response: z.array(LeadBatchItemResult),
       status: 200,
       itemsCheckedByHandler: true,
-      handler: async ({ body, ctx }) => {
-        const parsed = body.leads.map((item, index) => ({ index, ...batchItem(item) }));
-        const valid = parsed.flatMap((p) => ('input' in p ? [{ index: p.index, input: p.input }] : []));
-        const created = new Map((await createLeadBatch(ctx, valid)).map((r) => [r.index, r]));
-        return {
-          data: parsed.map((p) =>
-            'input' in p ? (created.get(p.index) as BatchItemResult) : { index: p.index, status: 'error' as const, errors: p.errors },
-          ),
-          message: 'Batch processed',
-        };
-      },
+      handler: ({ body, ctx }) =>
+        answerBatch(
+          body.leads.map((item, index) => ({ index, ...batchItem(LeadCreate, item) })),
+          (valid) => createLeadBatch(ctx, valid),
+        ),
     }),
     defineListRoute({
       method: 'get',
@@ -100,6 +133,21 @@ export function leadRoutes() {
         data: serializeLead(await getLead(ctx, params.id)),
         message: 'Lead retrieved',
       }),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/v1/leads/batch',
+      auditResource: 'leads',
+      summary:
+        'Update up to 100 leads at once, each as PATCH /v1/leads/{id} would: 200 with a result per item, in request order (a refused change fails alone)',
+      tag: 'Leads',
+      auth: 'tenant',
+      scope: 'leads:write',
+      body: LeadBatchUpdate,
+      response: z.array(LeadBatchUpdateResult),
+      status: 200,
+      itemsCheckedByHandler: true,
+      handler: ({ body, ctx }) => answerBatch(batchUpdateItems(body.leads), (valid) => updateLeadBatch(ctx, valid)),
     }),
     defineRoute({
       method: 'patch',
