@@ -108,6 +108,9 @@ export const LeadListQuery = PaginationQuery.extend({
   createdTo: rangeEnd.optional(),
 });
 
+/** An export takes a list's filters; it has no page and is always oldest first. */
+export const LeadExportQuery = LeadListQuery.omit({ page: true, limit: true, sort: true });
+
 export const LeadIdParams = z.object({ id: encodedId('lead') });
 
 export const LeadMerge = z

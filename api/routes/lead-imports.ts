@@ -2,19 +2,15 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { createLeadImport, getLeadImport, importFailuresInOrder, listImportFailures, listLeadImports } from '../../domain/leads/imports';
 import { LeadImport, LeadImportCreate, LeadImportFailure, LeadImportIdParams, LeadImportListQuery } from '../../contracts/lead-import';
-import { attachmentDisposition } from '../../lib/files/content-disposition';
+import { csvLine, spreadsheetText } from '../../lib/csv';
 import { encodeId } from '../../lib/ids';
 import type { LeadImport as LeadImportEntity } from '../../db/entities';
 import type { AppDeps } from '../http/domain-context';
 import { defineListRoute, defineRoute } from '../http/route';
-import { streamBody } from '../http/stream-body';
+import { sendCsv } from '../http/send-csv';
 import { serializeImportFailure, serializeLeadImport } from '../serializers/lead-import';
 
 /** RFC 4180: quoted only where a comma, quote, line break or edge space needs it. */
-function csvField(v: unknown): string {
-  const text = String(v ?? '');
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /**
  * The columns after line and reason in the failures file: a CSV import's own header, so the rows
@@ -94,19 +90,14 @@ export function leadImportRoutes(deps: AppDeps) {
         const imp = await getLeadImport(ctx, params.id);
         const columns = failureColumns(imp.header);
         async function* lines() {
-          yield ['line', 'reason', ...columns.names].map(csvField).join(',') + '\r\n';
+          yield csvLine(['line', 'reason', ...columns.names]);
           for await (const f of importFailuresInOrder(ctx, imp.id)) {
-            yield [f.line, f.reason, ...columns.values(f.raw)].map(csvField).join(',') + '\r\n';
+            yield csvLine([f.line, f.reason, ...columns.values(f.raw).map(spreadsheetText)]);
           }
         }
         return { data: { id: encodeId('leadImport', imp.id), rows: Readable.from(lines()) } };
       },
-      send: async (res, { id, rows }) => {
-        res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-        res.setHeader('Content-Disposition', attachmentDisposition(`${id}-failures.csv`));
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-        await streamBody(rows, res);
-      },
+      send: (res, { id, rows }) => sendCsv(res, `${id}-failures.csv`, rows),
     }),
   ];
 }

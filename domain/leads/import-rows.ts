@@ -4,6 +4,7 @@ import type { FieldError } from '../../lib/errors';
 import { MAX_RECORD_BYTES, type FileRecord } from '../../lib/records/file-record';
 import type { NdjsonValue } from '../../lib/records/ndjson-records';
 import { findUnstorableText, storableText } from '../../lib/unstorable-text';
+import { unguardedText } from '../../lib/csv';
 import { toFieldErrors } from '../../lib/zod-errors';
 
 /** One record of an import's file: a lead to write, or why not, with what the row held. */
@@ -70,7 +71,8 @@ export function rowOf(
     if ('error' in value) return { line, raw: { line: value.text }, reason: value.error };
     raw = value.object;
   }
-  const body = leadBody(mapping, (column) => raw[column]);
+  // A CSV cell that our own files guarded against spreadsheets (`'=...`, lib/csv.ts) is read as it was.
+  const body = leadBody(mapping, format === 'csv' ? (column) => unguardedText(raw[column]) : (column) => raw[column]);
   // PostgreSQL stores no U+0000 or lone surrogate: a row holding one in a mapped value fails, as a POST /v1/leads
   // body would. One anywhere in the row is replaced where the row is kept (storableRow).
   const unstorable = findUnstorableText(body);

@@ -227,7 +227,11 @@ async function filterByQuery(ctx: DomainContext, qb: ScopedQuery<Lead>, q: strin
   });
 }
 
-export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ rows: Lead[]; total: number }> {
+/** What a list's filters select, without its page and order: what an export walks. */
+export type LeadSelection = Omit<LeadFilters, 'page' | 'limit' | 'sort'>;
+
+/** The leads `f` selects, as a query to order and page (listLeads) or walk (leadsInOrder). */
+async function selectedLeads(ctx: DomainContext, f: LeadSelection) {
   const qb = ctx.data.repo(Lead).select('l');
   if (f.status) qb.andWhere('l.status IN (:...status)', { status: f.status });
   if (f.source) qb.andWhere('l.source IN (:...source)', { source: f.source });
@@ -240,12 +244,54 @@ export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ r
     qb.andWhere(`l.custom_fields ->> :cfKey${i} = :cfValue${i}`, { [`cfKey${i}`]: key, [`cfValue${i}`]: value });
   }
   if (f.q) await filterByQuery(ctx, qb, f.q);
+  return qb;
+}
+
+export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ rows: Lead[]; total: number }> {
+  const qb = await selectedLeads(ctx, f);
   qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction).addOrderBy('l.id', f.sort.direction);
   const [rows, total] = await qb.page(f.page, f.limit);
   // A status no lead can have (`New` for new) is a mistake, not an empty page: looked up only then,
   // or for a list, where the others' leads would hide it.
   if (f.status && (total === 0 || f.status.length > 1)) await assertLeadStatusFilter(ctx.data, f.status);
   return { rows, total };
+}
+
+const EXPORT_PAGE = 1_000;
+
+/**
+ * Every lead `f` selects, oldest first, a page at a time (the CSV export of any size, without the
+ * deep OFFSETs paging would cost). Each page starts after the last lead of the one before, by
+ * (createdAt, id); its createdAt is read as PostgreSQL's text, since a JavaScript Date drops the
+ * microseconds and the page would start again at that lead. A lead created during the walk is
+ * included if it sorts after where the walk is; one deleted is left out if not read yet.
+ */
+export async function leadsInOrder(ctx: DomainContext, f: LeadSelection): Promise<AsyncGenerator<Lead>> {
+  // A status no lead has is a mistake, as for a list: checked before the answer starts, since the file is sent as it is read.
+  if (f.status) await assertLeadStatusFilter(ctx.data, f.status);
+  return walkLeads(ctx, f);
+}
+
+async function* walkLeads(ctx: DomainContext, f: LeadSelection): AsyncGenerator<Lead> {
+  let after: { at: string; id: string } | null = null;
+  for (;;) {
+    const qb = await selectedLeads(ctx, f);
+    if (after) {
+      qb.andWhere('l.created_at >= CAST(:afterAt AS timestamptz) AND (l.created_at, l.id) > (CAST(:afterAt AS timestamptz), :afterId)', {
+        afterAt: after.at,
+        afterId: after.id,
+      });
+    }
+    const { entities, raw } = await qb
+      .addSelect('l.created_at::text', 'cursor_at')
+      .orderBy('l.created_at', 'ASC')
+      .addOrderBy('l.id', 'ASC')
+      .limit(EXPORT_PAGE)
+      .getRawAndEntities<{ cursor_at: string }>();
+    yield* entities;
+    if (entities.length < EXPORT_PAGE) return;
+    after = { at: raw[raw.length - 1].cursor_at, id: entities[entities.length - 1].id };
+  }
 }
 
 async function assertLeadStatusFilter(data: ScopedData, statuses: string[]): Promise<void> {
