@@ -106,6 +106,11 @@ export const LeadListQuery = PaginationQuery.extend({
   scoreMax: z.coerce.number().int().min(0).max(100).optional(),
   createdFrom: rangeStart.optional(),
   createdTo: rangeEnd.optional(),
+  updatedFrom: rangeStart.optional().meta({
+    description:
+      "Leads changed at or after this moment (a date alone: from the start of that day in UTC). To sync what changed since the last poll, with sort=updatedAt:asc: poll from a minute before the last updatedAt seen, as a change's updatedAt is when its transaction began, and one that began earlier can commit after a later one",
+  }),
+  updatedTo: rangeEnd.optional(),
 });
 
 /** An export takes a list's filters; it has no page and is always oldest first. */

@@ -406,6 +406,22 @@ describe('leads', () => {
     expect([bad.status, bad.body.errors[0].field]).toEqual([422, 'status']);
   });
 
+  it('filters by when a lead last changed, for a sync that polls what changed since its last run', async () => {
+    const t = await newTenant(stack.db);
+    const quiet = (await create(validLead({ lastName: 'Quiet' }), t.live)).body.data;
+    const changed = (await create(validLead({ lastName: 'Changed' }), t.live)).body.data;
+    const since = new Date(Date.parse(changed.updatedAt) + 1).toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const patched = (await stack.http().patch(`/v1/leads/${changed.id}`).set(t.live).send({ score: 50 }).expect(200)).body.data;
+    const ids = async (query: string) =>
+      (await stack.http().get(`/v1/leads?${query}`).set(t.live).expect(200)).body.data.map((l: { id: string }) => l.id);
+    expect(await ids(`updatedFrom=${encodeURIComponent(since)}&sort=updatedAt:asc`)).toEqual([changed.id]);
+    expect(await ids(`updatedTo=${encodeURIComponent(since)}`)).toEqual([quiet.id]);
+    expect(await ids(`updatedFrom=${patched.updatedAt.slice(0, 10)}&sort=updatedAt:asc`)).toEqual([quiet.id, changed.id]);
+    const bad = await stack.http().get('/v1/leads?updatedFrom=yesterday').set(t.live);
+    expect([bad.status, bad.body.errors[0].field]).toEqual([400, 'updatedFrom']);
+  });
+
   it('filters by custom fields', async () => {
     const t = await newTenant(stack.db);
     await create(validLead({ customFields: { plan: 'pro', seats: 10 } }), t.live);

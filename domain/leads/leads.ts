@@ -45,6 +45,8 @@ export interface LeadFilters {
   scoreMax?: number;
   createdFrom?: string;
   createdTo?: string;
+  updatedFrom?: string;
+  updatedTo?: string;
   /** customFields.<key>=<value>: exact match on the value's text. */
   customFields?: Record<string, string>;
 }
@@ -240,6 +242,8 @@ async function selectedLeads(ctx: DomainContext, f: LeadSelection) {
   if (f.scoreMax !== undefined) qb.andWhere('l.score <= :scoreMax', { scoreMax: f.scoreMax });
   if (f.createdFrom) qb.andWhere('l.created_at >= :createdFrom', { createdFrom: f.createdFrom });
   if (f.createdTo) qb.andWhere('l.created_at <= :createdTo', { createdTo: f.createdTo });
+  if (f.updatedFrom) qb.andWhere('l.updated_at >= :updatedFrom', { updatedFrom: f.updatedFrom });
+  if (f.updatedTo) qb.andWhere('l.updated_at <= :updatedTo', { updatedTo: f.updatedTo });
   for (const [i, [key, value]] of Object.entries(f.customFields ?? {}).entries()) {
     qb.andWhere(`l.custom_fields ->> :cfKey${i} = :cfValue${i}`, { [`cfKey${i}`]: key, [`cfValue${i}`]: value });
   }
