@@ -113,7 +113,7 @@ export default tseslint.config(
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(
-        ['window', 'document', 'location', 'sessionStorage', 'fetch', 'navigator', 'URLSearchParams', 'Intl', 'Node']
+        ['window', 'document', 'location', 'sessionStorage', 'fetch', 'navigator', 'URLSearchParams', 'URL', 'Intl', 'Node']
           .concat(['setTimeout', 'clearTimeout', 'console'])
           .map((name) => [name, 'readonly']),
       ),

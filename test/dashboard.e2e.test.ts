@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
 import request from 'supertest';
 import { listen, type RunningServer } from '../lib/http-server';
 import { launchChromium, screenshot } from './support/browser';
@@ -382,6 +383,25 @@ describe('the dashboard in Chromium', () => {
     expect(await bar.getAttribute('value')).toBe('100');
     await page.getByText('2 read · 1 created · 0 updated · 0 skipped · 1 failed').waitFor();
     await screenshot(page, 'imports');
+  });
+
+  it("downloads the environment's leads as CSV from the imports page", async () => {
+    const lead = await stack
+      .http()
+      .post('/v1/leads')
+      .set(tenant.live)
+      .send(validLead({ email: `export-${Date.now()}@example.com`, firstName: '=1+1' }))
+      .expect(201);
+    await signIn('#/imports');
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download leads as CSV' }).click()]);
+    expect(file.suggestedFilename()).toMatch(/^leads-live-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = await readFile((await file.path()) as string, 'utf8');
+    expect(text.split('\r\n')[0]).toBe(
+      'id,email,firstName,lastName,phone,source,status,score,assignedTo,partnerId,unsubscribedAt,bouncedAt,createdAt,updatedAt,customFields',
+    );
+    expect(text).toContain(`${lead.body.data.id},${lead.body.data.email},'=1+1,`);
+    await page.getByText(`Saved ${file.suggestedFilename()}.`).waitFor();
+    await screenshot(page, 'imports-export');
   });
 
   it('returns to the sign-in form with a readable message when the API refuses the session token', async () => {

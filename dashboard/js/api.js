@@ -57,19 +57,18 @@ export function setUnauthorizedHandler(fn) {
   onUnauthorized = fn;
 }
 
-/** Sends one request; resolves to the envelope ({data, message, pagination}) or throws ApiError. */
-export async function api(method, path, body) {
+/** Sends one request with the session's credentials; a failure to reach the server is an ApiError too. */
+async function send(method, path, body, accept) {
   const s = session.get();
-  const headers = { Accept: 'application/json' };
+  const headers = { Accept: accept };
   if (s) {
     headers.Authorization = `Bearer ${s.token}`;
     headers['X-Tenant-Id'] = s.tenantId;
     headers['X-Environment'] = session.environment();
   }
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  let res;
   try {
-    res = await fetch(path, {
+    return await fetch(path, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -79,15 +78,41 @@ export async function api(method, path, body) {
   } catch {
     throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.');
   }
-  // A proxy's HTML error page is not JSON: fall back to the status code.
+}
+
+/** The ApiError of an answer that failed, from its envelope (a proxy's HTML error page is not JSON: then its status). */
+function failure(res, payload) {
+  const message = typeof payload?.message === 'string' ? payload.message : `The server answered ${res.status}`;
+  const err = new ApiError(res.status, message, payload?.errors);
+  if (res.status === 401 && session.get()) onUnauthorized(err);
+  return err;
+}
+
+/** Sends one request; resolves to the envelope ({data, message, pagination}) or throws ApiError. */
+export async function api(method, path, body) {
+  const res = await send(method, path, body, 'application/json');
   const payload = await res.json().catch(() => null);
-  if (!res.ok || payload?.success === false) {
-    const message = typeof payload?.message === 'string' ? payload.message : `The server answered ${res.status}`;
-    const err = new ApiError(res.status, message, payload?.errors);
-    if (res.status === 401 && s) onUnauthorized(err);
-    throw err;
-  }
+  if (!res.ok || payload?.success === false) throw failure(res, payload);
   return payload ?? {};
+}
+
+/**
+ * Saves what a GET answers as a file (an export), under the name its Content-Disposition gives: the
+ * request needs the session's headers, which a plain link could not send, so the file is fetched
+ * and handed to the browser as a download. Throws ApiError as api() does.
+ */
+export async function download(path, fallbackName) {
+  const res = await send('GET', path, undefined, '*/*');
+  if (!res.ok) throw failure(res, await res.json().catch(() => null));
+  const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(await res.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // After the click has handed the file over; revoking at once can cancel it in some browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return name;
 }
 
 /** `?a=1&b=x` from an object, leaving out empty values. */

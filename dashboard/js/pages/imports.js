@@ -1,4 +1,4 @@
-import { query } from '../api.js';
+import { download, query } from '../api.js';
 import { badge, emptyState, errorBox, h, number, pager, replace, table, when } from '../dom.js';
 
 const POLL_MS = 2000;
@@ -88,6 +88,39 @@ export function importsPage(main, ctx) {
       '.',
     ),
     list,
+    ctx.can('leads:read') ? exportSection() : null,
   );
   void load();
+}
+
+/** Every lead of the environment as a CSV file (GET /v1/leads/export), the way back out of the service. */
+function exportSection() {
+  const outcome = h('div', { 'aria-live': 'polite' });
+  const button = h('button', { type: 'button' }, 'Download leads as CSV');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    replace(outcome, h('p', { class: 'loading' }, 'Preparing the file…'));
+    try {
+      const name = await download('/v1/leads/export', 'leads.csv');
+      replace(outcome, h('p', null, `Saved ${name}.`));
+    } catch (err) {
+      replace(outcome, errorBox(err));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'export-heading' },
+    h('h2', { id: 'export-heading' }, 'Export'),
+    h(
+      'p',
+      { class: 'lede' },
+      'Every lead of this environment, oldest first, with its custom fields as JSON in the last column. Filter it through the API: ',
+      h('code', null, 'GET /v1/leads/export?status=qualified'),
+      '. The file imports back with the same column names.',
+    ),
+    button,
+    outcome,
+  );
 }
