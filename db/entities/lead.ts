@@ -9,8 +9,6 @@ export const LEAD_SOURCES = ['web', 'referral', 'api', 'import', 'manual'] as co
 @Index('ix_leads_scope_created', ['tenantId', 'environment', 'createdAt'])
 // A status's leads: whether a definition is in use (its delete), and GET /v1/leads?status= by createdAt.
 @Index('ix_leads_scope_status', ['tenantId', 'environment', 'status', 'createdAt'])
-// What changed since a sync's last poll: GET /v1/leads?updatedFrom=, and sort=updatedAt.
-@Index('ix_leads_scope_updated', ['tenantId', 'environment', 'updatedAt'])
 // The lead-dedupe sweep looks for leads whose check never ran.
 @Index('ix_leads_unchecked', ['createdAt'], { where: 'duplicates_checked_at IS NULL' })
 export class Lead extends TenantScopedColumns {
