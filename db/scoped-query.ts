@@ -29,6 +29,12 @@ export class ScopedQuery<T extends ObjectLiteral> {
     return this.where(condition, parameters);
   }
 
+  /** Sets values the conditions name, so the same statement runs again with others (the next keyset page). */
+  setParameters(parameters: ObjectLiteral): this {
+    this.base.setParameters(parameters);
+    return this;
+  }
+
   orderBy(sort: string, order: Order = 'ASC', nulls?: Nulls): this {
     this.base.orderBy(sort, order, nulls);
     return this;

@@ -12,7 +12,7 @@ import { unitOfWork, type UnitOfWork } from '../unit-of-work';
 import { referredBy, resolveReferences } from './batch';
 import { recordPendingEnrollment, startPendingEnrollment } from '../campaigns/auto-enroll';
 import { describeErrors, rowOf, storableRow, type ImportRow } from './import-rows';
-import { writeImportedLeads, type CreatedLead, type ValidRow } from './write-imported-leads';
+import { writeImportedLeads, type CreatedLead, type FailedRow, type ValidRow } from './write-imported-leads';
 import type { CreatedRange } from './import-search-index';
 import { holdLeadStatus, holdLeadStatuses, leadStatusCodes, unknownLeadStatus } from './statuses';
 
@@ -98,7 +98,7 @@ export async function importChunk(
   );
   const candidates = capped.flatMap((r, index) => ('input' in r ? [{ index, input: r.input }] : []));
   const refs = await resolveReferences(ctx, candidates);
-  const failures: { line: number; raw: Record<string, unknown>; reason: string }[] = [];
+  const failures: FailedRow[] = [];
   const valid: ValidRow[] = [];
   capped.forEach((r, index) => {
     const problem = refs.problems.get(index);

@@ -277,24 +277,21 @@ export async function leadsInOrder(ctx: DomainContext, f: LeadSelection): Promis
 }
 
 async function* walkLeads(ctx: DomainContext, f: LeadSelection): AsyncGenerator<Lead> {
-  let after: { at: string; id: string } | null = null;
-  for (;;) {
-    const qb = await selectedLeads(ctx, f);
-    if (after) {
-      qb.andWhere('l.created_at >= CAST(:afterAt AS timestamptz) AND (l.created_at, l.id) > (CAST(:afterAt AS timestamptz), :afterId)', {
-        afterAt: after.at,
-        afterId: after.id,
-      });
-    }
-    const { entities, raw } = await qb
-      .addSelect('l.created_at::text', 'cursor_at')
-      .orderBy('l.created_at', 'ASC')
-      .addOrderBy('l.id', 'ASC')
-      .limit(EXPORT_PAGE)
-      .getRawAndEntities<{ cursor_at: string }>();
+  // Built once (a `q` looks its spellings up in the database): each page after the first only
+  // sets where it starts.
+  const qb = (await selectedLeads(ctx, f))
+    .addSelect('l.created_at::text', 'cursor_at')
+    .orderBy('l.created_at', 'ASC')
+    .addOrderBy('l.id', 'ASC')
+    .limit(EXPORT_PAGE);
+  for (let first = true; ; first = false) {
+    const { entities, raw } = await qb.getRawAndEntities<{ cursor_at: string }>();
     yield* entities;
     if (entities.length < EXPORT_PAGE) return;
-    after = { at: raw[raw.length - 1].cursor_at, id: entities[entities.length - 1].id };
+    if (first) {
+      qb.andWhere('l.created_at >= CAST(:afterAt AS timestamptz) AND (l.created_at, l.id) > (CAST(:afterAt AS timestamptz), :afterId)');
+    }
+    qb.setParameters({ afterAt: raw[raw.length - 1].cursor_at, afterId: entities[entities.length - 1].id });
   }
 }
 
