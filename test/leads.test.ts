@@ -418,6 +418,8 @@ describe('leads', () => {
     expect(await ids(`updatedFrom=${encodeURIComponent(since)}&sort=updatedAt:asc`)).toEqual([changed.id]);
     expect(await ids(`updatedTo=${encodeURIComponent(since)}`)).toEqual([quiet.id]);
     expect(await ids(`updatedFrom=${patched.updatedAt.slice(0, 10)}&sort=updatedAt:asc`)).toEqual([quiet.id, changed.id]);
+    // A sync's first poll, without a time (the list adds a condition that keeps every lead, for the index).
+    expect(await ids('sort=updatedAt:desc')).toEqual([changed.id, quiet.id]);
     const bad = await stack.http().get('/v1/leads?updatedFrom=yesterday').set(t.live);
     expect([bad.status, bad.body.errors[0].field]).toEqual([400, 'updatedFrom']);
   });

@@ -9,6 +9,9 @@ export const LEAD_SOURCES = ['web', 'referral', 'api', 'import', 'manual'] as co
 @Index('ix_leads_scope_created', ['tenantId', 'environment', 'createdAt'])
 // A status's leads: whether a definition is in use (its delete), and GET /v1/leads?status= by createdAt.
 @Index('ix_leads_scope_status', ['tenantId', 'environment', 'status', 'createdAt'])
+// What changed since a sync's last poll: GET /v1/leads?updatedFrom=, and sort=updatedAt. Partial so
+// that only a query naming updated_at reads it (migration AddLeadsUpdatedIndex1796120000000 says why).
+@Index('ix_leads_scope_updated', ['tenantId', 'environment', 'updatedAt'], { where: 'updated_at IS NOT NULL' })
 // The lead-dedupe sweep looks for leads whose check never ran.
 @Index('ix_leads_unchecked', ['createdAt'], { where: 'duplicates_checked_at IS NULL' })
 export class Lead extends TenantScopedColumns {

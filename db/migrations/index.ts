@@ -43,6 +43,7 @@ import { AddEnrollmentsWorkflowIndex1796080000000 } from './1796080000000-AddEnr
 import { AddSmsStatusChecks1796090000000 } from './1796090000000-AddSmsStatusChecks';
 import { AddLeadSearchText1796100000000 } from './1796100000000-AddLeadSearchText';
 import { AddFileRemovals1796110000000 } from './1796110000000-AddFileRemovals';
+import { AddLeadsUpdatedIndex1796120000000 } from './1796120000000-AddLeadsUpdatedIndex';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -90,4 +91,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddSmsStatusChecks1796090000000,
   AddLeadSearchText1796100000000,
   AddFileRemovals1796110000000,
+  AddLeadsUpdatedIndex1796120000000,
 ];

@@ -253,6 +253,10 @@ async function selectedLeads(ctx: DomainContext, f: LeadSelection) {
 
 export async function listLeads(ctx: DomainContext, f: LeadFilters): Promise<{ rows: Lead[]; total: number }> {
   const qb = await selectedLeads(ctx, f);
+  // The updatedAt index is partial (AddLeadsUpdatedIndex1796120000000): a sort by it without a time
+  // compares updated_at all the same, or the page would sort the whole scope. (Not `IS NOT NULL`:
+  // PostgreSQL drops that of a NOT NULL column before it looks for an index.)
+  if (f.sort.field === 'updatedAt' && !f.updatedFrom && !f.updatedTo) qb.andWhere(`l.updated_at > '-infinity'`);
   qb.orderBy(SORT_COLUMNS[f.sort.field], f.sort.direction).addOrderBy('l.id', f.sort.direction);
   const [rows, total] = await qb.page(f.page, f.limit);
   // A status no lead can have (`New` for new) is a mistake, not an empty page: looked up only then,
