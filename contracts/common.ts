@@ -99,7 +99,7 @@ export const uniqueBy = (...keys: string[]) => ({ 'x-unique-by': keys });
  * names the kind in `x-references` beside a description of the 422; tools that fill such fields
  * (the reliability suite's fuzzer) take the value from a record, as they do for `x-id-type`.
  */
-type ReferenceKind = 'leadStatus' | 'referralCode' | 'contactEmail' | 'approvedPartner';
+type ReferenceKind = 'leadStatus' | 'referralCode' | 'contactEmail' | 'approvedPartner' | 'changeCursor';
 export const references = (kind: ReferenceKind) => ({ 'x-references': kind });
 
 /**

@@ -1,9 +1,9 @@
-import type { DataSource, Logger } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { initializeDatabase } from '../db/data-source';
 import { createDomainContext } from '../domain/context';
 import { listLeads, type LeadFilters } from '../domain/leads/leads';
 import { usesCountSql } from '../domain/status-definitions';
-import { analyzedPlanOf, genericPlan, genericPlanOf, withLargeTable } from './support/query-plans';
+import { analyzedPlanOf, genericPlan, genericPlanOf, statementOf, withLargeTable, type SentStatement } from './support/query-plans';
 
 /**
  * An integration syncs leads by polling what changed since its last poll
@@ -21,20 +21,10 @@ afterAll(() => db.destroy());
 const scope = { tenantId: '1', environment: 'live' as const };
 
 /** The statement and values of the page of leads that listLeads reads for `filters`. */
-async function listStatement(filters: Partial<LeadFilters>): Promise<{ sql: string; values: unknown[] }> {
-  const seen: { sql: string; values: unknown[] }[] = [];
-  const logger = db.logger;
-  const recording: Logger = { ...logger, logQuery: (sql, values) => void seen.push({ sql, values: Array.isArray(values) ? values : [] }) };
-  Object.assign(db, { logger: recording });
-  try {
-    const ctx = createDomainContext({ db, scope, actorUserId: '1', workflows: undefined as never });
-    await listLeads(ctx, { page: 1, limit: 50, sort: { field: 'createdAt', direction: 'DESC' }, ...filters });
-  } finally {
-    Object.assign(db, { logger });
-  }
-  const page = seen.find((s) => /ORDER BY/.test(s.sql) && /FROM "leads"/.test(s.sql));
-  if (!page) throw new Error(`listLeads read no page of leads: ${seen.map((s) => s.sql).join('\n')}`);
-  return page;
+function listStatement(filters: Partial<LeadFilters>): Promise<SentStatement> {
+  const ctx = createDomainContext({ db, scope, actorUserId: '1', workflows: undefined as never });
+  const list = () => listLeads(ctx, { page: 1, limit: 50, sort: { field: 'createdAt', direction: 'DESC' }, ...filters });
+  return statementOf(db, list, (sql) => /ORDER BY/.test(sql) && /FROM "leads"/.test(sql));
 }
 
 // One tenant's leads, created over 30,000 minutes, one in seven of them changed within the last

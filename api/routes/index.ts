@@ -16,6 +16,7 @@ import { emailTemplateRoutes } from './email-templates';
 import { fileRoutes } from './files';
 import { formRoutes } from './forms';
 import { landingPageRoutes } from './landing-pages';
+import { leadChangeRoutes } from './lead-changes';
 import { leadImportRoutes } from './lead-imports';
 import { leadRoutes } from './leads';
 import { operationRoutes } from './operations';
@@ -41,8 +42,9 @@ export function apiRoutes(deps: AppDeps): AnyRoute[] {
     ...userRoutes(deps),
     ...teamRoutes(),
     ...accountRoutes(deps),
-    // Before the lead routes: /v1/leads/imports is not /v1/leads/:id.
+    // Before the lead routes: /v1/leads/imports and /v1/leads/changes are not /v1/leads/:id.
     ...leadImportRoutes(deps),
+    ...leadChangeRoutes(),
     ...leadRoutes(),
     ...opportunityRoutes(),
     ...formRoutes(deps),

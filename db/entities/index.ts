@@ -16,6 +16,7 @@ import { IdempotencyKey } from './idempotency-key';
 import { LandingPage } from './landing-page';
 import { Lead } from './lead';
 import { LeadDedupeKey } from './lead-dedupe-key';
+import { LeadDeletion } from './lead-deletion';
 import { LeadIdentity } from './lead-identity';
 import { LeadImport, LeadImportFailure } from './lead-import';
 import { LoginFailure } from './login-failure';
@@ -40,7 +41,7 @@ import { WebhookEndpoint } from './webhook-endpoint';
 import { SequenceDefinition } from './sequence-definition';
 import { SequenceDefinitionVersion } from './sequence-definition-version';
 
-export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadIdentity, Team, TeamMember, Tenant, User };
+export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadDeletion, LeadIdentity, Team, TeamMember, Tenant, User };
 export { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint };
 export { LandingPage, StatusDefinition, SequenceDefinition, SequenceDefinitionVersion };
 export { Form, FormSubmission, LeadImport, LeadImportFailure, Opportunity };
@@ -64,7 +65,20 @@ export const entities = [
   // tenancy and access
   ...[Tenant, User, Team, TeamMember, ApiKey, AuditLog, IdempotencyKey, RateCounter, LoginFailure],
   // records
-  ...[Lead, LeadDedupeKey, LeadIdentity, Opportunity, Form, FormSubmission, Task, Partner, PartnerReferralCode, Commission, SearchDocument],
+  ...[
+    Lead,
+    LeadDedupeKey,
+    LeadDeletion,
+    LeadIdentity,
+    Opportunity,
+    Form,
+    FormSubmission,
+    Task,
+    Partner,
+    PartnerReferralCode,
+    Commission,
+    SearchDocument,
+  ],
   ...[TrainingCourse, Addon, AddonInstallation, AgentExecution, StoredFile, FileRemoval, LeadImport, LeadImportFailure],
   // webhooks and the events outbox
   ...[OutboxEvent, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt],

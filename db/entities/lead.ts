@@ -12,6 +12,8 @@ export const LEAD_SOURCES = ['web', 'referral', 'api', 'import', 'manual'] as co
 // What changed since a sync's last poll: GET /v1/leads?updatedFrom=, and sort=updatedAt. Partial so
 // that only a query naming updated_at reads it (migration AddLeadsUpdatedIndex1796120000000 says why).
 @Index('ix_leads_scope_updated', ['tenantId', 'environment', 'updatedAt'], { where: 'updated_at IS NOT NULL' })
+// The change feed, in the order of its cursor (partial for the reason the updatedAt index is).
+@Index('ix_leads_scope_change', ['tenantId', 'environment', 'changeXid', 'id'], { where: 'change_xid IS NOT NULL' })
 // The lead-dedupe sweep looks for leads whose check never ran.
 @Index('ix_leads_unchecked', ['createdAt'], { where: 'duplicates_checked_at IS NULL' })
 export class Lead extends TenantScopedColumns {
@@ -78,4 +80,12 @@ export class Lead extends TenantScopedColumns {
    */
   @Column({ name: 'search_text', type: 'text', nullable: true, select: false, insert: false, update: false })
   searchText?: string | null;
+
+  /**
+   * Where the lead stands in the change feed (GET /v1/leads/changes, domain/leads/changes.ts): the
+   * ID of the transaction that last created or changed it (its updated_at), written by the
+   * database's trigger (migration AddLeadChangeFeed1796130000000), never by the application.
+   */
+  @Column({ name: 'change_xid', type: 'bigint', nullable: true, select: false, insert: false, update: false })
+  changeXid?: string | null;
 }

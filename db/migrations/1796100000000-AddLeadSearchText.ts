@@ -1,5 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { transliteratedSql } from '../../lib/search-spellings';
+import { inIdBatches, inTransaction } from './batched-steps';
 
 /** Leads filled in per statement: each UPDATE holds their row locks only so long. */
 const BATCH = 5000;
@@ -32,24 +33,10 @@ export class AddLeadSearchText1796100000000 implements MigrationInterface {
     const [{ schema }] = (await queryRunner.query(
       `SELECT quote_ident(n.nspname) AS schema FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.proname = 'search_fold'`,
     )) as { schema: string }[];
-    await queryRunner.startTransaction();
-    try {
-      await this.addTrigger(queryRunner, schema);
-      await queryRunner.commitTransaction();
-    } catch (err) {
-      await queryRunner.rollbackTransaction();
-      throw err;
-    }
-    let after = '0';
-    for (;;) {
-      const [last] = (await queryRunner.query(
-        `SELECT max(id)::text AS id FROM (SELECT id FROM leads WHERE id > $1 ORDER BY id LIMIT ${BATCH}) batch`,
-        [after],
-      )) as { id: string | null }[];
-      if (last.id === null) return;
-      await queryRunner.query(`UPDATE leads SET search_text = NULL WHERE id > $1 AND id <= $2 AND search_text IS NULL`, [after, last.id]);
-      after = last.id;
-    }
+    await inTransaction(queryRunner, () => this.addTrigger(queryRunner, schema));
+    await inIdBatches(queryRunner, 'leads', BATCH, (after, last) =>
+      queryRunner.query(`UPDATE leads SET search_text = NULL WHERE id > $1 AND id <= $2 AND search_text IS NULL`, [after, last]),
+    );
   }
 
   /** The column, empty, and the trigger that writes it from now on. */

@@ -44,6 +44,7 @@ import { AddSmsStatusChecks1796090000000 } from './1796090000000-AddSmsStatusChe
 import { AddLeadSearchText1796100000000 } from './1796100000000-AddLeadSearchText';
 import { AddFileRemovals1796110000000 } from './1796110000000-AddFileRemovals';
 import { AddLeadsUpdatedIndex1796120000000 } from './1796120000000-AddLeadsUpdatedIndex';
+import { AddLeadChangeFeed1796130000000 } from './1796130000000-AddLeadChangeFeed';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -92,4 +93,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddLeadSearchText1796100000000,
   AddFileRemovals1796110000000,
   AddLeadsUpdatedIndex1796120000000,
+  AddLeadChangeFeed1796130000000,
 ];

@@ -195,7 +195,7 @@ export async function seedEveryIdType(
 /**
  * A value of every `x-references` kind for the seeded tenant: its default lead status, the referral
  * code of an approved partner of its own (not the seeded one, which a fuzzer may suspend), and the
- * address the seeded message went to.
+ * address the seeded message went to; a cursor of the leads' change feed.
  */
 export async function seedReferences(
   http: () => request.Agent,
@@ -214,8 +214,10 @@ export async function seedReferences(
       .get(`/v1/communications/messages/${owned.get('message')}`)
       .set(headers),
   );
+  const changes = ok(await http().get('/v1/leads/changes?limit=1').set(headers));
   return new Map([
     ['leadStatus', 'new'],
+    ['changeCursor', changes.nextCursor as string],
     ['referralCode', code.code as string],
     ['approvedPartner', partner.id as string],
     ['contactEmail', message.to as string],

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, Logger } from 'typeorm';
 import type { TenantScope } from '../../db/scoped-repository';
 import { ScopedSqlBuilder } from '../../db/scoped-sql';
 
@@ -40,3 +40,28 @@ export const analyzedPlan = (scope: TenantScope, table: string, sql: (q: ScopedS
   const text = sql(q);
   return analyzedPlanOf(table, text, q.params.values)(m);
 };
+
+/** A statement `run` sent, with its values. */
+export interface SentStatement {
+  sql: string;
+  values: unknown[];
+}
+
+/**
+ * The first statement `run` sends through `db` that `matches`: the statement a domain function
+ * builds, to explain over a large table (TypeORM hands every query to the data source's logger).
+ */
+export async function statementOf(db: DataSource, run: () => Promise<unknown>, matches: (sql: string) => boolean): Promise<SentStatement> {
+  const seen: SentStatement[] = [];
+  const logger = db.logger;
+  const recording: Logger = { ...logger, logQuery: (sql, values) => void seen.push({ sql, values: Array.isArray(values) ? values : [] }) };
+  Object.assign(db, { logger: recording });
+  try {
+    await run();
+  } finally {
+    Object.assign(db, { logger });
+  }
+  const found = seen.find((s) => matches(s.sql));
+  if (!found) throw new Error(`No statement matched among those sent:\n${seen.map((s) => s.sql).join('\n')}`);
+  return found;
+}

@@ -1,0 +1,27 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { Environment } from './tenant-owned';
+
+/**
+ * A deleted lead, as the change feed (GET /v1/leads/changes) reports it: written by the database's
+ * trigger on every delete of a lead, whoever deletes it (DELETE /v1/leads/{id}, a merge), in the
+ * delete's transaction (migration AddLeadChangeFeed1796130000000). `change_xid` is that
+ * transaction's ID, as a lead's is.
+ */
+@Entity({ name: 'lead_deletions' })
+@Index('ix_lead_deletions_scope_change', ['tenantId', 'environment', 'changeXid', 'leadId'])
+export class LeadDeletion {
+  @PrimaryColumn({ name: 'lead_id', type: 'bigint' })
+  leadId: string;
+
+  @Column({ name: 'tenant_id', type: 'bigint' })
+  tenantId: string;
+
+  @Column({ type: 'varchar', length: 8 })
+  environment: Environment;
+
+  @Column({ name: 'change_xid', type: 'bigint' })
+  changeXid: string;
+
+  @Column({ name: 'deleted_at', type: 'timestamptz' })
+  deletedAt: Date;
+}

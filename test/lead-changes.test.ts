@@ -1,0 +1,183 @@
+import { leadChangesSql } from '../domain/leads/changes';
+import { FEED_START } from '../lib/change-cursor';
+import { decodeId } from '../lib/ids';
+import { genericPlan, withLargeTable } from './support/query-plans';
+import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
+import { waitUntil } from './support/wait-until';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+
+interface Change {
+  type: 'changed' | 'deleted';
+  lead?: { id: string; score: number; lastName: string };
+  id?: string;
+  deletedAt?: string;
+}
+interface Read {
+  changes: Change[];
+  nextCursor: string;
+  hasMore: boolean;
+}
+
+const read = async (t: TestTenant, cursor?: string, query = '', env: 'live' | 'sandbox' = 'live'): Promise<Read> => {
+  const params = new URLSearchParams(query);
+  if (cursor) params.set('cursor', cursor);
+  return (await stack.http().get(`/v1/leads/changes?${params}`).set(t[env]).expect(200)).body.data;
+};
+/** Each change as `changed <id>` or `deleted <id>`. */
+const seen = (changes: Change[]) => changes.map((c) => `${c.type} ${c.type === 'changed' ? c.lead?.id : c.id}`);
+const create = async (t: TestTenant, fields: Record<string, unknown> = {}, env: 'live' | 'sandbox' = 'live') =>
+  (await stack.http().post('/v1/leads').set(t[env]).send(validLead(fields)).expect(201)).body.data as { id: string };
+
+/**
+ * The changes after `cursor` once at least `count` have come, read on from each answer's
+ * nextCursor as a sync does. The feed stops below the oldest writing transaction still open in the
+ * whole database, and the test files running beside this one open some, so a change may come a
+ * moment after its commit.
+ */
+async function follow(t: TestTenant, cursor: string | undefined, count: number, env: 'live' | 'sandbox' = 'live') {
+  const changes: Change[] = [];
+  await waitUntil(async () => {
+    const page = await read(t, cursor, '', env);
+    changes.push(...page.changes);
+    cursor = page.nextCursor;
+    return changes.length >= count;
+  }, `${count} changes`);
+  return { changes, nextCursor: cursor as string };
+}
+
+describe('GET /v1/leads/changes', () => {
+  it('starts with every lead, then gives each change after the cursor once, a deleted lead by its ID', async () => {
+    const t = await newTenant(stack.db);
+    const [a, b, c] = [await create(t), await create(t), await create(t)];
+    const first = await follow(t, undefined, 3);
+    expect(seen(first.changes)).toEqual([`changed ${a.id}`, `changed ${b.id}`, `changed ${c.id}`]);
+
+    const quiet = await stack.http().get(`/v1/leads/changes?cursor=${first.nextCursor}`).set(t.live).expect(200);
+    expect([quiet.body.data, quiet.body.message]).toEqual([
+      { changes: [], nextCursor: first.nextCursor, hasMore: false },
+      'No changes after this cursor yet',
+    ]);
+
+    await stack.http().patch(`/v1/leads/${a.id}`).set(t.live).send({ score: 40 }).expect(200);
+    await stack.http().patch(`/v1/leads/${a.id}`).set(t.live).send({ score: 41 }).expect(200);
+    await stack.http().delete(`/v1/leads/${b.id}`).set(t.live).expect(200);
+    const after = await follow(t, first.nextCursor, 2);
+    expect(seen(after.changes)).toEqual([`changed ${a.id}`, `deleted ${b.id}`]);
+    expect(after.changes[0].lead?.score).toBe(41);
+    expect(Date.parse(after.changes[1].deletedAt as string)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('pages by limit, each answer starting where the one before ended', async () => {
+    const t = await newTenant(stack.db);
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push((await create(t)).id);
+    await follow(t, undefined, 5);
+    const walked: string[] = [];
+    let cursor: string | undefined;
+    for (let more = true; more;) {
+      const page = await read(t, cursor, 'limit=2');
+      expect(page.changes.length).toBe(walked.length < 4 ? 2 : 1);
+      walked.push(...page.changes.map((c) => c.lead?.id as string));
+      [cursor, more] = [page.nextCursor, page.hasMore];
+    }
+    expect(walked).toEqual(ids);
+  });
+
+  it("reads only its own tenant's and environment's changes", async () => {
+    const t = await newTenant(stack.db);
+    const other = await newTenant(stack.db);
+    const mine = await create(t);
+    const sandboxed = await create(t, {}, 'sandbox');
+    const theirs = await create(other);
+    await stack.http().delete(`/v1/leads/${theirs.id}`).set(other.live).expect(200);
+    const last = await create(t);
+    expect(seen((await follow(t, undefined, 2)).changes)).toEqual([`changed ${mine.id}`, `changed ${last.id}`]);
+    expect(seen((await follow(t, undefined, 1, 'sandbox')).changes)).toEqual([`changed ${sandboxed.id}`]);
+    // Another tenant's cursor is only a place in the feed: it shows this tenant's changes after it.
+    const afterMine = (await read(t, undefined, 'limit=1')).nextCursor;
+    expect(seen((await follow(other, afterMine, 1)).changes)).toEqual([`deleted ${theirs.id}`]);
+  });
+
+  it('holds back a change while a transaction before it is still open, and gives both once it commits', async () => {
+    const t = await newTenant(stack.db);
+    const [slow, fast] = [await create(t, { lastName: 'Slow' }), await create(t, { lastName: 'Fast' })];
+    const start = (await follow(t, undefined, 2)).nextCursor;
+    // A change whose transaction began first and commits last: updatedFrom, by its start time, would
+    // have been passed over by a poll made between the two commits.
+    const open = stack.db.createQueryRunner();
+    await open.startTransaction();
+    try {
+      await open.query(`UPDATE leads SET score = 7, updated_at = now() WHERE id = $1`, [decodeId('lead', slow.id)]);
+      await stack.http().patch(`/v1/leads/${fast.id}`).set(t.live).send({ score: 9 }).expect(200);
+      expect(await read(t, start)).toEqual({ changes: [], nextCursor: start, hasMore: false });
+      await open.commitTransaction();
+    } finally {
+      await open.release();
+    }
+    const after = await follow(t, start, 2);
+    expect(seen(after.changes)).toEqual([`changed ${slow.id}`, `changed ${fast.id}`]);
+    expect(after.changes.map((c) => c.lead?.score)).toEqual([7, 9]);
+  });
+
+  it('moves no lead for a write the API does not show, and reports a lead merged away as deleted', async () => {
+    const t = await newTenant(stack.db);
+    const [keep, gone] = [await create(t), await create(t, { phone: '+44 20 7946 0958' })];
+    const start = (await follow(t, undefined, 2)).nextCursor;
+    // The duplicate check's bookkeeping changes no field a client sees (nor updated_at): the next
+    // change after it is the lead created after it.
+    await stack.db.query(`UPDATE leads SET duplicates_checked_at = now() WHERE id = $1`, [decodeId('lead', keep.id)]);
+    const marker = await create(t);
+    const next = await follow(t, start, 1);
+    expect(seen(next.changes)).toEqual([`changed ${marker.id}`]);
+    // The survivor takes the duplicate's phone: both in the merge's one transaction, by lead ID.
+    await stack.http().post(`/v1/leads/${keep.id}/merge`).set(t.live).send({ duplicateId: gone.id }).expect(200);
+    const merged = await follow(t, next.nextCursor, 2);
+    expect(seen(merged.changes).sort()).toEqual([`changed ${keep.id}`, `deleted ${gone.id}`].sort());
+  });
+
+  it('answers a cursor it did not give with a 400 that says what to pass', async () => {
+    const t = await newTenant(stack.db);
+    for (const cursor of ['chg_nope', 'abc', (await read(t)).nextCursor.slice(0, -1)]) {
+      const res = await stack.http().get(`/v1/leads/changes?cursor=${cursor}`).set(t.live);
+      expect([res.status, res.body.errors]).toEqual([
+        400,
+        [
+          {
+            field: 'cursor',
+            message:
+              "Not a cursor of this feed: pass an answer's nextCursor as it was given, or leave cursor out to start from the beginning",
+          },
+        ],
+      ]);
+    }
+    const tooMany = await stack.http().get('/v1/leads/changes?limit=1001').set(t.live);
+    expect([tooMany.status, tooMany.body.errors[0].field]).toEqual([400, 'limit']);
+  });
+});
+
+it("reads the feed's index in its statement's generic plan, on a large never-analyzed table", async () => {
+  const scope = { tenantId: '1', environment: 'live' as const };
+  const leads = `INSERT INTO leads (id, tenant_id, environment, email, email_normalized, first_name, last_name, status, created_at)
+    OVERRIDING SYSTEM VALUE SELECT g, CASE WHEN g % 10 = 0 THEN 2 ELSE 1 END, 'live', 'l' || g || '@x.io', 'l' || g || '@x.io', 'L', 'L',
+      (ARRAY['new', 'contacted'])[1 + g % 2], now() - g * interval '1 minute'`;
+  const plan = await withLargeTable(
+    stack.db,
+    'leads',
+    leads,
+    genericPlan(scope, (q) => leadChangesSql(q, FEED_START, 100)),
+  );
+  // Both sides read in the feed's order from their indexes, merged without sorting either.
+  expect(plan).toMatch(
+    /Index (Only )?Scan using \S+ on leads l\s+.*\n\s+Index Cond: \(\(tenant_id = \$\d+\) AND .*ROW\(change_xid, id\) >/,
+  );
+  expect(plan).toMatch(
+    /Index Scan using \S+ on lead_deletions d\s+.*\n\s+Index Cond: \(\(tenant_id = \$\d+\) AND .*ROW\(change_xid, lead_id\) >/,
+  );
+  expect(plan).toMatch(/Merge Append/);
+  expect(plan).not.toMatch(/Seq Scan|-> {2}Sort /);
+});
