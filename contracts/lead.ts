@@ -108,7 +108,7 @@ export const LeadListQuery = PaginationQuery.extend({
   createdTo: rangeEnd.optional(),
   updatedFrom: rangeStart.optional().meta({
     description:
-      "Leads changed at or after this moment (a date alone: from the start of that day in UTC). To sync what changed since the last poll, with sort=updatedAt:asc: poll from a minute before the last updatedAt seen, as a change's updatedAt is when its transaction began, and one that began earlier can commit after a later one",
+      "Leads changed at or after this moment (a date alone: from the start of that day in UTC). To sync what changed since the last poll, with sort=updatedAt:asc: poll from a minute before the last updatedAt seen, as a change's updatedAt is when its transaction began, and one that began earlier can commit after a later one. GET /v1/leads/changes gives each change once, in commit order, deletes included, without the overlap",
   }),
   updatedTo: rangeEnd.optional(),
 });
