@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import Hashids from 'hashids';
 import { config } from './config';
+import { ID_ALPHABET } from './ids';
 
 /** A place in a change feed: after the record `id` of the transaction `xid` (both bigints, as text). */
 export interface ChangePosition {
@@ -15,11 +16,7 @@ const PREFIX = 'chg_';
 let codec: Hashids | undefined;
 /** Salted from ID_SECRET as IDs are: the cursor shows neither internal IDs nor how many transactions the database ran. */
 const hashids = () =>
-  (codec ??= new Hashids(
-    createHmac('sha256', config.ID_SECRET).update('cursor:changes').digest('hex'),
-    16,
-    'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
-  ));
+  (codec ??= new Hashids(createHmac('sha256', config.ID_SECRET).update('cursor:changes').digest('hex'), 16, ID_ALPHABET));
 
 export const encodeChangeCursor = (p: ChangePosition): string => PREFIX + hashids().encode([BigInt(p.xid), BigInt(p.id)]);
 

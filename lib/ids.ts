@@ -50,7 +50,8 @@ export type IdType = keyof typeof ID_TYPES;
 
 const TAG_LENGTH = 3;
 const BODY_MIN_LENGTH = 13;
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+/** The characters of public IDs (and of other opaque values made the same way, lib/change-cursor.ts). */
+export const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 interface Codec {
   hashids: Hashids;
@@ -66,7 +67,7 @@ function codec(type: IdType): Codec {
   let c = codecs.get(type);
   if (!c) {
     const salt = createHmac('sha256', config.ID_SECRET).update(`id:${type}`).digest('hex');
-    const hashids = new Hashids(salt, BODY_MIN_LENGTH, ALPHABET);
+    const hashids = new Hashids(salt, BODY_MIN_LENGTH, ID_ALPHABET);
     c = { hashids, encoder: SingleNumberEncoder.create(hashids, ENCODER_SAMPLES) };
     codecs.set(type, c);
   }
