@@ -49,12 +49,16 @@ export interface SentStatement {
 
 /**
  * The first statement `run` sends through `db` that `matches`: the statement a domain function
- * builds, to explain over a large table (TypeORM hands every query to the data source's logger).
+ * builds, to explain over a large table. TypeORM hands each of its queries to the data source's
+ * logger; a hand-written statement (db/sql.ts) does not pass it, so such a function exports its SQL.
  */
 export async function statementOf(db: DataSource, run: () => Promise<unknown>, matches: (sql: string) => boolean): Promise<SentStatement> {
   const seen: SentStatement[] = [];
   const logger = db.logger;
-  const recording: Logger = { ...logger, logQuery: (sql, values) => void seen.push({ sql, values: Array.isArray(values) ? values : [] }) };
+  // The logger's other methods (slow queries, errors) stay its own.
+  const recording: Logger = Object.assign(Object.create(logger) as Logger, {
+    logQuery: (sql: string, values?: unknown) => void seen.push({ sql, values: Array.isArray(values) ? values : [] }),
+  });
   Object.assign(db, { logger: recording });
   try {
     await run();
