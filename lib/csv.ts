@@ -8,8 +8,10 @@ export function csvField(v: unknown): string {
 export const csvLine = (fields: readonly unknown[]): string => fields.map(csvField).join(',') + '\r\n';
 
 /** What a spreadsheet would run as a formula: =, @, a tab or CR first, or + or - before anything but a number. */
-const FORMULA = /^(?:[=@\t\r]|[+-](?![\d\s().-]*$))/;
-const GUARDED = /^'(?:[=@\t\r]|[+-](?![\d\s().-]*$))/;
+const FORMULA_START = String.raw`(?:[=@\t\r]|[+-](?![\d\s().-]*$))`;
+const FORMULA = new RegExp(`^${FORMULA_START}`);
+/** The same, behind the `'` that spreadsheetText put there. */
+const GUARDED = new RegExp(`^'${FORMULA_START}`);
 
 /**
  * A value written so a spreadsheet shows it as text and never runs it (CSV injection, OWASP): one

@@ -10,8 +10,6 @@ import { defineListRoute, defineRoute } from '../http/route';
 import { sendCsv } from '../http/send-csv';
 import { serializeImportFailure, serializeLeadImport } from '../serializers/lead-import';
 
-/** RFC 4180: quoted only where a comma, quote, line break or edge space needs it. */
-
 /**
  * The columns after line and reason in the failures file: a CSV import's own header, so the rows
  * can be fixed in a spreadsheet and the file imported again with the same mapping; an NDJSON
