@@ -1,6 +1,9 @@
 import { leadChangesSql } from '../domain/leads/changes';
-import { FEED_START } from '../lib/change-cursor';
+import { pruneLeadDeletions } from '../domain/leads/prune-deletions';
+import { encodeChangeCursor, FEED_START } from '../lib/change-cursor';
 import { decodeId } from '../lib/ids';
+import { ensureLeadDeletionPurgeSchedule, leadDeletionPurgeScheduleId } from '../lib/temporal/lead-deletion-purge-schedule';
+import { leadDeletionPurgeWorkflow } from '../workflows/lead-deletion-purge';
 import { genericPlan, withLargeTable } from './support/query-plans';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
@@ -157,6 +160,108 @@ describe('GET /v1/leads/changes', () => {
     }
     const tooMany = await stack.http().get('/v1/leads/changes?limit=1001').set(t.live);
     expect([tooMany.status, tooMany.body.errors[0].field]).toEqual([400, 'limit']);
+  });
+});
+
+const DAY_MS = 24 * 3600_000;
+const RETENTION = { olderThanMs: 30 * DAY_MS };
+/** Backdates the deletions of these leads (API IDs) by `days`. */
+const ageDeletions = (ids: string[], days: number) =>
+  stack.db.query(`UPDATE lead_deletions SET deleted_at = now() - make_interval(days => $2) WHERE lead_id = ANY($1::bigint[])`, [
+    ids.map((id) => decodeId('lead', id)),
+    days,
+  ]);
+const horizonOf = async (t: TestTenant, env = 'live') =>
+  (
+    await stack.db.query(
+      `SELECT pruned_through_xid::text AS xid, pruned_through_id::text AS id FROM lead_deletion_horizons WHERE tenant_id = $1 AND environment = $2`,
+      [t.tenant.id, env],
+    )
+  )[0] as { xid: string; id: string } | undefined;
+const changesStatus = async (t: TestTenant, cursor: string) =>
+  (await stack.http().get(`/v1/leads/changes?cursor=${cursor}`).set(t.live)).status;
+
+describe('deleted leads past their retention', () => {
+  it('are pruned, and a cursor from before the last one pruned is refused with a 410 that says to sync again', async () => {
+    const t = await newTenant(stack.db);
+    const sandboxed = await create(t, {}, 'sandbox');
+    const [a, b, kept] = [await create(t), await create(t), await create(t)];
+    const before = (await follow(t, undefined, 3)).nextCursor;
+    // Before the live deletions in the feed's order, but of another scope, whose horizon this is not.
+    const sandboxFirst = await follow(t, undefined, 1, 'sandbox');
+    expect(seen(sandboxFirst.changes)).toEqual([`changed ${sandboxed.id}`]);
+    await stack.http().delete(`/v1/leads/${a.id}`).set(t.live).expect(200);
+    await stack.http().delete(`/v1/leads/${b.id}`).set(t.live).expect(200);
+    const afterAll = (await follow(t, before, 2)).nextCursor;
+    await ageDeletions([a.id], 31);
+    await ageDeletions([b.id], 29);
+
+    expect((await pruneLeadDeletions(stack.db, RETENTION)).deleted).toBeGreaterThanOrEqual(1);
+    const left = await stack.db.query(`SELECT lead_id::text AS id FROM lead_deletions WHERE tenant_id = $1`, [t.tenant.id]);
+    expect(left).toEqual([{ id: decodeId('lead', b.id) }]);
+
+    const res = await stack.http().get(`/v1/leads/changes?cursor=${before}`).set(t.live);
+    expect([res.status, res.body.message, res.body.errors]).toEqual([
+      410,
+      'This cursor is older than the deleted leads the feed keeps, so some deletions after it can no longer be listed. Sync again from the start: leave cursor out, and treat the leads you hold that the new sync does not list as deleted.',
+      [{ field: 'cursor', message: 'Expired: read again without a cursor' }],
+    ]);
+    // From the start, the feed lists every lead there is, and the deletions it still keeps.
+    expect(seen((await follow(t, undefined, 2)).changes)).toEqual([`changed ${kept.id}`, `deleted ${b.id}`]);
+    // A cursor at the pruned deletion or after it missed nothing; one just before it did.
+    const horizon = (await horizonOf(t)) as { xid: string; id: string };
+    expect(horizon.id).toBe(decodeId('lead', a.id));
+    expect(await changesStatus(t, encodeChangeCursor(horizon))).toBe(200);
+    expect(await changesStatus(t, encodeChangeCursor({ ...horizon, id: String(BigInt(horizon.id) - 1n) }))).toBe(410);
+    expect(await changesStatus(t, afterAll)).toBe(200);
+    const sandbox = await stack.http().get(`/v1/leads/changes?cursor=${sandboxFirst.nextCursor}`).set(t.sandbox).expect(200);
+    expect(sandbox.body.data.changes).toEqual([]);
+  });
+
+  it("moves a scope's horizon only forward, in batches, and leaves younger deletions", async () => {
+    const t = await newTenant(stack.db);
+    const leads = [await create(t), await create(t), await create(t)];
+    for (const lead of leads) await stack.http().delete(`/v1/leads/${lead.id}`).set(t.live).expect(200);
+    await ageDeletions(
+      leads.map((l) => l.id),
+      40,
+    );
+    expect((await pruneLeadDeletions(stack.db, { ...RETENTION, batchSize: 1, maxBatches: 10 })).deleted).toBeGreaterThanOrEqual(3);
+    const horizon = await horizonOf(t);
+    expect(horizon?.id).toBe(decodeId('lead', leads[2].id));
+    // An older deletion pruned later (a row another prune had skipped) does not move it back. (Its
+    // lead ID is far past any the tests create: a real lead's deletion must never meet it.)
+    await stack.db.query(
+      `INSERT INTO lead_deletions (lead_id, tenant_id, environment, change_xid, deleted_at) VALUES ($1, $2, 'live', 1, now() - interval '40 days')`,
+      [String(9_000_000_000_000_000n + BigInt(t.tenant.id)), t.tenant.id],
+    );
+    await pruneLeadDeletions(stack.db, RETENTION);
+    expect(await horizonOf(t)).toEqual(horizon);
+    expect(await horizonOf(t, 'sandbox')).toBeUndefined();
+  });
+
+  it('runs as a workflow on the worker, from an hourly schedule that carries the retention', async () => {
+    const t = await newTenant(stack.db);
+    const lead = await create(t);
+    await stack.http().delete(`/v1/leads/${lead.id}`).set(t.live).expect(200);
+    await ageDeletions([lead.id], 8);
+    const result = await stack.client.workflow.execute(leadDeletionPurgeWorkflow, {
+      taskQueue: stack.taskQueue,
+      workflowId: `lead-deletion-purge-test-${Date.now()}`,
+      args: [{ olderThanMs: 7 * DAY_MS }],
+    });
+    expect(result.deleted).toBeGreaterThanOrEqual(1);
+    expect((await horizonOf(t))?.id).toBe(decodeId('lead', lead.id));
+
+    const first = await ensureLeadDeletionPurgeSchedule(stack.client, stack.taskQueue, 30);
+    const again = await ensureLeadDeletionPurgeSchedule(stack.client, stack.taskQueue, 30);
+    const changed = await ensureLeadDeletionPurgeSchedule(stack.client, stack.taskQueue, 90);
+    expect([first.created, again.created, again.updated, changed.updated]).toEqual([true, false, false, true]);
+    const handle = stack.client.schedule.getHandle(leadDeletionPurgeScheduleId(stack.taskQueue));
+    const description = await handle.describe();
+    expect(description.spec.intervals?.[0].every).toBe(3600_000);
+    expect(description.action).toMatchObject({ workflowType: 'leadDeletionPurgeWorkflow', args: [{ olderThanMs: 90 * DAY_MS }] });
+    await handle.delete();
   });
 });
 

@@ -369,44 +369,49 @@ describe('migrations', () => {
   });
 
   it('put every lead stored before in the change feed, in batches, and record the deletes after it', async () => {
-    await acrossMigration('AddLeadChangeFeed1796130000000', async ({ before, all }) => {
-      // More leads than two batches, in two scopes.
-      await before.query(`INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, custom_fields)
+    await acrossMigration(
+      'AddLeadChangeFeed1796130000000',
+      async ({ before, all }) => {
+        // More leads than two batches, in two scopes.
+        await before.query(`INSERT INTO leads (tenant_id, environment, email, email_normalized, first_name, last_name, custom_fields)
         SELECT 1, CASE WHEN n % 2 = 0 THEN 'live' ELSE 'sandbox' END, 'l' || n || '@x.example', 'l' || n || '@x.example', 'Ada', 'L', '{}'
         FROM generate_series(1, 10500) n`);
-      await before.destroy();
+        await before.destroy();
 
-      await all.initialize();
-      await all.runMigrations();
-      expect(await all.query(`SELECT count(*)::int AS n FROM leads WHERE change_xid IS NULL`)).toEqual([{ n: 0 }]);
-      const ctx = tenantOneContext(all);
-      /**
-       * The first `count` changes the feed gives after `from`, read on as a sync does, and where they
-       * end. The feed stops below the oldest writing transaction open in the cluster, which test
-       * files running beside this one may hold a moment.
-       */
-      const walk = async (from: ChangePosition, count: number) => {
-        const seen: string[] = [];
-        let after = from;
-        await waitUntil(async () => {
-          const page = await readLeadChanges(ctx, after, 1000);
-          seen.push(...page.changes.map((c) => (c.type === 'changed' ? c.lead.id : `deleted ${c.id}`)));
-          after = page.next;
-          return seen.length >= count;
-        }, `${count} changes`);
-        return { seen, end: after };
-      };
-      const live = (await all.query(`SELECT id::text FROM leads WHERE environment = 'live' ORDER BY leads.id`)).map(
-        (r: { id: string }) => r.id,
-      );
-      const initial = await walk(FEED_START, live.length);
-      expect(initial.seen).toEqual(live);
-      // Written by the triggers from now on: a change moves its lead after the end, a delete is recorded.
-      const [first, second] = live;
-      await all.query(`UPDATE leads SET score = 5, updated_at = now() WHERE id = $1`, [first]);
-      await all.query(`DELETE FROM leads WHERE id = $1`, [second]);
-      expect((await walk(initial.end, 2)).seen).toEqual([first, `deleted ${second}`]);
-    });
+        await all.initialize();
+        await all.runMigrations();
+        expect(await all.query(`SELECT count(*)::int AS n FROM leads WHERE change_xid IS NULL`)).toEqual([{ n: 0 }]);
+        const ctx = tenantOneContext(all);
+        /**
+         * The first `count` changes the feed gives after `from`, read on as a sync does, and where they
+         * end. The feed stops below the oldest writing transaction open in the cluster, which test
+         * files running beside this one may hold a moment.
+         */
+        const walk = async (from: ChangePosition, count: number) => {
+          const seen: string[] = [];
+          let after = from;
+          await waitUntil(async () => {
+            const page = await readLeadChanges(ctx, after, 1000);
+            seen.push(...page.changes.map((c) => (c.type === 'changed' ? c.lead.id : `deleted ${c.id}`)));
+            after = page.next;
+            return seen.length >= count;
+          }, `${count} changes`);
+          return { seen, end: after };
+        };
+        const live = (await all.query(`SELECT id::text FROM leads WHERE environment = 'live' ORDER BY leads.id`)).map(
+          (r: { id: string }) => r.id,
+        );
+        const initial = await walk(FEED_START, live.length);
+        expect(initial.seen).toEqual(live);
+        // Written by the triggers from now on: a change moves its lead after the end, a delete is recorded.
+        const [first, second] = live;
+        await all.query(`UPDATE leads SET score = 5, updated_at = now() WHERE id = $1`, [first]);
+        await all.query(`DELETE FROM leads WHERE id = $1`, [second]);
+        expect((await walk(initial.end, 2)).seen).toEqual([first, `deleted ${second}`]);
+        // Through every migration: the feed's statement reads the later ones' tables too.
+      },
+      'every',
+    );
   });
 
   it('are safe to run from several processes at once: every run succeeds and each migration is applied once', async () => {

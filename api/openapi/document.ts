@@ -10,6 +10,7 @@ const ERROR_STATUSES: Record<number, string> = {
   403: 'Insufficient permissions',
   404: 'Not found',
   409: 'State conflict',
+  410: 'No longer available (an expired change cursor: sync again from the start)',
   413: 'Request body too large',
   415: 'Unsupported content type',
   422: 'Validation failed',

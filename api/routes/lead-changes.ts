@@ -17,6 +17,7 @@ export function leadChangeRoutes() {
       scope: 'leads:read',
       query: LeadChangesQuery,
       response: LeadChanges,
+      errors: [410],
       handler: async ({ query, ctx }) => {
         const page = await readLeadChanges(ctx, query.cursor ?? FEED_START, query.limit);
         const changes = page.changes.map((c) =>

@@ -16,7 +16,7 @@ import { IdempotencyKey } from './idempotency-key';
 import { LandingPage } from './landing-page';
 import { Lead } from './lead';
 import { LeadDedupeKey } from './lead-dedupe-key';
-import { LeadDeletion } from './lead-deletion';
+import { LeadDeletion, LeadDeletionHorizon } from './lead-deletion';
 import { LeadIdentity } from './lead-identity';
 import { LeadImport, LeadImportFailure } from './lead-import';
 import { LoginFailure } from './login-failure';
@@ -41,7 +41,20 @@ import { WebhookEndpoint } from './webhook-endpoint';
 import { SequenceDefinition } from './sequence-definition';
 import { SequenceDefinitionVersion } from './sequence-definition-version';
 
-export { ApiKey, AuditLog, IdempotencyKey, Lead, LeadDedupeKey, LeadDeletion, LeadIdentity, Team, TeamMember, Tenant, User };
+export {
+  ApiKey,
+  AuditLog,
+  IdempotencyKey,
+  Lead,
+  LeadDedupeKey,
+  LeadDeletion,
+  LeadDeletionHorizon,
+  LeadIdentity,
+  Team,
+  TeamMember,
+  Tenant,
+  User,
+};
 export { OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint };
 export { LandingPage, StatusDefinition, SequenceDefinition, SequenceDefinitionVersion };
 export { Form, FormSubmission, LeadImport, LeadImportFailure, Opportunity };
@@ -69,6 +82,7 @@ export const entities = [
     Lead,
     LeadDedupeKey,
     LeadDeletion,
+    LeadDeletionHorizon,
     LeadIdentity,
     Opportunity,
     Form,

@@ -9,6 +9,7 @@ import type { Environment } from './tenant-owned';
  */
 @Entity({ name: 'lead_deletions' })
 @Index('ix_lead_deletions_scope_change', ['tenantId', 'environment', 'changeXid', 'leadId'])
+@Index('ix_lead_deletions_deleted_at', ['deletedAt'])
 export class LeadDeletion {
   @PrimaryColumn({ name: 'lead_id', type: 'bigint' })
   leadId: string;
@@ -24,4 +25,24 @@ export class LeadDeletion {
 
   @Column({ name: 'deleted_at', type: 'timestamptz' })
   deletedAt: Date;
+}
+
+/**
+ * How far a scope's deletions were pruned (LEAD_DELETION_RETENTION_DAYS): the feed's place (its
+ * transaction ID, then its lead ID) of the last one pruned. A change cursor before it may have
+ * missed a pruned deletion, and the feed refuses it (migration AddLeadDeletionRetention1796140000000).
+ */
+@Entity({ name: 'lead_deletion_horizons' })
+export class LeadDeletionHorizon {
+  @PrimaryColumn({ name: 'tenant_id', type: 'bigint' })
+  tenantId: string;
+
+  @PrimaryColumn({ type: 'varchar', length: 8 })
+  environment: Environment;
+
+  @Column({ name: 'pruned_through_xid', type: 'bigint' })
+  prunedThroughXid: string;
+
+  @Column({ name: 'pruned_through_id', type: 'bigint' })
+  prunedThroughId: string;
 }

@@ -45,6 +45,7 @@ import { AddLeadSearchText1796100000000 } from './1796100000000-AddLeadSearchTex
 import { AddFileRemovals1796110000000 } from './1796110000000-AddFileRemovals';
 import { AddLeadsUpdatedIndex1796120000000 } from './1796120000000-AddLeadsUpdatedIndex';
 import { AddLeadChangeFeed1796130000000 } from './1796130000000-AddLeadChangeFeed';
+import { AddLeadDeletionRetention1796140000000 } from './1796140000000-AddLeadDeletionRetention';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -94,4 +95,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddFileRemovals1796110000000,
   AddLeadsUpdatedIndex1796120000000,
   AddLeadChangeFeed1796130000000,
+  AddLeadDeletionRetention1796140000000,
 ];
