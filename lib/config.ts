@@ -96,8 +96,8 @@ const EnvSchema = z.object({
   WEBHOOK_SWEEP_MIN_AGE_MS: z.coerce.number().int().min(0).default(10_000),
   /** Days webhook events and their delivery records are kept; older ones are purged hourly (docs/decisions.md, "Webhooks"). */
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
-  /** Days the change feed lists a deleted lead; older ones are purged hourly, and a cursor from before them is refused (docs/decisions.md, "Change feed"). */
-  LEAD_DELETION_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** Days a change feed lists a deleted lead or opportunity; older ones are purged hourly, and a cursor from before them is refused (docs/decisions.md, "Change feed"). */
+  CHANGE_FEED_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /** How often the auto-enroll sweep runs, and how old a pending enrollment must be before it takes it (docs/decisions.md, "Automatic enrollment"). */
   AUTO_ENROLL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   AUTO_ENROLL_SWEEP_MIN_AGE_MS: z.coerce.number().int().min(0).default(30_000),

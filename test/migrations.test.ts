@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { createDataSource, runMigrationsExclusively } from '../db/data-source';
 import { migrations } from '../db/migrations';
 import { createDomainContext } from '../domain/context';
-import { readLeadChanges } from '../domain/leads/changes';
+import { LEAD_FEED } from '../domain/change-feeds/feeds';
+import { readChanges } from '../domain/change-feeds/read';
 import { listLeads } from '../domain/leads/leads';
 import { leadSearchDocument, searchDocuments, searchText, type SearchedLead } from '../domain/search-index';
 import { FEED_START, type ChangePosition } from '../lib/change-cursor';
@@ -391,8 +392,8 @@ describe('migrations', () => {
           const seen: string[] = [];
           let after = from;
           await waitUntil(async () => {
-            const page = await readLeadChanges(ctx, after, 1000);
-            seen.push(...page.changes.map((c) => (c.type === 'changed' ? c.lead.id : `deleted ${c.id}`)));
+            const page = await readChanges(ctx, LEAD_FEED, after, 1000);
+            seen.push(...page.changes.map((c) => (c.type === 'changed' ? c.record.id : `deleted ${c.id}`)));
             after = page.next;
             return seen.length >= count;
           }, `${count} changes`);

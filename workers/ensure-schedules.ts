@@ -3,7 +3,7 @@ import { messagingSettingsFromConfig } from '../activities/messaging/settings';
 import type { Config } from '../lib/config';
 import { ensureAutoEnrollSweepSchedule } from '../lib/temporal/auto-enroll-sweep-schedule';
 import { ensureIdempotencyPurgeSchedule } from '../lib/temporal/idempotency-purge-schedule';
-import { ensureLeadDeletionPurgeSchedule } from '../lib/temporal/lead-deletion-purge-schedule';
+import { ensureChangeFeedPurgeSchedule } from '../lib/temporal/change-feed-purge-schedule';
 import { ensureLeadDedupeSweepSchedule } from '../lib/temporal/lead-dedupe-sweep-schedule';
 import { ensurePendingUploadSweepSchedule } from '../lib/temporal/pending-upload-sweep-schedule';
 import { ensureSmsStatusSweepSchedule } from '../lib/temporal/sms-status-sweep-schedule';
@@ -23,7 +23,7 @@ export async function ensureWorkerSchedules(client: Client, taskQueue: string, c
   });
   await ensureIdempotencyPurgeSchedule(client, taskQueue);
   await ensureWebhookHistoryPurgeSchedule(client, taskQueue, config.WEBHOOK_RETENTION_DAYS);
-  await ensureLeadDeletionPurgeSchedule(client, taskQueue, config.LEAD_DELETION_RETENTION_DAYS);
+  await ensureChangeFeedPurgeSchedule(client, taskQueue, config.CHANGE_FEED_RETENTION_DAYS);
   await ensurePendingUploadSweepSchedule(client, taskQueue);
   // Twilio is configured as the worker sends SMS through it: account, auth token and sender.
   await ensureSmsStatusSweepSchedule(client, taskQueue, { twilioConfigured: messagingSettingsFromConfig(config).twilio !== undefined });

@@ -2,7 +2,7 @@ export * from './lead-dedupe';
 export * from './lead-dedupe-sweep';
 export * from './idempotency-purge';
 export * from './webhook-history-purge';
-export * from './lead-deletion-purge';
+export * from './change-feed-purge';
 export * from './webhook-delivery';
 export * from './webhook-sweep';
 export * from './ai-generation';

@@ -16,7 +16,7 @@ import { emailTemplateRoutes } from './email-templates';
 import { fileRoutes } from './files';
 import { formRoutes } from './forms';
 import { landingPageRoutes } from './landing-pages';
-import { leadChangeRoutes } from './lead-changes';
+import { changeFeedRoutes } from './change-feeds';
 import { leadImportRoutes } from './lead-imports';
 import { leadRoutes } from './leads';
 import { operationRoutes } from './operations';
@@ -44,7 +44,7 @@ export function apiRoutes(deps: AppDeps): AnyRoute[] {
     ...accountRoutes(deps),
     // Before the lead routes: /v1/leads/imports and /v1/leads/changes are not /v1/leads/:id.
     ...leadImportRoutes(deps),
-    ...leadChangeRoutes(),
+    ...changeFeedRoutes(),
     ...leadRoutes(),
     ...opportunityRoutes(),
     ...formRoutes(deps),

@@ -16,7 +16,7 @@ import { IdempotencyKey } from './idempotency-key';
 import { LandingPage } from './landing-page';
 import { Lead } from './lead';
 import { LeadDedupeKey } from './lead-dedupe-key';
-import { LeadDeletion, LeadDeletionHorizon } from './lead-deletion';
+import { ChangeFeedHorizon, LeadDeletion, OpportunityDeletion } from './change-feed';
 import { LeadIdentity } from './lead-identity';
 import { LeadImport, LeadImportFailure } from './lead-import';
 import { LoginFailure } from './login-failure';
@@ -48,8 +48,9 @@ export {
   Lead,
   LeadDedupeKey,
   LeadDeletion,
-  LeadDeletionHorizon,
   LeadIdentity,
+  ChangeFeedHorizon,
+  OpportunityDeletion,
   Team,
   TeamMember,
   Tenant,
@@ -82,7 +83,8 @@ export const entities = [
     Lead,
     LeadDedupeKey,
     LeadDeletion,
-    LeadDeletionHorizon,
+    OpportunityDeletion,
+    ChangeFeedHorizon,
     LeadIdentity,
     Opportunity,
     Form,

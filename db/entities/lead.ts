@@ -82,7 +82,7 @@ export class Lead extends TenantScopedColumns {
   searchText?: string | null;
 
   /**
-   * Where the lead stands in the change feed (GET /v1/leads/changes, domain/leads/changes.ts): the
+   * Where the lead stands in the change feed (GET /v1/leads/changes, domain/change-feeds/read.ts): the
    * ID of the transaction that last created or changed it (its updated_at), written by the
    * database's trigger (migration AddLeadChangeFeed1796130000000), never by the application.
    */

@@ -13,6 +13,8 @@ const money = { to: (v: number | null) => v, from: (v: string | null) => (v === 
 // A stage's deals: whether the stage is in use (its delete, or a change of its code or flags).
 @Index('ix_opportunities_scope_stage', ['tenantId', 'environment', 'stageId'])
 @Index('uq_opportunities_converted_lead', ['leadId'], { unique: true, where: '"converted_from_lead"' })
+// The change feed, in the order of its cursor (partial for the reason the leads' is).
+@Index('ix_opportunities_scope_change', ['tenantId', 'environment', 'changeXid', 'id'], { where: 'change_xid IS NOT NULL' })
 export class Opportunity extends TenantOwned {
   @Column({ name: 'lead_id', type: 'bigint', nullable: true })
   leadId: string | null;
@@ -57,4 +59,12 @@ export class Opportunity extends TenantOwned {
 
   @Column({ name: 'lost_reason', type: 'varchar', length: 500, nullable: true })
   lostReason: string | null;
+
+  /**
+   * Where the deal stands in the change feed (GET /v1/opportunities/changes): the ID of the
+   * transaction that last created or changed it, written by the database's trigger (migration
+   * AddOpportunityChangeFeed1796150000000), never by the application.
+   */
+  @Column({ name: 'change_xid', type: 'bigint', nullable: true, select: false, insert: false, update: false })
+  changeXid?: string | null;
 }

@@ -46,6 +46,7 @@ import { AddFileRemovals1796110000000 } from './1796110000000-AddFileRemovals';
 import { AddLeadsUpdatedIndex1796120000000 } from './1796120000000-AddLeadsUpdatedIndex';
 import { AddLeadChangeFeed1796130000000 } from './1796130000000-AddLeadChangeFeed';
 import { AddLeadDeletionRetention1796140000000 } from './1796140000000-AddLeadDeletionRetention';
+import { AddOpportunityChangeFeed1796150000000 } from './1796150000000-AddOpportunityChangeFeed';
 
 /** Every migration, in order. Listed explicitly so bundlers and jest need no glob loading. */
 export const migrations: (new () => MigrationInterface)[] = [
@@ -96,4 +97,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AddLeadsUpdatedIndex1796120000000,
   AddLeadChangeFeed1796130000000,
   AddLeadDeletionRetention1796140000000,
+  AddOpportunityChangeFeed1796150000000,
 ];

@@ -25,8 +25,8 @@ const isActiveUser = async (data: ScopedData, userId: string) => unassignableRea
  * conversion with its status) and custom fields merged (the survivor's values win), the higher
  * score is kept, an unsubscribe or bounce of either lead holds for the survivor; then the
  * duplicate is deleted. Emits lead.updated for the survivor, with every field that changed, and
- * lead.deleted for the duplicate. The bulk re-pointing is hand-written SQL (no updated_at bump),
- * scoped by tx.sql. The duplicate's active enrollments exit at once (`lead_merged`).
+ * lead.deleted for the duplicate. The bulk re-pointing is hand-written SQL, scoped by tx.sql; it
+ * sets each moved record's updated_at (its leadId changed), which puts a deal in the change feed. The duplicate's active enrollments exit at once (`lead_merged`).
  */
 export async function mergeLeads(ctx: DomainContext, survivorId: string, duplicateId: string): Promise<Lead> {
   if (survivorId === duplicateId) throw validationFailed([{ field: 'duplicateId', message: 'Cannot merge a lead into itself' }]);
@@ -46,12 +46,14 @@ export async function mergeLeads(ctx: DomainContext, survivorId: string, duplica
     // A lead converts once: the duplicate's conversion becomes an ordinary deal when both converted.
     if (survivor.convertedAt && duplicate.convertedAt) {
       await tx.sql(
-        (q) => `UPDATE ${q.table(Opportunity)} SET converted_from_lead = false WHERE ${q.scope()} AND lead_id = ${q.value(duplicateId)}`,
+        (q) =>
+          `UPDATE ${q.table(Opportunity)} SET converted_from_lead = false, updated_at = now() WHERE ${q.scope()} AND lead_id = ${q.value(duplicateId)}`,
       );
     }
     for (const entity of LEAD_REFERENCES) {
       await tx.sql(
-        (q) => `UPDATE ${q.table(entity)} SET lead_id = ${q.value(survivorId)} WHERE ${q.scope()} AND lead_id = ${q.value(duplicateId)}`,
+        (q) =>
+          `UPDATE ${q.table(entity)} SET lead_id = ${q.value(survivorId)}, updated_at = now() WHERE ${q.scope()} AND lead_id = ${q.value(duplicateId)}`,
       );
     }
     await tx.sql(

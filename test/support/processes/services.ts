@@ -3,7 +3,7 @@ import { webhookSweepScheduleId } from '../../../lib/temporal/webhook-sweep-sche
 import { leadDedupeSweepScheduleId } from '../../../lib/temporal/lead-dedupe-sweep-schedule';
 import { idempotencyPurgeScheduleId } from '../../../lib/temporal/idempotency-purge-schedule';
 import { webhookHistoryPurgeScheduleId } from '../../../lib/temporal/webhook-history-purge-schedule';
-import { leadDeletionPurgeScheduleId } from '../../../lib/temporal/lead-deletion-purge-schedule';
+import { changeFeedPurgeScheduleId } from '../../../lib/temporal/change-feed-purge-schedule';
 import { freePort } from '../free-port';
 import { ServiceProcess } from './service-process';
 
@@ -84,7 +84,7 @@ export async function deleteSweepSchedules(address: string, taskQueue: string): 
     leadDedupeSweepScheduleId(taskQueue),
     idempotencyPurgeScheduleId(taskQueue),
     webhookHistoryPurgeScheduleId(taskQueue),
-    leadDeletionPurgeScheduleId(taskQueue),
+    changeFeedPurgeScheduleId(taskQueue),
   ];
   for (const id of ids) {
     await client.schedule

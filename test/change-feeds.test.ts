@@ -1,9 +1,10 @@
-import { leadChangesSql } from '../domain/leads/changes';
-import { pruneLeadDeletions } from '../domain/leads/prune-deletions';
+import { LEAD_FEED } from '../domain/change-feeds/feeds';
+import { pruneDeletions } from '../domain/change-feeds/prune';
+import { changesSql } from '../domain/change-feeds/read';
 import { encodeChangeCursor, FEED_START } from '../lib/change-cursor';
 import { decodeId } from '../lib/ids';
-import { ensureLeadDeletionPurgeSchedule, leadDeletionPurgeScheduleId } from '../lib/temporal/lead-deletion-purge-schedule';
-import { leadDeletionPurgeWorkflow } from '../workflows/lead-deletion-purge';
+import { ensureChangeFeedPurgeSchedule, changeFeedPurgeScheduleId } from '../lib/temporal/change-feed-purge-schedule';
+import { changeFeedPurgeWorkflow } from '../workflows/change-feed-purge';
 import { genericPlan, withLargeTable } from './support/query-plans';
 import { newTenant, startStack, validLead, type TestStack, type TestTenant } from './support/stack';
 import { waitUntil } from './support/wait-until';
@@ -171,11 +172,11 @@ const ageDeletions = (ids: string[], days: number) =>
     ids.map((id) => decodeId('lead', id)),
     days,
   ]);
-const horizonOf = async (t: TestTenant, env = 'live') =>
+const horizonOf = async (t: TestTenant, env = 'live', feed = 'leads') =>
   (
     await stack.db.query(
-      `SELECT pruned_through_xid::text AS xid, pruned_through_id::text AS id FROM lead_deletion_horizons WHERE tenant_id = $1 AND environment = $2`,
-      [t.tenant.id, env],
+      `SELECT pruned_through_xid::text AS xid, pruned_through_id::text AS id FROM change_feed_horizons WHERE feed = $3 AND tenant_id = $1 AND environment = $2`,
+      [t.tenant.id, env, feed],
     )
   )[0] as { xid: string; id: string } | undefined;
 const changesStatus = async (t: TestTenant, cursor: string) =>
@@ -196,7 +197,7 @@ describe('deleted leads past their retention', () => {
     await ageDeletions([a.id], 31);
     await ageDeletions([b.id], 29);
 
-    expect((await pruneLeadDeletions(stack.db, RETENTION)).deleted).toBeGreaterThanOrEqual(1);
+    expect((await pruneDeletions(stack.db, RETENTION)).deleted).toBeGreaterThanOrEqual(1);
     const left = await stack.db.query(`SELECT lead_id::text AS id FROM lead_deletions WHERE tenant_id = $1`, [t.tenant.id]);
     expect(left).toEqual([{ id: decodeId('lead', b.id) }]);
 
@@ -226,7 +227,7 @@ describe('deleted leads past their retention', () => {
       leads.map((l) => l.id),
       40,
     );
-    expect((await pruneLeadDeletions(stack.db, { ...RETENTION, batchSize: 1, maxBatches: 10 })).deleted).toBeGreaterThanOrEqual(3);
+    expect((await pruneDeletions(stack.db, { ...RETENTION, batchSize: 1, maxBatches: 10 })).deleted).toBeGreaterThanOrEqual(3);
     const horizon = await horizonOf(t);
     expect(horizon?.id).toBe(decodeId('lead', leads[2].id));
     // An older deletion pruned later (a row another prune had skipped) does not move it back. (Its
@@ -235,7 +236,7 @@ describe('deleted leads past their retention', () => {
       `INSERT INTO lead_deletions (lead_id, tenant_id, environment, change_xid, deleted_at) VALUES ($1, $2, 'live', 1, now() - interval '40 days')`,
       [String(9_000_000_000_000_000n + BigInt(t.tenant.id)), t.tenant.id],
     );
-    await pruneLeadDeletions(stack.db, RETENTION);
+    await pruneDeletions(stack.db, RETENTION);
     expect(await horizonOf(t)).toEqual(horizon);
     expect(await horizonOf(t, 'sandbox')).toBeUndefined();
   });
@@ -245,23 +246,108 @@ describe('deleted leads past their retention', () => {
     const lead = await create(t);
     await stack.http().delete(`/v1/leads/${lead.id}`).set(t.live).expect(200);
     await ageDeletions([lead.id], 8);
-    const result = await stack.client.workflow.execute(leadDeletionPurgeWorkflow, {
+    const result = await stack.client.workflow.execute(changeFeedPurgeWorkflow, {
       taskQueue: stack.taskQueue,
-      workflowId: `lead-deletion-purge-test-${Date.now()}`,
+      workflowId: `change-feed-purge-test-${Date.now()}`,
       args: [{ olderThanMs: 7 * DAY_MS }],
     });
     expect(result.deleted).toBeGreaterThanOrEqual(1);
     expect((await horizonOf(t))?.id).toBe(decodeId('lead', lead.id));
 
-    const first = await ensureLeadDeletionPurgeSchedule(stack.client, stack.taskQueue, 30);
-    const again = await ensureLeadDeletionPurgeSchedule(stack.client, stack.taskQueue, 30);
-    const changed = await ensureLeadDeletionPurgeSchedule(stack.client, stack.taskQueue, 90);
+    const first = await ensureChangeFeedPurgeSchedule(stack.client, stack.taskQueue, 30);
+    const again = await ensureChangeFeedPurgeSchedule(stack.client, stack.taskQueue, 30);
+    const changed = await ensureChangeFeedPurgeSchedule(stack.client, stack.taskQueue, 90);
     expect([first.created, again.created, again.updated, changed.updated]).toEqual([true, false, false, true]);
-    const handle = stack.client.schedule.getHandle(leadDeletionPurgeScheduleId(stack.taskQueue));
+    const handle = stack.client.schedule.getHandle(changeFeedPurgeScheduleId(stack.taskQueue));
     const description = await handle.describe();
     expect(description.spec.intervals?.[0].every).toBe(3600_000);
-    expect(description.action).toMatchObject({ workflowType: 'leadDeletionPurgeWorkflow', args: [{ olderThanMs: 90 * DAY_MS }] });
+    expect(description.action).toMatchObject({ workflowType: 'changeFeedPurgeWorkflow', args: [{ olderThanMs: 90 * DAY_MS }] });
     await handle.delete();
+  });
+});
+
+describe('GET /v1/opportunities/changes', () => {
+  interface DealChange {
+    type: 'changed' | 'deleted';
+    opportunity?: { id: string; name: string; leadId: string | null };
+    id?: string;
+  }
+  const readDeals = async (t: TestTenant, cursor?: string) =>
+    (
+      await stack
+        .http()
+        .get(`/v1/opportunities/changes${cursor ? `?cursor=${cursor}` : ''}`)
+        .set(t.live)
+        .expect(200)
+    ).body.data as {
+      changes: DealChange[];
+      nextCursor: string;
+    };
+  /** The deals' changes after `cursor` once at least `count` have come (see follow). */
+  async function followDeals(t: TestTenant, cursor: string | undefined, count: number) {
+    const changes: DealChange[] = [];
+    await waitUntil(async () => {
+      const page = await readDeals(t, cursor);
+      changes.push(...page.changes);
+      cursor = page.nextCursor;
+      return changes.length >= count;
+    }, `${count} deal changes`);
+    return { changes, nextCursor: cursor as string };
+  }
+  const dealsSeen = (changes: DealChange[]) => changes.map((c) => `${c.type} ${c.type === 'changed' ? c.opportunity?.name : c.id}`);
+  const deal = async (t: TestTenant, fields: Record<string, unknown>) =>
+    (
+      await stack
+        .http()
+        .post('/v1/opportunities')
+        .set(t.live)
+        .send({ value: 1, ...fields })
+        .expect(201)
+    ).body.data as { id: string };
+
+  it("gives each deal's change once, a deleted one by its ID, and a deal a merge moved to the surviving lead", async () => {
+    const t = await newTenant(stack.db);
+    const other = await newTenant(stack.db);
+    const [keep, gone] = [await create(t), await create(t)];
+    const first = await deal(t, { name: 'First' });
+    const second = await deal(t, { name: 'Second', leadId: gone.id });
+    await deal(other, { name: 'Theirs' });
+    const start = await followDeals(t, undefined, 2);
+    expect(dealsSeen(start.changes)).toEqual(['changed First', 'changed Second']);
+
+    await stack.http().patch(`/v1/opportunities/${second.id}`).set(t.live).send({ name: 'Second, renamed' }).expect(200);
+    await stack.http().delete(`/v1/opportunities/${first.id}`).set(t.live).expect(200);
+    const after = await followDeals(t, start.nextCursor, 2);
+    expect(dealsSeen(after.changes)).toEqual(['changed Second, renamed', `deleted ${first.id}`]);
+
+    // A merge re-points the duplicate's deals at the survivor: the deal changed (its leadId), so it moves.
+    await stack.http().post(`/v1/leads/${keep.id}/merge`).set(t.live).send({ duplicateId: gone.id }).expect(200);
+    const merged = await followDeals(t, after.nextCursor, 1);
+    expect(merged.changes.map((c) => [c.opportunity?.id, c.opportunity?.leadId])).toEqual([[second.id, keep.id]]);
+    // Neither tenant sees the other's deals; the deals' feed lists no lead.
+    expect(dealsSeen((await followDeals(other, undefined, 1)).changes)).toEqual(['changed Theirs']);
+  });
+
+  it("prunes deleted deals past their retention with their own horizon, apart from the leads' feed", async () => {
+    const t = await newTenant(stack.db);
+    await create(t);
+    const leadCursor = (await follow(t, undefined, 1)).nextCursor;
+    const old = await deal(t, { name: 'Old' });
+    const before = (await followDeals(t, undefined, 1)).nextCursor;
+    await stack.http().delete(`/v1/opportunities/${old.id}`).set(t.live).expect(200);
+    await stack.db.query(`UPDATE opportunity_deletions SET deleted_at = now() - interval '31 days' WHERE opportunity_id = $1`, [
+      decodeId('opportunity', old.id),
+    ]);
+    expect((await pruneDeletions(stack.db, RETENTION)).deleted).toBeGreaterThanOrEqual(1);
+    expect((await horizonOf(t, 'live', 'opportunities'))?.id).toBe(decodeId('opportunity', old.id));
+    const res = await stack.http().get(`/v1/opportunities/changes?cursor=${before}`).set(t.live);
+    expect([res.status, res.body.message]).toEqual([
+      410,
+      'This cursor is older than the deleted opportunities the feed keeps, so some deletions after it can no longer be listed. Sync again from the start: leave cursor out, and treat the opportunities you hold that the new sync does not list as deleted.',
+    ]);
+    // The leads' feed pruned nothing of this scope: its cursor from before the deal still reads.
+    expect(await horizonOf(t)).toBeUndefined();
+    expect(await changesStatus(t, leadCursor)).toBe(200);
   });
 });
 
@@ -274,11 +360,11 @@ it("reads the feed's index in its statement's generic plan, on a large never-ana
     stack.db,
     'leads',
     leads,
-    genericPlan(scope, (q) => leadChangesSql(q, FEED_START, 100)),
+    genericPlan(scope, (q) => changesSql(q, LEAD_FEED, FEED_START, 100)),
   );
   // Both sides read in the feed's order from their indexes, merged without sorting either.
   expect(plan).toMatch(
-    /Index (Only )?Scan using \S+ on leads l\s+.*\n\s+Index Cond: \(\(tenant_id = \$\d+\) AND .*ROW\(change_xid, id\) >/,
+    /Index (Only )?Scan using \S+ on leads r\s+.*\n\s+Index Cond: \(\(tenant_id = \$\d+\) AND .*ROW\(change_xid, id\) >/,
   );
   expect(plan).toMatch(
     /Index Scan using \S+ on lead_deletions d\s+.*\n\s+Index Cond: \(\(tenant_id = \$\d+\) AND .*ROW\(change_xid, lead_id\) >/,
