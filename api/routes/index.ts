@@ -42,7 +42,7 @@ export function apiRoutes(deps: AppDeps): AnyRoute[] {
     ...userRoutes(deps),
     ...teamRoutes(),
     ...accountRoutes(deps),
-    // Before the lead routes: /v1/leads/imports and /v1/leads/changes are not /v1/leads/:id.
+    // Before the lead and deal routes: /v1/leads/imports and /v1/{leads,opportunities}/changes are no record's :id.
     ...leadImportRoutes(deps),
     ...changeFeedRoutes(),
     ...leadRoutes(),

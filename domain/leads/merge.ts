@@ -26,7 +26,8 @@ const isActiveUser = async (data: ScopedData, userId: string) => unassignableRea
  * score is kept, an unsubscribe or bounce of either lead holds for the survivor; then the
  * duplicate is deleted. Emits lead.updated for the survivor, with every field that changed, and
  * lead.deleted for the duplicate. The bulk re-pointing is hand-written SQL, scoped by tx.sql; it
- * sets each moved record's updated_at (its leadId changed), which puts a deal in the change feed. The duplicate's active enrollments exit at once (`lead_merged`).
+ * sets each moved record's updated_at (its leadId changed), which puts a deal in the change feed.
+ * The duplicate's active enrollments exit at once (`lead_merged`).
  */
 export async function mergeLeads(ctx: DomainContext, survivorId: string, duplicateId: string): Promise<Lead> {
   if (survivorId === duplicateId) throw validationFailed([{ field: 'duplicateId', message: 'Cannot merge a lead into itself' }]);
