@@ -5,7 +5,7 @@ import { Lead } from './lead';
 import { Opportunity } from './opportunity';
 
 /** Changes an answer holds at most: a sync pages through a tenant's records ten times as fast as a list's 100. */
-export const CHANGES_MAX = 1000;
+const CHANGES_MAX = 1000;
 
 /** The query of a change feed of `noun`s (lead, opportunity): where to go on from, and how many. */
 function changesQuery(noun: string) {

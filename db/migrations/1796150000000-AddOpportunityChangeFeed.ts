@@ -41,13 +41,13 @@ export class AddOpportunityChangeFeed1796150000000 implements MigrationInterface
       `CREATE INDEX IF NOT EXISTS "ix_opportunity_deletions_scope_change" ON "opportunity_deletions" ("tenant_id", "environment", "change_xid", "opportunity_id")`,
     );
     await queryRunner.query(`CREATE INDEX IF NOT EXISTS "ix_opportunity_deletions_deleted_at" ON "opportunity_deletions" ("deleted_at")`);
-    // The leads' trigger function sets NEW.change_xid of any table: the deals' triggers share it.
     await queryRunner.query(`CREATE OR REPLACE FUNCTION opportunities_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO opportunity_deletions (opportunity_id, tenant_id, environment, change_xid, deleted_at)
     VALUES (OLD.id, OLD.tenant_id, OLD.environment, ${CURRENT_XID}, now()) ON CONFLICT (opportunity_id) DO NOTHING;
   RETURN OLD;
 END $$`);
+    // The leads' trigger function sets NEW.change_xid of any table: the deals' triggers share it.
     await queryRunner.query(`DROP TRIGGER IF EXISTS opportunities_change_xid_insert ON "opportunities"`);
     await queryRunner.query(
       `CREATE TRIGGER opportunities_change_xid_insert BEFORE INSERT ON "opportunities" FOR EACH ROW EXECUTE FUNCTION leads_change_xid()`,
@@ -64,6 +64,7 @@ END $$`);
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP TRIGGER IF EXISTS opportunities_deleted ON "opportunities"`);
     await queryRunner.query(`DROP TRIGGER IF EXISTS opportunities_change_xid_update ON "opportunities"`);
+    // The leads' trigger function sets NEW.change_xid of any table: the deals' triggers share it.
     await queryRunner.query(`DROP TRIGGER IF EXISTS opportunities_change_xid_insert ON "opportunities"`);
     await queryRunner.query(`DROP FUNCTION IF EXISTS opportunities_deleted()`);
     await queryRunner.query(`DROP TABLE IF EXISTS "opportunity_deletions"`);

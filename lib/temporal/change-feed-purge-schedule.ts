@@ -1,10 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { changeFeedPurgeWorkflow } from '../../workflows/change-feed-purge';
-import { ensureSchedule, type EnsuredSchedule } from './schedules';
+import { DAY_MS, ensureSchedule, type EnsuredSchedule } from './schedules';
 
 export const changeFeedPurgeScheduleId = (taskQueue: string) => `change-feed-purge/${taskQueue}`;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The hourly purge of the change feeds' deleted records older than `retentionDays` (idempotent). */
 export function ensureChangeFeedPurgeSchedule(client: Client, taskQueue: string, retentionDays: number): Promise<EnsuredSchedule> {

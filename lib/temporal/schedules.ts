@@ -2,6 +2,9 @@ import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type Schedu
 import type { Duration, Workflow } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 
+/** A day in ms: the retention purges take their age in days. */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
 export interface PeriodicWorkflow {
   scheduleId: string;
   workflowType: Workflow;

@@ -1,10 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { webhookHistoryPurgeWorkflow } from '../../workflows/webhook-history-purge';
-import { ensureSchedule, type EnsuredSchedule } from './schedules';
+import { DAY_MS, ensureSchedule, type EnsuredSchedule } from './schedules';
 
 export const webhookHistoryPurgeScheduleId = (taskQueue: string) => `webhook-history-purge/${taskQueue}`;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The hourly purge of webhook events (and their deliveries) older than `retentionDays` (idempotent). */
 export function ensureWebhookHistoryPurgeSchedule(client: Client, taskQueue: string, retentionDays: number): Promise<EnsuredSchedule> {
